@@ -1,0 +1,1 @@
+"""The Telegram side: handlers, lobby, table message, storage and app wiring."""

@@ -1,0 +1,50 @@
+"""`python -m bot`: read `.env` and the environment, then poll Telegram until stopped."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from dotenv import load_dotenv
+
+from bot.app import build_application
+from bot.config import Config, ConfigError
+
+
+class RedactToken(logging.Filter):
+    """Replaces the bot token wherever it would appear in a log line."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self.token in message:
+            record.msg, record.args = message.replace(self.token, "<token>"), None
+        return True
+
+
+def setup_logging(config: Config) -> None:
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactToken(config.token))
+    # httpx logs every request URL, and Bot API URLs contain the token
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def main() -> int:
+    load_dotenv()
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    setup_logging(config)
+    app = build_application(config)
+    app.run_polling(allowed_updates=["message", "callback_query"], drop_pending_updates=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

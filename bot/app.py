@@ -1,0 +1,92 @@
+"""`build_application`: every handler, the storage and the translator wired in one place."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    filters,
+)
+
+from bot import handlers
+from bot.config import Config
+from bot.flow import GameFlow
+from bot.storage import Repository
+from locales import SUPPORTED, Translator
+
+log = logging.getLogger(__name__)
+COMMANDS = ("newgame", "rules", "stop", "lang", "tally", "set", "help")
+
+
+def build_application(config: Config, translator: Translator | None = None) -> Application:
+    """The PTB application for ``config``; storage opens in post_init, closes in post_shutdown."""
+    translator = translator or Translator.load(default=config.default_locale)
+    limiter = AIORateLimiter(
+        overall_max_rate=config.overall_max_rate,
+        overall_time_period=1,
+        group_max_rate=config.group_max_rate,
+        group_time_period=config.group_time_period,
+        max_retries=config.rate_limit_retries,
+    )
+    app = (
+        ApplicationBuilder()
+        .token(config.token)
+        .base_url(config.base_url)
+        .base_file_url(config.base_file_url)
+        .rate_limiter(limiter)
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+        .build()
+    )
+    app.bot_data["config"] = config
+    app.bot_data["translator"] = translator
+    only_new = filters.UpdateType.MESSAGE  # edited messages and channel posts are ignored
+    app.add_handler(CommandHandler("start", handlers.start, filters=only_new))
+    app.add_handler(CommandHandler("help", handlers.help_command, filters=only_new))
+    app.add_handler(CommandHandler("newgame", handlers.newgame, filters=only_new))
+    app.add_handler(CommandHandler("rules", handlers.rules, filters=only_new))
+    app.add_handler(CommandHandler("lang", handlers.lang, filters=only_new))
+    app.add_handler(CommandHandler("stop", handlers.stop, filters=only_new))
+    app.add_handler(CommandHandler("tally", handlers.tally, filters=only_new))
+    app.add_handler(CommandHandler("set", handlers.set_command, filters=only_new))
+    app.add_handler(CallbackQueryHandler(handlers.on_button))
+    app.add_error_handler(handlers.on_error)
+    return app
+
+
+async def _post_init(app: Application) -> None:
+    config: Config = app.bot_data["config"]
+    translator: Translator = app.bot_data["translator"]
+    repo = await Repository.open(config.database_path)
+    flow = GameFlow(config=config, repo=repo, translator=translator)
+    app.bot_data["flow"] = flow
+    await register_commands(app, translator, config.default_locale)
+    repaired = await flow.repair_tables(app.bot)
+    if repaired:
+        log.info("re-sent %d table messages left behind by a restart", repaired)
+
+
+async def register_commands(app: Application, translator: Translator, default: str) -> None:
+    """setMyCommands in every language, plus the default list in the default language."""
+    for lang in (None, *SUPPORTED):
+        shown = lang or default
+        commands = [BotCommand(c, translator.t(shown, f"cmd-{c}")) for c in COMMANDS]
+        for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
+            try:
+                await app.bot.set_my_commands(commands, scope=scope, language_code=lang)
+            except TelegramError as exc:
+                log.warning("setMyCommands(%s) failed: %s", lang, exc)
+
+
+async def _post_shutdown(app: Application) -> None:
+    flow: GameFlow | None = app.bot_data.get("flow")
+    if flow is not None:
+        await flow.repo.close()

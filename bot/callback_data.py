@@ -1,0 +1,92 @@
+"""Callback data: short ASCII strings, parsed strictly (never trusted).
+
+Formats (all ≤ 64 bytes):
+- ``n:<game code>``                       the picker: open a lobby of that game
+- ``l:<game id>:<command>[:<key>:<value>]`` a lobby button (join, leave, start, cancel, set)
+- ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
+  is stale and changes nothing
+- ``r:<game id>``                         «Ещё раунд» after a finished game
+Game ids are base 36.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_BYTES = 64
+_TOKEN = r"[a-z0-9_\-]{1,24}"
+_PATTERNS = {
+    "n": re.compile(rf"n:(?P<code>{_TOKEN})"),
+    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set)"
+                    rf"(?::(?P<key>{_TOKEN}):(?P<value>{_TOKEN}))?"),
+    "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
+    "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Callback:
+    """A parsed press. Fields unused by ``kind`` are empty."""
+
+    kind: str
+    game_id: int = 0
+    version: int = -1
+    code: str = ""
+    command: str = ""
+    key: str = ""
+    value: str = ""
+
+
+def to_base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def picker(code: str) -> str:
+    return _checked(f"n:{code}")
+
+
+def lobby(game_id: int, command: str, key: str = "", value: str = "") -> str:
+    tail = f":{key}:{value}" if key else ""
+    return _checked(f"l:{to_base36(game_id)}:{command}{tail}")
+
+
+def move(game_id: int, version: int, code: str) -> str:
+    return _checked(f"g:{to_base36(game_id)}:{version}:{code}")
+
+
+def rematch(game_id: int) -> str:
+    return _checked(f"r:{to_base36(game_id)}")
+
+
+def _checked(data: str) -> str:
+    if len(data.encode()) > MAX_BYTES or parse(data) is None:
+        raise ValueError(f"bad callback data {data!r}")
+    return data
+
+
+def parse(data: str | None) -> Callback | None:
+    """The press described by ``data``, or None for anything malformed."""
+    if not data or len(data.encode("utf-8", "replace")) > MAX_BYTES:
+        return None
+    pattern = _PATTERNS.get(data[0])
+    match = pattern.fullmatch(data) if pattern else None
+    if match is None:
+        return None
+    groups = match.groupdict()
+    gid = int(groups["gid"], 36) if groups.get("gid") else 0
+    return Callback(
+        kind=data[0],
+        game_id=gid,
+        version=int(groups["ver"]) if groups.get("ver") else -1,
+        code=groups.get("code") or "",
+        command=groups.get("cmd") or "",
+        key=groups.get("key") or "",
+        value=groups.get("value") or "",
+    )

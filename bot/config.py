@@ -1,0 +1,58 @@
+"""Configuration from the environment (and `.env`, loaded by `python -m bot`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+TELEGRAM_BASE_URL = "https://api.telegram.org/bot"
+TELEGRAM_FILE_URL = "https://api.telegram.org/file/bot"
+MISSING_TOKEN = (
+    "BOT_TOKEN не задан: создайте бота у @BotFather (/newbot) и впишите токен в .env · "
+    "BOT_TOKEN is not set: create a bot with @BotFather (/newbot) and put its token into .env"
+)
+
+
+class ConfigError(Exception):
+    """A setting is missing or invalid; the message is one line for the admin."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything the bot reads from its environment."""
+
+    token: str
+    base_url: str = TELEGRAM_BASE_URL
+    base_file_url: str = TELEGRAM_FILE_URL
+    database_path: str = "data/bot.sqlite3"
+    default_locale: str = "ru"
+    log_level: str = "INFO"
+    # Telegram allows about 20 messages a minute per group; tests against the fake
+    # server raise these to play fast.
+    group_max_rate: int = 20
+    group_time_period: float = 60.0
+    overall_max_rate: int = 30
+    rate_limit_retries: int = 3
+    poll_timeout: int = 30
+
+    def __repr__(self) -> str:  # never print the token
+        return f"Config(base_url={self.base_url!r}, database_path={self.database_path!r}, ...)"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        env = os.environ if env is None else env
+        token = env.get("BOT_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(MISSING_TOKEN)
+        locale = env.get("DEFAULT_LOCALE", "ru").strip() or "ru"
+        if locale not in ("ru", "en"):
+            raise ConfigError(f"DEFAULT_LOCALE must be ru or en, not {locale!r}")
+        return cls(
+            token=token,
+            base_url=env.get("BOT_API_BASE_URL", "").strip() or TELEGRAM_BASE_URL,
+            base_file_url=env.get("BOT_API_FILE_URL", "").strip() or TELEGRAM_FILE_URL,
+            database_path=env.get("DATABASE_PATH", "").strip() or "data/bot.sqlite3",
+            default_locale=locale,
+            log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
+        )

@@ -1,0 +1,315 @@
+"""What happens on each lobby and game action: load → engine → save → render → edit.
+
+Handlers stay thin and call into :class:`GameFlow`. Every change to a game happens under
+the chat's lock and is committed before any message is edited, so a crash between the two
+loses nothing: the next press (or start-up) re-sends the missing edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot import callback_data as cb
+from bot import texts
+from bot.config import Config
+from bot.games import GAME_UIS
+from bot.games.common import GameUI, Tr, set_option
+from bot.storage import ActiveGameExistsError, GameRow, Repository, Seat, StaleVersionError
+from engines import GAMES
+from engines.base import Engine, Event, OptionsError, Outcome, new_seed
+from locales import Translator
+from render.common import render_cover
+
+log = logging.getLogger(__name__)
+LOG_ACTIONS = 3  # actions whose events appear in the caption
+
+
+@dataclass
+class Reply:
+    """What to tell the presser: a toast (or an alert when ``alert``)."""
+
+    text: str = ""
+    alert: bool = False
+
+
+@dataclass
+class GameFlow:
+    """All game logic of the bot that talks to both storage and Telegram."""
+
+    config: Config
+    repo: Repository
+    translator: Translator
+    uis: dict[str, GameUI] = field(default_factory=lambda: dict(GAME_UIS))
+    engines: dict[str, Engine[Any, Any]] = field(default_factory=lambda: dict(GAMES))
+    _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
+
+    def lock(self, chat_id: int) -> asyncio.Lock:
+        """The chat's lock around load-apply-save (one move at a time per chat)."""
+        lock = self._locks.get(chat_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[chat_id] = lock
+        return lock
+
+    async def lang(self, chat_id: int) -> str:
+        return await self.repo.chat_locale(chat_id) or self.config.default_locale
+
+    async def tr(self, chat_id: int) -> Tr:
+        lang = await self.lang(chat_id)
+        return lambda key, **args: self.translator.t(lang, key, **args)
+
+    # lobby ------------------------------------------------------------------
+
+    async def open_lobby(self, bot: Bot, chat_id: int, code: str, host: Seat,
+                         options: dict[str, Any] | None = None) -> GameRow | None:
+        """Create a lobby and post its message; None if the chat already has a game."""
+        engine = self.engines[code]
+        opts = engine.options_from_json(options)
+        try:
+            game = await self.repo.create_game(chat_id, code, opts.to_json(), new_seed(), host)
+        except ActiveGameExistsError:
+            return None
+        tr = await self.tr(chat_id)
+        cover = await asyncio.to_thread(render_cover, tr(f"game-{code}"), tr(f"game-{code}-tagline"))
+        message = await bot.send_photo(
+            chat_id, cover, caption=texts.lobby_caption(game, self.uis[code], engine, opts, tr),
+            parse_mode=ParseMode.HTML, reply_markup=texts.lobby_keyboard(game, self.uis[code], engine, opts, tr),
+        )
+        await self.repo.set_message_id(game.id, message.message_id)
+        return game
+
+    async def lobby_action(self, bot: Bot, game: GameRow, user_id: int, name: str, command: str,
+                           key: str = "", value: str = "", is_admin: bool = False) -> Reply:
+        """Join, leave, change a setting, cancel or start; the caller holds the chat lock."""
+        tr = await self.tr(game.chat_id)
+        engine, ui = self.engines[game.code], self.uis[game.code]
+        options = engine.options_from_json(game.options)
+        seats = [(s.user_id, s.name) for s in game.seats]
+        host_id = game.host_id
+        is_host = user_id == game.host_id or is_admin
+        if command == "join":
+            if any(uid == user_id for uid, _ in seats):
+                return Reply(tr("toast-already-joined"))
+            if len(seats) >= engine.max_players:
+                return Reply(tr("toast-lobby-full", max=engine.max_players))
+            seats.append((user_id, name))
+            reply = Reply(tr("toast-joined"))
+        elif command == "leave":
+            if not any(uid == user_id for uid, _ in seats):
+                return Reply(tr("toast-not-in-lobby"))
+            seats = [(uid, n) for uid, n in seats if uid != user_id]
+            if not seats:
+                await self.repo.stop_game(game.id, {"kind": "cancelled"})
+                await self._edit_caption(bot, game, tr("lobby-cancelled"), None)
+                return Reply(tr("toast-left"))
+            if host_id == user_id:
+                host_id = seats[0][0]  # the host's role passes to the longest-seated player
+            reply = Reply(tr("toast-left"))
+        elif command == "set":
+            if not is_host:
+                return Reply(tr("toast-host-only"))
+            try:
+                options = set_option(options, key, value)
+            except OptionsError:
+                return Reply(tr("toast-bad-setting"), alert=True)
+            reply = Reply(tr("toast-setting-changed"))
+        elif command == "cancel":
+            if not is_host:
+                return Reply(tr("toast-host-only"))
+            await self.repo.stop_game(game.id, {"kind": "cancelled"})
+            await self._edit_caption(bot, game, tr("lobby-cancelled"), None)
+            return Reply(tr("toast-cancelled"))
+        elif command == "start":
+            if not is_host:
+                return Reply(tr("toast-host-only"))
+            return await self.start(bot, game)
+        else:
+            return Reply(tr("toast-stale"))
+        await self.repo.set_lobby(game.id, seats, host_id, options.to_json())
+        game = await self.repo.game(game.id)
+        assert game is not None
+        await self._edit_caption(bot, game, texts.lobby_caption(game, ui, engine, options, tr),
+                                 texts.lobby_keyboard(game, ui, engine, options, tr))
+        return reply
+
+    async def start(self, bot: Bot, game: GameRow) -> Reply:
+        """Deal the game from the lobby and turn the lobby message into the table."""
+        tr = await self.tr(game.chat_id)
+        engine = self.engines[game.code]
+        options = engine.options_from_json(game.options)
+        if not engine.min_players <= len(game.seats) <= engine.max_players:
+            return Reply(tr("toast-need-players", min=engine.min_players, max=engine.max_players), alert=True)
+        try:
+            options.validate(len(game.seats))
+        except OptionsError:
+            return Reply(tr("toast-bad-setting"), alert=True)
+        state, events = engine.new_game(options, len(game.seats), game.seed)
+        try:
+            await self.repo.save_move(game.id, 0, state.to_json(), 0,
+                                      [(None, "start", (), [e.to_json() for e in events])])
+        except StaleVersionError:
+            return Reply(tr("toast-stale"))
+        game = await self.repo.game(game.id)
+        assert game is not None
+        await self.show_table(bot, game)
+        return Reply(tr("toast-started"))
+
+    # game -----------------------------------------------------------------
+
+    async def act(self, bot: Bot, game: GameRow, user_id: int, version: int, code: str) -> Reply:
+        """Apply the presser's action if it is theirs, current and legal; the caller holds the lock."""
+        tr = await self.tr(game.chat_id)
+        engine, ui = self.engines[game.code], self.uis[game.code]
+        if game.status != "running" or game.state is None:
+            return Reply(tr("toast-game-over"))
+        if version != game.version:
+            if game.shown_version < game.version:
+                await self.show_table(bot, game)
+            return Reply(tr("toast-stale"))
+        state = engine.state_from_json(game.state)
+        current = state.current_player
+        if current is None:
+            return Reply(tr("toast-game-over"))
+        if game.seat_of(user_id) != current:
+            return Reply(tr("toast-not-your-turn", name=game.seats[current].name))
+        if code not in {a.code for a in engine.legal_actions(state)}:
+            return Reply(tr("toast-illegal"))
+        state, events, entry = engine.apply(state, code)
+        outcome = engine.outcome(state)
+        payer = None
+        if outcome is not None and ui.is_pub(state.options) and outcome.losers:
+            payer = game.seats[outcome.losers[0]]
+        try:
+            await self.repo.save_move(
+                game.id, game.version, state.to_json(), state.version,
+                [(entry.seat, entry.code, entry.dice, [e.to_json() for e in events])],
+                status="finished" if outcome else "running",
+                result=outcome.to_json() if outcome else None,
+                pub_payer=payer,
+            )
+        except StaleVersionError:
+            return Reply(tr("toast-stale"))
+        fresh = await self.repo.game(game.id)
+        assert fresh is not None
+        await self.show_table(bot, fresh)
+        if outcome is not None:
+            await self._announce_result(bot, fresh, ui, state, outcome, tr)
+        toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else tr("toast-done")
+        return Reply(toast)
+
+    async def _announce_result(self, bot: Bot, game: GameRow, ui: GameUI, state: Any, outcome: Outcome,
+                               tr: Tr) -> None:
+        tally = await self.repo.pub_tally(game.chat_id) if ui.is_pub(state.options) else []
+        keyboard = texts.game_keyboard([[(tr("btn-rematch"), cb.rematch(game.id))]])
+        await self._send(bot, game.chat_id, texts.result_message(game, ui, state, outcome, tally, tr), keyboard)
+
+    async def stop(self, bot: Bot, game: GameRow) -> bool:
+        """Stop a lobby or game (result «остановлена»); the caller checked the rights."""
+        if not await self.repo.stop_game(game.id, {"kind": "stopped"}):
+            return False
+        tr = await self.tr(game.chat_id)
+        if game.status == "lobby" or game.state is None:
+            await self._edit_caption(bot, game, tr("lobby-cancelled"), None)
+            return True
+        engine, ui = self.engines[game.code], self.uis[game.code]
+        state = engine.state_from_json(game.state)
+        caption = texts.table_caption(game, ui, state, await self._log_lines(game, ui, tr), None, tr, stopped=True)
+        await self._edit_caption(bot, game, caption, None)
+        return True
+
+    async def rematch(self, bot: Bot, game: GameRow, user_id: int) -> Reply:
+        """«Ещё раунд»: the same players and settings, a new seed, straight to the table."""
+        tr = await self.tr(game.chat_id)
+        if game.status != "finished":
+            return Reply(tr("toast-stale"))
+        if game.seat_of(user_id) is None:
+            return Reply(tr("toast-not-a-player"))
+        host = next((s for s in game.seats if s.user_id == game.host_id), game.seats[0])
+        try:
+            new = await self.repo.create_game(game.chat_id, game.code, game.options, new_seed(), host, game.seats)
+        except ActiveGameExistsError:
+            return Reply(tr("toast-game-exists"), alert=True)
+        return await self.start(bot, new)
+
+    # the table message ---------------------------------------------------------
+
+    async def _log_lines(self, game: GameRow, ui: GameUI, tr: Tr) -> list[str]:
+        lines: list[str] = []
+        for _, events in await self.repo.recent_events(game.id, LOG_ACTIONS):
+            lines.extend(texts.event_lines(ui, [Event.from_json(e) for e in events], game.names, tr))
+        return lines
+
+    async def show_table(self, bot: Bot, game: GameRow) -> None:
+        """Edit the table message to the stored state (or post it anew if it is gone)."""
+        if game.state is None:
+            return
+        tr = await self.tr(game.chat_id)
+        engine, ui = self.engines[game.code], self.uis[game.code]
+        state = engine.state_from_json(game.state)
+        outcome = engine.outcome(state)
+        caption = texts.table_caption(game, ui, state, await self._log_lines(game, ui, tr), outcome, tr)
+        keyboard = texts.table_keyboard(game, engine, state, tr)
+        labels = {k: tr(f"board-{k}") for k in ui.label_keys()}
+        png = await asyncio.to_thread(ui.render, state, game.names, labels)
+        media = InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML)
+        shown = False
+        if game.message_id is not None:
+            try:
+                await bot.edit_message_media(media, chat_id=game.chat_id, message_id=game.message_id,
+                                             reply_markup=keyboard)
+                shown = True
+            except BadRequest as exc:
+                if "not modified" in exc.message.lower():
+                    shown = True
+                elif "not found" not in exc.message.lower():
+                    log.warning("game %s: edit failed: %s", game.id, exc.message)
+                    return
+            except TelegramError as exc:
+                log.warning("game %s: edit failed: %s", game.id, exc)
+                return
+        if not shown:  # the table message was deleted: post a fresh one and go on
+            try:
+                message = await bot.send_photo(game.chat_id, png, caption=caption, parse_mode=ParseMode.HTML,
+                                               reply_markup=keyboard)
+            except TelegramError as exc:
+                log.warning("game %s: could not post the table: %s", game.id, exc)
+                return
+            await self.repo.set_message_id(game.id, message.message_id)
+        await self.repo.set_shown_version(game.id, game.version)
+
+    async def repair_tables(self, bot: Bot) -> int:
+        """At start-up: re-send every table edit that a crash or a fault left undone."""
+        behind = await self.repo.games_behind()
+        for game in behind:
+            async with self.lock(game.chat_id):
+                fresh = await self.repo.game(game.id)
+                if fresh is not None:
+                    await self.show_table(bot, fresh)
+        return len(behind)
+
+    async def _edit_caption(self, bot: Bot, game: GameRow, caption: str,
+                            keyboard: InlineKeyboardMarkup | None) -> None:
+        if game.message_id is None:
+            return
+        try:
+            await bot.edit_message_caption(chat_id=game.chat_id, message_id=game.message_id, caption=caption,
+                                           parse_mode=ParseMode.HTML, reply_markup=keyboard)
+        except BadRequest as exc:
+            if "not modified" not in exc.message.lower():
+                log.warning("game %s: caption edit failed: %s", game.id, exc.message)
+        except TelegramError as exc:
+            log.warning("game %s: caption edit failed: %s", game.id, exc)
+
+    async def _send(self, bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+        try:
+            await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard)
+        except (Forbidden, TelegramError) as exc:
+            log.warning("chat %s: send failed: %s", chat_id, exc)

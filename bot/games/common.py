@@ -1,0 +1,85 @@
+"""The shape every game's bot presentation shares, and option parsing from text."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engines.base import Event, OptionsError, Outcome
+
+Tr = Callable[..., str]  # tr(key, **args) in the chat's language
+
+TRUE_WORDS = {"1", "on", "yes", "true", "да", "вкл"}
+FALSE_WORDS = {"0", "off", "no", "false", "нет", "выкл"}
+AUTO_WORDS = {"auto", "авто", "-", "none"}
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A lobby button: its text and the setting (``key`` = ``value``) it applies."""
+
+    text: str
+    key: str
+    value: str
+
+
+class GameUI(Protocol):
+    """What the bot needs to know about one game beyond its engine."""
+
+    code: str
+
+    def lobby_lines(self, options: Any, seats: int, tr: Tr) -> list[str]: ...
+
+    def lobby_buttons(self, options: Any, seats: int, tr: Tr) -> list[list[Button]]: ...
+
+    def describe(self, event: Event, names: Sequence[str], tr: Tr) -> str | None: ...
+
+    def status_lines(self, state: Any, names: Sequence[str], tr: Tr) -> list[str]: ...
+
+    def result_lines(self, state: Any, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]: ...
+
+    def variant(self, options: Any, tr: Tr) -> str: ...
+
+    def is_pub(self, options: Any) -> bool: ...
+
+    def label_keys(self) -> Sequence[str]: ...
+
+    def render(self, state: Any, names: Sequence[str], labels: Mapping[str, str]) -> bytes: ...
+
+
+def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> Any:
+    """A copy of ``options`` with ``key`` parsed from text and validated.
+
+    Raises OptionsError for an unknown key or a bad value (never trusts its input).
+    """
+    fields = {f.name: f for f in dataclasses.fields(options)}
+    if key not in fields:
+        raise OptionsError(key, "unknown option", allowed=tuple(fields))
+    hints = typing.get_type_hints(type(options))
+    kind = hints[key]
+    optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
+    base = next((a for a in typing.get_args(kind) if a is not type(None)), kind) if optional else kind
+    text = raw.strip().lower()
+    value: Any
+    if optional and text in AUTO_WORDS:
+        value = None
+    elif base is bool:
+        if text in TRUE_WORDS:
+            value = True
+        elif text in FALSE_WORDS:
+            value = False
+        else:
+            raise OptionsError(key, "not a yes/no value")
+    elif base is int:
+        if not text.lstrip("-").isdigit() or len(text) > 6:
+            raise OptionsError(key, "not a number")
+        value = int(text)
+    else:
+        value = text
+    updated = dataclasses.replace(options, **{key: value})
+    updated.validate(None)
+    return updated

@@ -1,0 +1,292 @@
+"""Thin Telegram handlers: parse the update, check who may do it, call :class:`GameFlow`."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot import callback_data as cb
+from bot.flow import GameFlow, Reply
+from bot.games.common import set_option
+from bot.storage import Seat
+from bot.texts import display_name
+from engines.base import OptionsError
+from locales import SUPPORTED
+
+log = logging.getLogger(__name__)
+GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
+ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+def _flow(context: ContextTypes.DEFAULT_TYPE) -> GameFlow:
+    return context.bot_data["flow"]
+
+
+def _player(user: User) -> Seat:
+    return Seat(seat=-1, user_id=user.id, name=display_name(user.first_name, user.last_name))
+
+
+async def _is_admin(context: ContextTypes.DEFAULT_TYPE, chat: Chat, message: Message | None,
+                    user: User) -> bool:
+    """Whether the user administers the chat (anonymous admins post as the chat itself)."""
+    if message is not None and message.sender_chat is not None and message.sender_chat.id == chat.id:
+        return True
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except TelegramError:
+        return False
+    return member.status in ADMINS
+
+
+async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
+                 markup: InlineKeyboardMarkup | None = None, to: int | None = None) -> None:
+    chat = update.effective_chat
+    if chat is None:
+        return
+    reply_to = to if to is not None else (update.effective_message.message_id if update.effective_message else None)
+    try:
+        await context.bot.send_message(chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                       reply_to_message_id=reply_to, allow_sending_without_reply=True)
+    except TelegramError as exc:
+        log.warning("chat %s: reply failed: %s", chat.id, exc)
+
+
+def _usable(update: Update) -> tuple[Chat, User] | None:
+    """The chat and a human sender, or None for updates the bot ignores (bots, channels)."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or user.is_bot or chat.type == ChatType.CHANNEL:
+        return None
+    return chat, user
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start: in a private chat, explain how to add the bot to a group."""
+    if (who := _usable(update)) is None:
+        return
+    chat, _ = who
+    flow = _flow(context)
+    tr = await flow.tr(chat.id)
+    if chat.type in GROUPS:
+        await _reply(update, context, tr("help-text"))
+        return
+    url = f"https://t.me/{context.bot.username}?startgroup=play"
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr("btn-add-to-group"), url=url)]])
+    await _reply(update, context, tr("start-private"), markup)
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/help: what the bot does and its commands."""
+    if (who := _usable(update)) is None:
+        return
+    tr = await _flow(context).tr(who[0].id)
+    await _reply(update, context, tr("help-text"))
+
+
+async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/newgame [code]: the game picker, or straight to a lobby."""
+    if (who := _usable(update)) is None:
+        return
+    chat, user = who
+    flow = _flow(context)
+    tr = await flow.tr(chat.id)
+    if chat.type not in GROUPS:
+        await _reply(update, context, tr("groups-only"))
+        return
+    args = context.args or []
+    async with flow.lock(chat.id):
+        active = await flow.repo.active_game(chat.id)
+        if active is not None:
+            await _reply(update, context, tr("game-exists", game=tr(f"game-{active.code}")), to=active.message_id)
+            return
+        if not args:
+            rows = [[InlineKeyboardButton(tr(f"game-{code}"), callback_data=cb.picker(code))] for code in flow.uis]
+            await _reply(update, context, tr("picker-title"), InlineKeyboardMarkup(rows))
+            return
+        code = args[0].lower()
+        if code not in flow.uis:
+            await _reply(update, context, tr("unknown-game", codes=", ".join(flow.uis)))
+            return
+        await flow.open_lobby(context.bot, chat.id, code, _player(user))
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules [code]: the rules of the named or current game."""
+    if (who := _usable(update)) is None:
+        return
+    flow = _flow(context)
+    chat = who[0]
+    tr = await flow.tr(chat.id)
+    args = context.args or []
+    code = args[0].lower() if args else None
+    if code is None:
+        active = await flow.repo.active_game(chat.id)
+        code = active.code if active else None
+    if code is None and len(flow.uis) == 1:
+        code = next(iter(flow.uis))
+    if code not in flow.uis:
+        await _reply(update, context, tr("unknown-game", codes=", ".join(flow.uis)))
+        return
+    await _reply(update, context, tr(f"rules-{code}"))
+
+
+async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/lang ru|en: the chat's language (admins only in groups)."""
+    if (who := _usable(update)) is None:
+        return
+    chat, user = who
+    flow = _flow(context)
+    tr = await flow.tr(chat.id)
+    args = context.args or []
+    if len(args) != 1 or args[0].lower() not in SUPPORTED:
+        await _reply(update, context, tr("lang-usage", langs=" | ".join(SUPPORTED)))
+        return
+    if chat.type in GROUPS and not await _is_admin(context, chat, update.effective_message, user):
+        await _reply(update, context, tr("admins-only"))
+        return
+    await flow.repo.set_chat_locale(chat.id, args[0].lower())
+    tr = await flow.tr(chat.id)
+    await _reply(update, context, tr("lang-set"))
+
+
+async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stop: the host or an admin ends the lobby or game."""
+    if (who := _usable(update)) is None:
+        return
+    chat, user = who
+    flow = _flow(context)
+    tr = await flow.tr(chat.id)
+    async with flow.lock(chat.id):
+        game = await flow.repo.active_game(chat.id)
+        if game is None:
+            await _reply(update, context, tr("no-game"))
+            return
+        if user.id != game.host_id and not await _is_admin(context, chat, update.effective_message, user):
+            await _reply(update, context, tr("stop-denied"))
+            return
+        if await flow.stop(context.bot, game):
+            await _reply(update, context, tr("stopped", game=tr(f"game-{game.code}")))
+
+
+async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/tally [reset]: who has paid how many pub rounds here; admins may reset it."""
+    if (who := _usable(update)) is None:
+        return
+    chat, user = who
+    flow = _flow(context)
+    tr = await flow.tr(chat.id)
+    args = context.args or []
+    if args and args[0].lower() == "reset":
+        if chat.type in GROUPS and not await _is_admin(context, chat, update.effective_message, user):
+            await _reply(update, context, tr("admins-only"))
+            return
+        await flow.repo.reset_pub_tally(chat.id)
+        await _reply(update, context, tr("pub-tally-reset"))
+        return
+    rows = await flow.repo.pub_tally(chat.id)
+    if not rows:
+        await _reply(update, context, tr("pub-tally-empty"))
+        return
+    lines = [tr("pub-tally-title")] + [tr("pub-tally-line", name=html.escape(n), count=c) for n, c in rows]
+    await _reply(update, context, "\n".join(lines))
+
+
+async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
+    if (who := _usable(update)) is None:
+        return
+    chat, user = who
+    flow = _flow(context)
+    tr = await flow.tr(chat.id)
+    args = context.args or []
+    async with flow.lock(chat.id):
+        game = await flow.repo.active_game(chat.id)
+        if game is None or game.status != "lobby":
+            await _reply(update, context, tr("set-no-lobby"))
+            return
+        if len(args) != 2:
+            await _reply(update, context, tr("set-usage"))
+            return
+        admin = user.id != game.host_id and await _is_admin(context, chat, update.effective_message, user)
+        if user.id != game.host_id and not admin:
+            await _reply(update, context, tr("toast-host-only"))
+            return
+        try:
+            options = flow.engines[game.code].options_from_json(game.options)
+            set_option(options, args[0].lower()[:24], args[1][:24])
+        except OptionsError as exc:
+            await _reply(update, context, tr("set-bad", key=html.escape(exc.key[:24]), limits=html.escape(
+                ", ".join(f"{k}={v}" for k, v in exc.limits.items()))))
+            return
+        reply = await flow.lobby_action(context.bot, game, user.id, "", "set", args[0].lower(), args[1],
+                                        is_admin=True)
+        await _reply(update, context, reply.text)
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every inline button: parse the data, check it, act, and always answer the query."""
+    query = update.callback_query
+    if query is None:
+        return
+    reply = Reply()
+    try:
+        reply = await _dispatch_button(update, context)
+    finally:
+        try:
+            await query.answer(reply.text[:200] or None, show_alert=reply.alert)
+        except TelegramError as exc:
+            log.info("answerCallbackQuery failed: %s", exc)
+
+
+async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Reply:
+    query = update.callback_query
+    assert query is not None
+    flow = _flow(context)
+    message = query.message
+    chat = message.chat if message is not None else None
+    if chat is None:
+        return Reply(flow.translator.t(flow.config.default_locale, "toast-stale"))
+    tr = await flow.tr(chat.id)
+    if chat.type not in GROUPS:
+        return Reply(tr("groups-only"))
+    data = cb.parse(query.data)
+    if data is None or query.from_user.is_bot:
+        return Reply(tr("toast-stale"))
+    user = query.from_user
+    async with flow.lock(chat.id):
+        if data.kind == "n":
+            if data.code not in flow.uis:
+                return Reply(tr("toast-stale"))
+            if await flow.repo.active_game(chat.id) is not None:
+                return Reply(tr("toast-game-exists"), alert=True)
+            game = await flow.open_lobby(context.bot, chat.id, data.code, _player(user))
+            if game is not None and message is not None:
+                with contextlib.suppress(TelegramError):  # if it fails the picker just stays
+                    await context.bot.delete_message(chat.id, message.message_id)
+            return Reply(tr("toast-lobby-open"))
+        game = await flow.repo.game(data.game_id)
+        if game is None or game.chat_id != chat.id:
+            return Reply(tr("toast-stale"))
+        if data.kind == "l":
+            if game.status != "lobby":
+                return Reply(tr("toast-stale"))
+            admin = False
+            if data.command in ("set", "cancel", "start") and user.id != game.host_id:
+                admin = await _is_admin(context, chat, None, user)
+            return await flow.lobby_action(context.bot, game, user.id, _player(user).name, data.command,
+                                           data.key, data.value, is_admin=admin)
+        if data.kind == "g":
+            return await flow.act(context.bot, game, user.id, data.version, data.code)
+        if data.kind == "r":
+            return await flow.rematch(context.bot, game, user.id)
+    return Reply(tr("toast-stale"))
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log unexpected errors once; the update's game is untouched (its transaction rolled back)."""
+    log.error("error while handling an update: %s", context.error, exc_info=context.error)

@@ -1,0 +1,375 @@
+"""SQLite storage behind one repository class (aiosqlite, WAL, forward migrations).
+
+Every move is one transaction, committed before the bot edits the table message; the
+optimistic ``WHERE version = ?`` makes a second writer of the same version fail instead
+of doubling a move.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+ACTIVE = ("lobby", "running")
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema
+    """
+    CREATE TABLE chats (
+        chat_id INTEGER PRIMARY KEY,
+        locale TEXT,
+        settings TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        shown_version INTEGER NOT NULL DEFAULT -1,
+        status TEXT NOT NULL,
+        host_id INTEGER NOT NULL,
+        message_id INTEGER,
+        result TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX games_one_active ON games(chat_id) WHERE status IN ('lobby', 'running');
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id)
+    );
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        n INTEGER NOT NULL,
+        seat INTEGER,
+        code TEXT NOT NULL,
+        dice TEXT NOT NULL,
+        events TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE pub_tally (
+        chat_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        rounds INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_id, user_id)
+    );
+    """,
+)
+
+
+class StaleVersionError(Exception):
+    """Someone else saved this game's version first; the caller's move is not applied."""
+
+
+class ActiveGameExistsError(Exception):
+    """The chat already has a lobby or a running game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as stored; ``state`` and ``options`` are decoded JSON."""
+
+    id: int
+    chat_id: int
+    code: str
+    options: dict[str, Any]
+    seed: str
+    state: dict[str, Any] | None
+    version: int
+    shown_version: int
+    status: str
+    host_id: int
+    message_id: int | None
+    result: dict[str, Any] | None
+    seats: tuple[Seat, ...]
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+
+class Repository:
+    """All SQL of the bot. Open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Repository:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA busy_timeout=5000")
+        repo = cls(db)
+        await repo._migrate()
+        return repo
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def _migrate(self) -> None:
+        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        current = row[0] or 0
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in filter(str.strip, script.split(";")):
+                    await self.db.execute(statement)
+                await self.db.execute("INSERT INTO schema_version(version) VALUES (?)", (number,))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0] or 0)
+
+    # chats ------------------------------------------------------------------
+
+    async def chat_locale(self, chat_id: int) -> str | None:
+        async with self.db.execute("SELECT locale FROM chats WHERE chat_id = ?", (chat_id,)) as cur:
+            row = await cur.fetchone()
+        return row["locale"] if row else None
+
+    async def set_chat_locale(self, chat_id: int, locale: str) -> None:
+        await self.db.execute(
+            "INSERT INTO chats(chat_id, locale, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(chat_id) DO UPDATE SET locale = excluded.locale",
+            (chat_id, locale, time.time()),
+        )
+
+    # games ------------------------------------------------------------------
+
+    async def _seats(self, game_id: int) -> tuple[Seat, ...]:
+        async with self.db.execute(
+            "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return tuple(Seat(r["seat"], r["user_id"], r["name"]) for r in rows)
+
+    async def _row(self, row: aiosqlite.Row | None) -> GameRow | None:
+        if row is None:
+            return None
+        return GameRow(
+            id=row["id"],
+            chat_id=row["chat_id"],
+            code=row["code"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            state=json.loads(row["state"]) if row["state"] else None,
+            version=row["version"],
+            shown_version=row["shown_version"],
+            status=row["status"],
+            host_id=row["host_id"],
+            message_id=row["message_id"],
+            result=json.loads(row["result"]) if row["result"] else None,
+            seats=await self._seats(row["id"]),
+        )
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            return await self._row(await cur.fetchone())
+
+    async def active_game(self, chat_id: int) -> GameRow | None:
+        async with self.db.execute(
+            "SELECT * FROM games WHERE chat_id = ? AND status IN ('lobby', 'running')", (chat_id,)
+        ) as cur:
+            return await self._row(await cur.fetchone())
+
+    async def create_game(
+        self,
+        chat_id: int,
+        code: str,
+        options: dict[str, Any],
+        seed: str,
+        host: Seat,
+        seats: Sequence[Seat] = (),
+    ) -> GameRow:
+        """A new lobby with ``seats`` (default: only the host) seated."""
+        now = time.time()
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = await self.db.execute(
+                "INSERT INTO games(chat_id, code, options, seed, status, host_id, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (chat_id, code, json.dumps(options), seed, host.user_id, now, now),
+            )
+            game_id = cur.lastrowid
+            for seat in seats or (Seat(0, host.user_id, host.name),):
+                await self.db.execute(
+                    "INSERT INTO seats(game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                    (game_id, seat.seat, seat.user_id, seat.name),
+                )
+            await self.db.execute("COMMIT")
+        except aiosqlite.IntegrityError as exc:
+            await self.db.execute("ROLLBACK")
+            raise ActiveGameExistsError(chat_id) from exc
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+        game = await self.game(int(game_id or 0))
+        assert game is not None
+        return game
+
+    async def set_message_id(self, game_id: int, message_id: int) -> None:
+        await self.db.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def set_shown_version(self, game_id: int, version: int) -> None:
+        await self.db.execute(
+            "UPDATE games SET shown_version = MAX(shown_version, ?) WHERE id = ?", (version, game_id)
+        )
+
+    async def set_lobby(self, game_id: int, seats: Sequence[tuple[int, str]], host_id: int,
+                        options: dict[str, Any]) -> None:
+        """Rewrite a lobby's seats (in join order), host and options in one transaction."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for index, (user_id, name) in enumerate(seats):
+                await self.db.execute(
+                    "INSERT INTO seats(game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                    (game_id, index, user_id, name),
+                )
+            await self.db.execute(
+                "UPDATE games SET host_id = ?, options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (host_id, json.dumps(options), time.time(), game_id),
+            )
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def save_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        state: dict[str, Any],
+        version: int,
+        entries: Sequence[tuple[int | None, str, Sequence[int], list[dict[str, Any]]]],
+        status: str = "running",
+        result: dict[str, Any] | None = None,
+        pub_payer: Seat | None = None,
+    ) -> None:
+        """Store a new state, its log entries and (pub modes) the payer's round atomically.
+
+        Raises :class:`StaleVersionError` (and stores nothing) if the version moved on.
+        """
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = await self.db.execute(
+                "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status IN ('lobby', 'running')",
+                (json.dumps(state), version, status, json.dumps(result) if result else None,
+                 time.time(), game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersionError(game_id)
+            for offset, (seat, code, dice, events) in enumerate(entries):
+                await self.db.execute(
+                    "INSERT INTO actions(game_id, n, seat, code, dice, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, version - len(entries) + offset, seat, code, json.dumps(list(dice)),
+                     json.dumps(events), time.time()),
+                )
+            if pub_payer is not None:
+                await self._add_pub_round(game_id, pub_payer)
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        async with self.db.execute(
+            "SELECT n, seat, code, dice, events FROM actions WHERE game_id = ? ORDER BY n", (game_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            {"n": r["n"], "seat": r["seat"], "code": r["code"], "dice": json.loads(r["dice"]),
+             "events": json.loads(r["events"])}
+            for r in rows
+        ]
+
+    async def recent_events(self, game_id: int, limit: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        """The events of the last ``limit`` actions, oldest first, with their action number."""
+        async with self.db.execute(
+            "SELECT n, events FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT ?", (game_id, limit)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r["n"], json.loads(r["events"])) for r in reversed(rows)]
+
+    async def stop_game(self, game_id: int, result: dict[str, Any]) -> bool:
+        """Mark an active game stopped; False if it was not active any more."""
+        cur = await self.db.execute(
+            "UPDATE games SET status = 'stopped', result = ?, updated_at = ? "
+            "WHERE id = ? AND status IN ('lobby', 'running')",
+            (json.dumps(result), time.time(), game_id),
+        )
+        return cur.rowcount == 1
+
+    async def games_behind(self) -> list[GameRow]:
+        """Games whose table message shows an older version than stored (a missed edit)."""
+        async with self.db.execute(
+            "SELECT * FROM games WHERE shown_version < version AND status != 'lobby' "
+            "AND message_id IS NOT NULL ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [g for g in [await self._row(r) for r in rows] if g is not None]
+
+    # pub tally ---------------------------------------------------------------
+
+    async def _add_pub_round(self, game_id: int, payer: Seat) -> None:
+        await self.db.execute(
+            "INSERT INTO pub_tally(chat_id, user_id, name, rounds) "
+            "SELECT chat_id, ?, ?, 1 FROM games WHERE id = ? "
+            "ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = rounds + 1, name = excluded.name",
+            (payer.user_id, payer.name, game_id),
+        )
+
+    async def pub_tally(self, chat_id: int) -> list[tuple[str, int]]:
+        async with self.db.execute(
+            "SELECT name, rounds FROM pub_tally WHERE chat_id = ? AND rounds > 0 "
+            "ORDER BY rounds DESC, name", (chat_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r["name"], r["rounds"]) for r in rows]
+
+    async def reset_pub_tally(self, chat_id: int) -> None:
+        await self.db.execute("DELETE FROM pub_tally WHERE chat_id = ?", (chat_id,))

@@ -1,0 +1,145 @@
+"""Captions and keyboards of the lobby and the table message (HTML, within Telegram's limits)."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callback_data as cb
+from bot.games.common import GameUI, Tr
+from bot.storage import GameRow
+from engines.base import Engine, Event, Outcome
+
+CAPTION_LIMIT = 1024
+NAME_LIMIT = 32
+_TAG = re.compile(r"<[^>]+>")
+
+
+def display_name(first: str, last: str | None = None) -> str:
+    """A user's name as shown in games, trimmed to fit captions and buttons."""
+    name = " ".join(p for p in (first, last) if p).strip() or "?"
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+
+
+def visible_length(text: str) -> int:
+    """Characters Telegram counts in an HTML caption (tags removed, entities decoded)."""
+    return len(html.unescape(_TAG.sub("", text)))
+
+
+def mention(user_id: int, name: str) -> str:
+    return f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>'
+
+
+def fit_caption(head: Sequence[str], log: Sequence[str], tail: Sequence[str]) -> str:
+    """Join head, log and tail, dropping the oldest log lines until the caption fits."""
+    log = list(log)
+    while True:
+        text = "\n".join([*head, *log, *tail])
+        if visible_length(text) <= CAPTION_LIMIT:
+            return text
+        if log:
+            log.pop(0)
+        else:  # never exceed the limit, whatever the names are
+            return html.escape(html.unescape(_TAG.sub("", text))[: CAPTION_LIMIT - 1]) + "…"
+
+
+def escaped_tr(tr: Tr) -> Tr:
+    """A translator that HTML-escapes every string argument (player names)."""
+
+    def wrapped(key: str, **args: Any) -> str:
+        safe = {k: html.escape(v) if isinstance(v, str) else v for k, v in args.items()}
+        return tr(key, **safe)
+
+    return wrapped
+
+
+def lobby_caption(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr) -> str:
+    etr = escaped_tr(tr)
+    lines = [f"🎲 <b>{html.escape(tr(f'game-{game.code}'))}</b>", *ui.lobby_lines(options, len(game.seats), etr)]
+    host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
+    lines.append(etr("lobby-host", name=host))
+    lines.append("")
+    lines.append(tr("lobby-players", count=len(game.seats), max=engine.max_players))
+    lines.extend(f"{s.seat + 1}. {html.escape(s.name)}" for s in game.seats)
+    lines.append("")
+    lines.append(tr("lobby-hint", min=engine.min_players, max=engine.max_players))
+    return fit_caption(lines, [], [])
+
+
+def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr) -> InlineKeyboardMarkup:
+    rows = [[
+        InlineKeyboardButton(tr("btn-join"), callback_data=cb.lobby(game.id, "join")),
+        InlineKeyboardButton(tr("btn-leave"), callback_data=cb.lobby(game.id, "leave")),
+    ]]
+    for row in ui.lobby_buttons(options, len(game.seats), tr):
+        rows.append([InlineKeyboardButton(b.text, callback_data=cb.lobby(game.id, "set", b.key, b.value))
+                     for b in row])
+    last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(game.id, "cancel"))]
+    if engine.min_players <= len(game.seats) <= engine.max_players:
+        last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(game.id, "start")))
+    rows.append(last)
+    return InlineKeyboardMarkup(rows)
+
+
+def event_lines(ui: GameUI, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+    etr = escaped_tr(tr)
+    return [line for line in (ui.describe(e, names, etr) for e in events) if line]
+
+
+def table_caption(
+    game: GameRow,
+    ui: GameUI,
+    state: Any,
+    log: Sequence[str],
+    outcome: Outcome | None,
+    tr: Tr,
+    stopped: bool = False,
+) -> str:
+    names = game.names
+    etr = escaped_tr(tr)
+    head = [f"🎲 <b>{html.escape(tr(f'game-{game.code}'))}</b> · {html.escape(ui.variant(state.options, tr))}"]
+    tail = ["", *ui.status_lines(state, names, etr)]
+    if stopped:
+        tail.append(tr("table-stopped"))
+    elif outcome is not None:
+        tail.extend(ui.result_lines(state, outcome, names, etr))
+    elif state.current_player is not None:
+        seat = game.seats[state.current_player]
+        tail.append(tr("table-turn", name=mention(seat.user_id, seat.name)))
+    return fit_caption(head, log, tail)
+
+
+def table_keyboard(game: GameRow, engine: Engine[Any, Any], state: Any, tr: Tr) -> InlineKeyboardMarkup | None:
+    actions = engine.legal_actions(state)
+    if not actions:
+        return None
+    buttons = [InlineKeyboardButton(tr(f"action-{game.code}-{a.kind}", **_action_args(a)),
+                                    callback_data=cb.move(game.id, state.version, a.code))
+               for a in actions]
+    return InlineKeyboardMarkup([buttons[i:i + 4] for i in range(0, min(len(buttons), 96), 4)])
+
+
+def _action_args(action: Any) -> dict[str, Any]:
+    return {f"a{i}": v for i, v in enumerate(action.args)}
+
+
+def result_message(game: GameRow, ui: GameUI, state: Any, outcome: Outcome, tally: Sequence[tuple[str, int]],
+                   tr: Tr) -> str:
+    etr = escaped_tr(tr)
+    lines = [f"🏁 <b>{html.escape(tr(f'game-{game.code}'))}</b>", *ui.result_lines(state, outcome, game.names, etr)]
+    if tally:
+        lines.append("")
+        lines.append(tr("pub-tally-title"))
+        lines.extend(etr("pub-tally-line", name=name, count=count) for name, count in tally)
+    return "\n".join(lines)
+
+
+def game_keyboard(rows: Sequence[Sequence[tuple[str, str]]]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(t, callback_data=d) for t, d in row] for row in rows])
+
+
+Translate = Callable[[str], Tr]

@@ -1,0 +1,18 @@
+"""Pure game rules, one module per game; see engines/base.py for the contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines import sosedi
+from engines.base import Engine
+
+# Game codes as in shared/rules/README.md; the picker lists them in this order.
+GAMES: dict[str, Engine[Any, Any]] = {
+    sosedi.ENGINE.code: sosedi.ENGINE,
+}
+
+
+def get_engine(code: str) -> Engine[Any, Any] | None:
+    """The engine for a game code, or None for an unknown code."""
+    return GAMES.get(code)

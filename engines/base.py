@@ -1,0 +1,228 @@
+"""The engine contract shared by every game.
+
+Every game module exposes one object satisfying :class:`Engine`. Engines are pure:
+they take a state and an action code and return a new state plus events. They never
+produce user text (events carry data; ``locales/`` turns them into words), never touch
+clocks, files or the global ``random``. All chance comes from :class:`DiceSource`, which
+derives roll *n* of a game from HMAC-SHA256(seed, n), so a game replays exactly from its
+seed and action log, and anyone holding the revealed seed can re-derive every roll.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+JSON = dict[str, Any]
+
+
+class EngineError(Exception):
+    """Base class of every error an engine raises on purpose."""
+
+
+class IllegalActionError(EngineError):
+    """The action is not legal in this state (wrong code, game over, not your turn)."""
+
+
+class OptionsError(EngineError, ValueError):
+    """An option value is out of range; ``key`` names the option, ``args`` the limits."""
+
+    def __init__(self, key: str, message: str, **limits: Any) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.limits = limits
+
+
+class ReplayMismatchError(EngineError):
+    """A logged roll differs from the roll the seed derives (a tampered log or seed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One legal choice. ``code`` is short, stable and ASCII (it travels in callback data)."""
+
+    code: str
+    kind: str
+    args: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as data. ``seat`` is the acting seat when there is one."""
+
+    kind: str
+    seat: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, raw: JSON) -> Event:
+        return cls(kind=raw["kind"], seat=raw.get("seat"), data=raw.get("data") or {})
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``kind``: ``win`` (``winners`` won), ``lose`` (``losers`` pay: the pub modes),
+    or ``draw``. ``ranking`` lists seats best first when the game defines one.
+    """
+
+    kind: str
+    winners: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    ranking: tuple[int, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {
+            "kind": self.kind,
+            "winners": list(self.winners),
+            "losers": list(self.losers),
+            "ranking": list(self.ranking),
+            "data": dict(self.data),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One applied action as stored: who, which code, and the dice it produced (if any)."""
+
+    seat: int | None
+    code: str
+    dice: tuple[int, ...] = ()
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "code": self.code, "dice": list(self.dice)}
+
+    @classmethod
+    def from_json(cls, raw: JSON) -> LogEntry:
+        return cls(seat=raw.get("seat"), code=raw["code"], dice=tuple(raw.get("dice") or ()))
+
+
+def new_seed() -> str:
+    """A fresh secret per-game seed (64 hex characters)."""
+    return secrets.token_hex(32)
+
+
+def seed_digest(seed: str) -> str:
+    """SHA-256 of the seed, shown before the game so the seed can be checked afterwards."""
+    return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+class DiceSource:
+    """Deterministic dice from a secret seed.
+
+    Throw *n* (0, 1, 2, ...) uses the bytes of HMAC-SHA256(key=seed, msg=str(n)); if those
+    run out, HMAC-SHA256(seed, f"{n}:{k}") for k = 1, 2, ... follows. A byte b gives a
+    value in 1..sides as ``b % sides + 1`` and is used only when ``b < 256 - 256 % sides``
+    (rejection sampling keeps every face equally likely).
+    """
+
+    __slots__ = ("_key",)
+
+    def __init__(self, seed: str) -> None:
+        self._key = seed.encode("ascii")
+
+    def _stream(self, n: int):
+        yield from hmac.new(self._key, str(n).encode("ascii"), hashlib.sha256).digest()
+        k = 1
+        while True:
+            msg = f"{n}:{k}".encode("ascii")
+            yield from hmac.new(self._key, msg, hashlib.sha256).digest()
+            k += 1
+
+    def throw(self, n: int, count: int, sides: int = 6) -> tuple[int, ...]:
+        """Throw number ``n``: ``count`` values, each uniform in 1..sides."""
+        if not 1 < sides <= 256:
+            raise ValueError("sides must be in 2..256")
+        if count < 0:
+            raise ValueError("count must not be negative")
+        if count == 0:  # the loop below would never reach len(out) == 0 and never end
+            return ()
+        limit = 256 - 256 % sides
+        out: list[int] = []
+        for byte in self._stream(n):
+            if byte < limit:
+                out.append(byte % sides + 1)
+                if len(out) == count:
+                    break
+        return tuple(out)
+
+
+class GameOptions(Protocol):
+    """A frozen dataclass of a game's options; ``validate`` raises :class:`OptionsError`."""
+
+    def validate(self, seats: int) -> None: ...
+
+    def to_json(self) -> JSON: ...
+
+
+class GameState(Protocol):
+    """A plain, JSON-able game state."""
+
+    @property
+    def current_player(self) -> int | None: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def to_json(self) -> JSON: ...
+
+
+S = TypeVar("S", bound=GameState)
+Opt = TypeVar("Opt", bound=GameOptions)
+
+
+class Engine(Protocol[S, Opt]):
+    """One game's rules. All methods are pure functions of their arguments."""
+
+    code: str
+    min_players: int
+    max_players: int
+
+    def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt: ...
+
+    def new_game(self, options: Opt, seats: int, seed: str) -> tuple[S, list[Event]]: ...
+
+    def legal_actions(self, state: S) -> list[Action]: ...
+
+    def apply(self, state: S, code: str) -> tuple[S, list[Event], LogEntry]: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def state_from_json(self, raw: JSON) -> S: ...
+
+
+def replay(
+    engine: Engine[Any, Any],
+    options: GameOptions,
+    seats: int,
+    seed: str,
+    log: Sequence[LogEntry],
+) -> Any:
+    """Rebuild a state from its seed and action log, checking every logged roll."""
+    state, _ = engine.new_game(options, seats, seed)
+    for i, entry in enumerate(log):
+        state, _, produced = engine.apply(state, entry.code)
+        if produced.dice != entry.dice or produced.seat != entry.seat:
+            raise ReplayMismatchError(
+                f"action {i} ({entry.code}): logged {entry.seat}/{list(entry.dice)}, "
+                f"derived {produced.seat}/{list(produced.dice)}"
+            )
+    return state
+
+
+def next_seat(seat: int, seats: int, skip: Sequence[bool] | None = None) -> int:
+    """The next seat clockwise, skipping seats flagged in ``skip`` (if any seat is left)."""
+    for step in range(1, seats + 1):
+        cand = (seat + step) % seats
+        if skip is None or not skip[cand]:
+            return cand
+    return seat

@@ -1,0 +1,82 @@
+## Bot texts (English)
+
+game-sosedi = Help Your Neighbour
+game-sosedi-tagline = Three dice, chips and a bowl · 2–6 players
+
+cmd-newgame = New game
+cmd-rules = Rules of the game
+cmd-stop = Stop the game (host or admin)
+cmd-lang = Chat language: ru or en
+cmd-tally = Who has paid how many rounds
+cmd-set = Lobby setting: /set chips 17
+cmd-help = Help
+
+help-text =
+    🎲 <b>Dice games for the whole group</b>
+    /newgame — start a game (or <code>/newgame sosedi</code> directly)
+    /rules — rules of the current game
+    /stop — stop the game (host or admin)
+    /set — a lobby setting, e.g. <code>/set chips 17</code>
+    /tally — rounds paid in the pub variants (<code>/tally reset</code> to reset, admins)
+    /lang ru | en — chat language (admins)
+    Every move is a button under the table picture.
+start-private =
+    Hi! I run dice board games right inside a group chat.
+    Add me to a group, send /newgame there, everyone taps “Play”, and the host taps “Start”.
+btn-add-to-group = ➕ Add to a group
+groups-only = Games are played in groups only: add me to a group chat.
+picker-title = What shall we play?
+unknown-game = No such game. Available: { $codes }
+game-exists = “{ $game }” is already on in this chat. Wait for the end or ask the host to send /stop.
+no-game = There is no game in this chat. Start one: /newgame
+stop-denied = Only the host or a chat admin can stop the game.
+stopped = “{ $game }” has been stopped.
+admins-only = Only chat admins can do this.
+lang-usage = Usage: /lang { $langs }
+lang-set = Chat language: English.
+set-no-lobby = Settings change in the lobby, before the game starts. Start one: /newgame
+set-usage = Usage: /set &lt;option&gt; &lt;value&gt;, e.g. /set chips 17
+set-bad = “{ $key }” can’t be set like that. Allowed: { $limits }
+
+lobby-host = Host: { $name }
+lobby-players = Players ({ $count }/{ $max }):
+lobby-hint = Tap “Play” to take a seat. The host starts when there are { $min } to { $max } players.
+lobby-cancelled = Lobby closed.
+
+btn-join = ✋ Play
+btn-leave = 🚪 Leave
+btn-start = ▶️ Start
+btn-cancel = ✖️ Cancel
+btn-rematch = 🔁 One more round
+
+table-turn = To move: { $name }
+table-stopped = ⏹ The game was stopped.
+
+pub-tally-title = 🍺 Rounds paid in this chat:
+pub-tally-line = { $name } — { $count } { $count ->
+        [one] round
+       *[other] rounds
+    }
+pub-tally-empty = Nobody has paid a round yet.
+pub-tally-reset = The round tally is reset.
+
+toast-already-joined = You are already seated.
+toast-lobby-full = No seats left: { $max } at most.
+toast-joined = You are seated!
+toast-not-in-lobby = You are not at this table.
+toast-left = You left the table.
+toast-host-only = Only the host (or an admin) can do this.
+toast-bad-setting = That value is not allowed.
+toast-setting-changed = Setting changed.
+toast-cancelled = Lobby closed.
+toast-need-players = { $min } to { $max } players are needed.
+toast-stale = This button is out of date.
+toast-started = Here we go!
+toast-game-over = This game is over.
+toast-not-your-turn = It is { $name }’s turn.
+toast-illegal = That move is not possible now.
+toast-dice = 🎲 { $dice }
+toast-done = Done.
+toast-not-a-player = Only the players of that game can start another round.
+toast-game-exists = A game is already on in this chat.
+toast-lobby-open = Lobby open!

@@ -1,0 +1,81 @@
+## Help Your Neighbour
+
+sosedi-mode-classic = classic
+sosedi-mode-reverse = reverse
+sosedi-mode-tower = Tower
+
+action-sosedi-roll = 🎲 Roll
+
+sosedi-lobby-mode = Variant: { $mode }
+sosedi-lobby-chips = Chips each: { $count }
+sosedi-lobby-tower = Tower: { $count } { $count ->
+        [one] coaster
+       *[other] coasters
+    }
+sosedi-lobby-tower-auto = Tower: { $count } (5 per player)
+sosedi-lobby-immune-on = The roller never pays for their own numbers
+sosedi-lobby-immune-off = The roller pays for their own numbers too
+
+sosedi-btn-mode = Variant → { $mode }
+sosedi-btn-chips = Chips { $delta }
+sosedi-btn-tower = Tower { $delta }
+sosedi-btn-tower-auto = Tower: auto
+sosedi-btn-immune-on = Roller is immune
+sosedi-btn-immune-off = Roller pays
+
+sosedi-ev-starter = Drawn by lot: { $name } rolls first.
+sosedi-ev-roll = { $name } rolls: { $dice }
+sosedi-ev-pay = { $name } puts { $count } { $count ->
+        [one] chip
+       *[other] chips
+    } into the bowl, { $left ->
+        [0] none left
+       *[other] { $left } left
+    }
+sosedi-ev-void = The roll is void: { $many ->
+        [0] everyone would get out at once, and someone must pay
+       *[other] { $who } would lose their last chips at once
+    }. { $name } rolls again.
+sosedi-ev-nothing = Nobody is hit.
+sosedi-ev-win = 🏆 { $name } puts in the last chip and wins! The bowl holds { $bowl } { $bowl ->
+        [one] chip
+       *[other] chips
+    }.
+sosedi-ev-lose = { $name } loses.
+sosedi-ev-take = { $name } takes a coaster (holding { $held })
+sosedi-ev-tower-down = 🏚 The tower is used up! { $count ->
+        [0] Everyone holds coasters.
+       *[other] Safe with no coasters: { $who }.
+    }
+sosedi-ev-put = { $name } puts a coaster back (holding { $held })
+sosedi-ev-safe = ✅ { $name } is safe.
+
+sosedi-status-bowl = Bowl: { $count } { $count ->
+        [one] chip
+       *[other] chips
+    }
+sosedi-status-chips = { $name }: { $count }
+sosedi-status-tower = Tower: { $count } { $count ->
+        [one] coaster
+       *[other] coasters
+    }{ $phase ->
+        [2] {" "}· used up, coasters go back
+       *[other] {""}
+    }
+sosedi-status-held = { $name }: { $count }
+
+sosedi-result-win = 🏆 { $name } wins and takes the bowl: { $bowl } { $bowl ->
+        [one] chip
+       *[other] chips
+    }!
+sosedi-result-reverse = 🍺 { $name } ran out of chips first — pays!
+sosedi-result-tower = 🍺 { $name } is the last one holding coasters — buys the round!
+
+rules-sosedi =
+    <b>Help Your Neighbour</b> — 2–6 players, three dice.
+    Each player owns numbers: with two, 1–3 and 4–6; with three, two each (1–2, 3–4, 5–6); with four or five the spare numbers are dead; with six, one each.
+    On your turn roll all three dice; for every die the owner of that number puts a chip into the bowl (a number twice costs two). The roller pays for their own numbers too.
+    <b>Classic:</b> the first to put in their last chip wins and takes the bowl.
+    <b>Reverse:</b> the first to run out of chips loses and pays. A common agreement: the roller never pays for their own numbers.
+    <b>Tower:</b> a tower of coasters stands in the middle (5 per player). While it stands, your number makes you take a coaster; once it is used up, whoever holds none is safe, and the others put one back for each of their numbers. Whoever puts back their last is safe. The last one holding coasters buys the round.
+    A roll that would empty two players at once (in Tower: free everyone at once) is void and the roller rolls again.

@@ -1,0 +1,83 @@
+## Общие тексты бота (русский — основной язык)
+
+game-sosedi = Помоги своему соседу
+game-sosedi-tagline = Три кости, фишки и чаша · 2–6 игроков
+
+cmd-newgame = Новая игра
+cmd-rules = Правила игры
+cmd-stop = Остановить игру (хост или админ)
+cmd-lang = Язык чата: ru или en
+cmd-tally = Кто сколько раундов проставился
+cmd-set = Настройка лобби: /set chips 17
+cmd-help = Помощь
+
+help-text =
+    🎲 <b>Игры в кости для всей группы</b>
+    /newgame — начать игру (или <code>/newgame sosedi</code> сразу)
+    /rules — правила текущей игры
+    /stop — остановить игру (хост или админ)
+    /set — настройка лобби, например <code>/set chips 17</code>
+    /tally — счёт раундов в пивных вариантах (<code>/tally reset</code> — сбросить, админы)
+    /lang ru | en — язык чата (админы)
+    Все ходы — кнопками под картинкой стола.
+start-private =
+    Привет! Я веду настольные игры в кости прямо в группе.
+    Добавьте меня в группу, напишите там /newgame, все желающие жмут «Играю», хост — «Начать».
+btn-add-to-group = ➕ Добавить в группу
+groups-only = Играть можно только в группе: добавьте меня в групповой чат.
+picker-title = Во что играем?
+unknown-game = Такой игры нет. Доступные: { $codes }
+game-exists = В этом чате уже идёт «{ $game }». Дождитесь конца или попросите хоста написать /stop.
+no-game = Сейчас в чате нет игры. Начать: /newgame
+stop-denied = Остановить игру может только хост или администратор чата.
+stopped = «{ $game }» остановлена.
+admins-only = Это могут только администраторы чата.
+lang-usage = Использование: /lang { $langs }
+lang-set = Язык чата: русский.
+set-no-lobby = Настройки меняются в лобби, до начала игры. Начать: /newgame
+set-usage = Использование: /set &lt;настройка&gt; &lt;значение&gt;, например /set chips 17
+set-bad = Нельзя так настроить «{ $key }». Допустимо: { $limits }
+
+lobby-host = Хост: { $name }
+lobby-players = Игроки ({ $count }/{ $max }):
+lobby-hint = Жмите «Играю», чтобы сесть за стол. Хост начинает, когда игроков от { $min } до { $max }.
+lobby-cancelled = Лобби закрыто.
+
+btn-join = ✋ Играю
+btn-leave = 🚪 Выйти
+btn-start = ▶️ Начать
+btn-cancel = ✖️ Отмена
+btn-rematch = 🔁 Ещё раунд
+
+table-turn = Ходит: { $name }
+table-stopped = ⏹ Игра остановлена.
+
+pub-tally-title = 🍺 Счёт раундов в этом чате:
+pub-tally-line = { $name } — { $count } { $count ->
+        [one] раунд
+        [few] раунда
+       *[many] раундов
+    }
+pub-tally-empty = Пока никто не проставлялся.
+pub-tally-reset = Счёт раундов обнулён.
+
+toast-already-joined = Вы уже за столом.
+toast-lobby-full = Мест нет: максимум { $max }.
+toast-joined = Вы за столом!
+toast-not-in-lobby = Вас нет за этим столом.
+toast-left = Вы вышли из-за стола.
+toast-host-only = Это может только хост (или админ).
+toast-bad-setting = Такое значение недопустимо.
+toast-setting-changed = Настройка изменена.
+toast-cancelled = Лобби закрыто.
+toast-need-players = Нужно от { $min } до { $max } игроков.
+toast-stale = Кнопка устарела.
+toast-started = Поехали!
+toast-game-over = Эта игра уже закончена.
+toast-not-your-turn = Сейчас ходит { $name }.
+toast-illegal = Такой ход сейчас невозможен.
+toast-dice = 🎲 { $dice }
+toast-done = Готово.
+toast-not-a-player = Ещё раунд могут начать только игроки этой партии.
+toast-game-exists = В чате уже идёт игра.
+toast-lobby-open = Лобби открыто!
