@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 MAX_BYTES = 64
 _TOKEN = r"[a-z0-9_\-]{1,24}"
+_SETTING = r"[a-z0-9_\-]{1,20}"  # lobby option names and values
 _PATTERNS = {
     "n": re.compile(rf"n:(?P<code>{_TOKEN})"),
     "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set)"
-                    rf"(?::(?P<key>{_TOKEN}):(?P<value>{_TOKEN}))?"),
+                    rf"(?::(?P<key>{_SETTING}):(?P<value>{_SETTING}))?"),
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
     "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),
 }

@@ -64,7 +64,7 @@ class GameFlow:
 
     async def tr(self, chat_id: int) -> Tr:
         lang = await self.lang(chat_id)
-        return lambda key, **args: self.translator.t(lang, key, **args)
+        return lambda key, /, **args: self.translator.t(lang, key, **args)
 
     # lobby ------------------------------------------------------------------
 

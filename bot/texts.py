@@ -50,7 +50,7 @@ def fit_caption(head: Sequence[str], log: Sequence[str], tail: Sequence[str]) ->
 def escaped_tr(tr: Tr) -> Tr:
     """A translator that HTML-escapes every string argument (player names)."""
 
-    def wrapped(key: str, **args: Any) -> str:
+    def wrapped(key: str, /, **args: Any) -> str:
         safe = {k: html.escape(v) if isinstance(v, str) else v for k, v in args.items()}
         return tr(key, **safe)
 

@@ -52,7 +52,7 @@ class Translator:
     def has(self, lang: str, key: str) -> bool:
         return key in self.keys.get(self.lang(lang), set())
 
-    def t(self, lang: str | None, key: str, **args: Any) -> str:
+    def t(self, lang: str | None, key: str, /, **args: Any) -> str:
         """The message ``key`` in ``lang`` (falling back to the default language)."""
         for candidate in (self.lang(lang), self.default):
             bundle = self.bundles[candidate]

@@ -79,3 +79,16 @@ rules-sosedi =
     <b>Reverse:</b> the first to run out of chips loses and pays. A common agreement: the roller never pays for their own numbers.
     <b>Tower:</b> a tower of coasters stands in the middle (5 per player). While it stands, your number makes you take a coaster; once it is used up, whoever holds none is safe, and the others put one back for each of their numbers. Whoever puts back their last is safe. The last one holding coasters buys the round.
     A roll that would empty two players at once (in Tower: free everyone at once) is void and the roller rolls again.
+
+## Labels on the table picture
+board-bowl = Bowl
+board-tower = Tower
+board-turn = to move
+board-safe = safe
+board-dead = dead numbers
+board-immune = roller immune
+board-phase1 = tower stands
+board-phase2 = tower used up
+board-winner = winner
+board-loser = pays
+board-void = void roll

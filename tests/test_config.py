@@ -1,0 +1,55 @@
+"""Configuration from the environment; the token never reaches a log line."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.__main__ import RedactToken
+from bot.config import MISSING_TOKEN, Config, ConfigError
+
+
+def test_missing_token_is_one_clear_line() -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_env({})
+    text = str(info.value)
+    assert text == MISSING_TOKEN and "\n" not in text
+    assert "@BotFather" in text and "BOT_TOKEN" in text
+
+
+def test_defaults_and_overrides() -> None:
+    config = Config.from_env({"BOT_TOKEN": "1:x"})
+    assert config.database_path == "data/bot.sqlite3"
+    assert config.base_url == "https://api.telegram.org/bot" and config.default_locale == "ru"
+    config = Config.from_env({"BOT_TOKEN": "1:x", "BOT_API_BASE_URL": "http://127.0.0.1:1/bot",
+                              "DATABASE_PATH": "/tmp/x.db", "DEFAULT_LOCALE": "en", "LOG_LEVEL": "debug"})
+    assert (config.base_url, config.database_path, config.default_locale, config.log_level) == (
+        "http://127.0.0.1:1/bot", "/tmp/x.db", "en", "DEBUG")
+    with pytest.raises(ConfigError):
+        Config.from_env({"BOT_TOKEN": "1:x", "DEFAULT_LOCALE": "de"})
+
+
+def test_token_not_in_repr() -> None:
+    assert "SECRET" not in repr(Config(token="123:SECRET"))
+
+
+def test_log_filter_redacts_token() -> None:
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, "GET /bot%s/getMe", ("123:SECRET",), None)
+    assert RedactToken("123:SECRET").filter(record)
+    assert record.getMessage() == "GET /bot<token>/getMe"
+
+
+def test_python_m_bot_without_token_explains_in_one_line(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == MISSING_TOKEN
+    assert "Traceback" not in done.stderr

@@ -1,0 +1,136 @@
+"""Catalogues: same keys and placeholders in ru and en, every key used exists, plurals."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fluent.syntax import FluentParser, ast, visitor
+
+from bot.app import COMMANDS
+from bot.games import GAME_UIS
+from engines import GAMES
+from engines.sosedi import MODES
+from locales import SUPPORTED, Translator
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class _Vars(visitor.Visitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def visit_VariableReference(self, node: ast.VariableReference) -> None:  # noqa: N802 - fluent API
+        self.names.add(node.id.name)
+
+
+def _placeholders(lang: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "locales" / lang).glob("*.ftl")):
+        for entry in FluentParser().parse(path.read_text(encoding="utf-8")).body:
+            assert not isinstance(entry, ast.Junk), f"{path}: syntax error near {entry.content[:60]!r}"
+            if isinstance(entry, ast.Message):
+                found = _Vars()
+                found.visit(entry)
+                out[entry.id.name] = found.names
+    return out
+
+
+@pytest.fixture(scope="module")
+def tr() -> Translator:
+    return Translator.load(strict=True)
+
+
+def test_same_keys_and_placeholders() -> None:
+    ru, en = _placeholders("ru"), _placeholders("en")
+    assert set(ru) == set(en), f"only ru: {set(ru) - set(en)}; only en: {set(en) - set(ru)}"
+    for key in ru:
+        assert ru[key] == en[key], f"{key}: ru {ru[key]} vs en {en[key]}"
+
+
+def _keys_used_in_code() -> set[str]:
+    keys: set[str] = set()
+    pattern = re.compile(r"""\btr?\(\s*(?:[a-z_.]+,\s*)?["']([a-z0-9\-]+)["']""")
+    for path in (ROOT / "bot").rglob("*.py"):
+        keys.update(pattern.findall(path.read_text(encoding="utf-8")))
+    return keys
+
+
+def _dynamic_keys() -> set[str]:
+    keys = {f"cmd-{c}" for c in COMMANDS}
+    for code, ui in GAME_UIS.items():
+        keys |= {f"game-{code}", f"game-{code}-tagline", f"rules-{code}"}
+        keys |= {f"board-{k}" for k in ui.label_keys()}
+    keys |= {f"sosedi-mode-{m}" for m in MODES}
+    keys |= {"action-sosedi-roll"}
+    return keys
+
+
+def test_every_key_used_exists(tr: Translator) -> None:
+    used = _keys_used_in_code() | _dynamic_keys()
+    assert len(used) > 40  # the scan really found the keys
+    for lang in SUPPORTED:
+        missing = sorted(k for k in used if not tr.has(lang, k))
+        assert not missing, f"{lang} lacks {missing}"
+
+
+def test_every_game_has_its_texts(tr: Translator) -> None:
+    assert set(GAME_UIS) == set(GAMES)
+    for lang in SUPPORTED:
+        for code in GAMES:
+            assert tr.t(lang, f"rules-{code}").strip()
+
+
+@pytest.mark.parametrize(
+    ("key", "args", "expected"),
+    [
+        ("sosedi-status-bowl", {"count": 1}, "В чаше: 1 фишка"),
+        ("sosedi-status-bowl", {"count": 2}, "В чаше: 2 фишки"),
+        ("sosedi-status-bowl", {"count": 5}, "В чаше: 5 фишек"),
+        ("sosedi-status-bowl", {"count": 11}, "В чаше: 11 фишек"),
+        ("sosedi-status-bowl", {"count": 21}, "В чаше: 21 фишка"),
+        ("sosedi-lobby-tower", {"count": 1}, "В башне: 1 подставка"),
+        ("sosedi-lobby-tower", {"count": 2}, "В башне: 2 подставки"),
+        ("sosedi-lobby-tower", {"count": 5}, "В башне: 5 подставок"),
+        ("sosedi-lobby-tower", {"count": 11}, "В башне: 11 подставок"),
+        ("sosedi-lobby-tower", {"count": 21}, "В башне: 21 подставка"),
+        ("pub-tally-line", {"name": "Оля", "count": 1}, "Оля — 1 раунд"),
+        ("pub-tally-line", {"name": "Оля", "count": 2}, "Оля — 2 раунда"),
+        ("pub-tally-line", {"name": "Оля", "count": 5}, "Оля — 5 раундов"),
+        ("pub-tally-line", {"name": "Оля", "count": 11}, "Оля — 11 раундов"),
+        ("pub-tally-line", {"name": "Оля", "count": 21}, "Оля — 21 раунд"),
+    ],
+)
+def test_russian_plurals(tr: Translator, key: str, args: dict[str, object], expected: str) -> None:
+    assert tr.t("ru", key, **args) == expected
+
+
+@pytest.mark.parametrize(("count", "word"), [(1, "фишку"), (2, "фишки"), (5, "фишек"), (11, "фишек"), (21, "фишку")])
+def test_russian_accusative_plural(tr: Translator, count: int, word: str) -> None:
+    assert f"в чашу {count} {word}," in tr.t("ru", "sosedi-ev-pay", name="Оля", count=count, left=3)
+
+
+@pytest.mark.parametrize(("count", "word"), [(1, "chip"), (2, "chips"), (5, "chips"), (11, "chips"), (21, "chips")])
+def test_english_plurals(tr: Translator, count: int, word: str) -> None:
+    assert tr.t("en", "sosedi-status-bowl", count=count) == f"Bowl: {count} {word}"
+
+
+def test_every_plural_message_formats_for_sample_counts(tr: Translator) -> None:
+    ru = _placeholders("ru")
+    for lang in SUPPORTED:
+        for key, names in ru.items():
+            for n in (0, 1, 2, 5, 11, 21):
+                args = {name: n if name in {"count", "left", "held", "bowl", "phase", "many", "max", "min"}
+                        else "X" for name in names}
+                text = tr.t(lang, key, **args)  # strict: raises on a missing variable
+                assert text.strip() and "{" not in text, (lang, key, text)
+
+
+def test_fallback_and_strictness() -> None:
+    loose = Translator.load(default="en")
+    assert loose.t("de", "btn-join") == loose.t("en", "btn-join")
+    assert loose.t("ru", "no-such-key") == "no-such-key"
+    with pytest.raises(KeyError):
+        Translator.load(strict=True).t("ru", "no-such-key")

@@ -1,0 +1,88 @@
+"""Storage: migrations, one active game per chat, atomic optimistic moves, pub tally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage import ActiveGameExistsError, Repository, Seat, StaleVersionError
+
+HOST = Seat(0, 10, "Аня")
+
+
+async def test_creates_directory_wal_and_migrates_once(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "dir" / "bot.sqlite3"
+    repo = await Repository.open(path)
+    assert path.exists()
+    async with repo.db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    assert await repo.schema_version() == 1
+    await repo.close()
+    repo = await Repository.open(path)  # re-opening does not re-run migrations
+    assert await repo.schema_version() == 1
+    async with repo.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
+        assert (await cur.fetchone())[0] == 1
+    await repo.close()
+
+
+async def test_one_active_game_per_chat(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "db")
+    game = await repo.create_game(-1, "sosedi", {}, "00" * 32, HOST)
+    with pytest.raises(ActiveGameExistsError):
+        await repo.create_game(-1, "sosedi", {}, "00" * 32, HOST)
+    other = await repo.create_game(-2, "sosedi", {}, "00" * 32, HOST)  # another chat is fine
+    assert other.id != game.id
+    assert await repo.stop_game(game.id, {"kind": "stopped"})
+    assert not await repo.stop_game(game.id, {"kind": "stopped"})
+    again = await repo.create_game(-1, "sosedi", {}, "00" * 32, HOST)
+    assert (await repo.active_game(-1)).id == again.id
+    await repo.close()
+
+
+async def test_save_move_is_optimistic_and_atomic(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "db")
+    game = await repo.create_game(-1, "sosedi", {}, "00" * 32, HOST)
+    await repo.save_move(game.id, 0, {"v": 0}, 0, [(None, "start", (), [])])
+    await repo.save_move(game.id, 0, {"v": 1}, 1, [(0, "r", (1, 2, 3), [{"kind": "roll"}])])
+    with pytest.raises(StaleVersionError):  # the same version twice: the second is refused
+        await repo.save_move(game.id, 0, {"v": 1}, 1, [(0, "r", (4, 5, 6), [])])
+    stored = await repo.game(game.id)
+    assert stored.version == 1 and stored.state == {"v": 1}
+    assert [a["dice"] for a in await repo.actions(game.id)] == [[], [1, 2, 3]]
+    # a failing log insert (duplicate action number) leaves the state untouched
+    with pytest.raises(Exception):  # noqa: B017 - sqlite3.IntegrityError through aiosqlite
+        await repo.save_move(game.id, 1, {"v": 2}, 2, [(0, "r", (), []), (0, "r", (), []), (0, "r", (), [])])
+    stored = await repo.game(game.id)
+    assert stored.version == 1 and stored.state == {"v": 1}
+    await repo.close()
+
+
+async def test_pub_tally_counts_in_the_finishing_transaction(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "db")
+    for _ in range(2):
+        game = await repo.create_game(-5, "sosedi", {}, "00" * 32, HOST)
+        await repo.save_move(game.id, 0, {}, 0, [(None, "start", (), [])])
+        await repo.save_move(game.id, 0, {}, 1, [(0, "r", (1, 1, 1), [])], status="finished",
+                             result={"kind": "lose"}, pub_payer=Seat(1, 20, "Борис"))
+    assert await repo.pub_tally(-5) == [("Борис", 2)]
+    assert await repo.pub_tally(-6) == []
+    await repo.reset_pub_tally(-5)
+    assert await repo.pub_tally(-5) == []
+    await repo.close()
+
+
+async def test_lobby_rewrite_and_shown_version(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "db")
+    game = await repo.create_game(-1, "sosedi", {"mode": "classic"}, "00" * 32, HOST)
+    await repo.set_lobby(game.id, [(20, "Борис"), (30, "Вера")], 20, {"mode": "tower"})
+    game = await repo.game(game.id)
+    assert game.names == ["Борис", "Вера"] and game.host_id == 20 and game.options == {"mode": "tower"}
+    await repo.set_message_id(game.id, 77)
+    await repo.save_move(game.id, 0, {}, 0, [(None, "start", (), [])])
+    await repo.save_move(game.id, 0, {}, 1, [(0, "r", (), [])])
+    assert [g.id for g in await repo.games_behind()] == [game.id]
+    await repo.set_shown_version(game.id, 1)
+    await repo.set_shown_version(game.id, 0)  # never goes back
+    assert await repo.games_behind() == []
+    await repo.close()
