@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,10 +35,19 @@ LOG_ACTIONS = 3  # actions whose events appear in the caption
 
 @dataclass
 class Reply:
-    """What to tell the presser: a toast (or an alert when ``alert``)."""
+    """What to tell the presser (a toast, or an alert), and the message edits that follow.
+
+    ``after`` runs once the press is answered, still under the chat's lock, so the toast
+    is instant and table edits keep the order of the moves.
+    """
 
     text: str = ""
     alert: bool = False
+    after: Callable[[], Awaitable[None]] | None = None
+
+    async def finish(self) -> None:
+        if self.after is not None:
+            await self.after()
 
 
 @dataclass
@@ -49,6 +59,7 @@ class GameFlow:
     translator: Translator
     uis: dict[str, GameUI] = field(default_factory=lambda: dict(GAME_UIS))
     engines: dict[str, Engine[Any, Any]] = field(default_factory=lambda: dict(GAMES))
+    seed_factory: Callable[[], str] = new_seed  # tests pass fixed seeds
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
@@ -74,7 +85,7 @@ class GameFlow:
         engine = self.engines[code]
         opts = engine.options_from_json(options)
         try:
-            game = await self.repo.create_game(chat_id, code, opts.to_json(), new_seed(), host)
+            game = await self.repo.create_game(chat_id, code, opts.to_json(), self.seed_factory(), host)
         except ActiveGameExistsError:
             return None
         tr = await self.tr(chat_id)
@@ -108,8 +119,7 @@ class GameFlow:
             seats = [(uid, n) for uid, n in seats if uid != user_id]
             if not seats:
                 await self.repo.stop_game(game.id, {"kind": "cancelled"})
-                await self._edit_caption(bot, game, tr("lobby-cancelled"), None)
-                return Reply(tr("toast-left"))
+                return Reply(tr("toast-left"), after=lambda: self._edit_caption(bot, game, tr("lobby-cancelled"), None))
             if host_id == user_id:
                 host_id = seats[0][0]  # the host's role passes to the longest-seated player
             reply = Reply(tr("toast-left"))
@@ -125,8 +135,8 @@ class GameFlow:
             if not is_host:
                 return Reply(tr("toast-host-only"))
             await self.repo.stop_game(game.id, {"kind": "cancelled"})
-            await self._edit_caption(bot, game, tr("lobby-cancelled"), None)
-            return Reply(tr("toast-cancelled"))
+            closed = tr("lobby-cancelled")
+            return Reply(tr("toast-cancelled"), after=lambda: self._edit_caption(bot, game, closed, None))
         elif command == "start":
             if not is_host:
                 return Reply(tr("toast-host-only"))
@@ -134,10 +144,10 @@ class GameFlow:
         else:
             return Reply(tr("toast-stale"))
         await self.repo.set_lobby(game.id, seats, host_id, options.to_json())
-        game = await self.repo.game(game.id)
-        assert game is not None
-        await self._edit_caption(bot, game, texts.lobby_caption(game, ui, engine, options, tr),
-                                 texts.lobby_keyboard(game, ui, engine, options, tr))
+        fresh = await self.repo.game(game.id)
+        assert fresh is not None
+        reply.after = lambda: self._edit_caption(bot, fresh, texts.lobby_caption(fresh, ui, engine, options, tr),
+                                                 texts.lobby_keyboard(fresh, ui, engine, options, tr))
         return reply
 
     async def start(self, bot: Bot, game: GameRow) -> Reply:
@@ -157,10 +167,9 @@ class GameFlow:
                                       [(None, "start", (), [e.to_json() for e in events])])
         except StaleVersionError:
             return Reply(tr("toast-stale"))
-        game = await self.repo.game(game.id)
-        assert game is not None
-        await self.show_table(bot, game)
-        return Reply(tr("toast-started"))
+        fresh = await self.repo.game(game.id)
+        assert fresh is not None
+        return Reply(tr("toast-started"), after=lambda: self.show_table(bot, fresh))
 
     # game -----------------------------------------------------------------
 
@@ -171,9 +180,8 @@ class GameFlow:
         if game.status != "running" or game.state is None:
             return Reply(tr("toast-game-over"))
         if version != game.version:
-            if game.shown_version < game.version:
-                await self.show_table(bot, game)
-            return Reply(tr("toast-stale"))
+            behind = game.shown_version < game.version  # a lost edit: show the current table
+            return Reply(tr("toast-stale"), after=(lambda: self.show_table(bot, game)) if behind else None)
         state = engine.state_from_json(game.state)
         current = state.current_player
         if current is None:
@@ -199,11 +207,14 @@ class GameFlow:
             return Reply(tr("toast-stale"))
         fresh = await self.repo.game(game.id)
         assert fresh is not None
-        await self.show_table(bot, fresh)
-        if outcome is not None:
-            await self._announce_result(bot, fresh, ui, state, outcome, tr)
+
+        async def after() -> None:
+            await self.show_table(bot, fresh)
+            if outcome is not None:
+                await self._announce_result(bot, fresh, ui, state, outcome, tr)
+
         toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else tr("toast-done")
-        return Reply(toast)
+        return Reply(toast, after=after)
 
     async def _announce_result(self, bot: Bot, game: GameRow, ui: GameUI, state: Any, outcome: Outcome,
                                tr: Tr) -> None:
@@ -234,7 +245,8 @@ class GameFlow:
             return Reply(tr("toast-not-a-player"))
         host = next((s for s in game.seats if s.user_id == game.host_id), game.seats[0])
         try:
-            new = await self.repo.create_game(game.chat_id, game.code, game.options, new_seed(), host, game.seats)
+            new = await self.repo.create_game(game.chat_id, game.code, game.options, self.seed_factory(), host,
+                                              game.seats)
         except ActiveGameExistsError:
             return Reply(tr("toast-game-exists"), alert=True)
         return await self.start(bot, new)

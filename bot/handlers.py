@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import html
 import logging
+from collections.abc import Awaitable, Callable
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
@@ -13,7 +14,7 @@ from telegram.ext import ContextTypes
 
 from bot import callback_data as cb
 from bot.flow import GameFlow, Reply
-from bot.games.common import set_option
+from bot.games.common import Tr, set_option
 from bot.storage import Seat
 from bot.texts import display_name
 from engines.base import OptionsError
@@ -225,6 +226,7 @@ async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             return
         reply = await flow.lobby_action(context.bot, game, user.id, "", "set", args[0].lower(), args[1],
                                         is_admin=True)
+        await reply.finish()
         await _reply(update, context, reply.text)
 
 
@@ -233,57 +235,76 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     if query is None:
         return
-    reply = Reply()
-    try:
-        reply = await _dispatch_button(update, context)
-    finally:
+    answered = False
+
+    async def answer(reply: Reply) -> None:
+        nonlocal answered
+        answered = True
         try:
             await query.answer(reply.text[:200] or None, show_alert=reply.alert)
         except TelegramError as exc:
             log.info("answerCallbackQuery failed: %s", exc)
 
+    try:
+        await _dispatch_button(update, context, answer)
+    finally:
+        if not answered:  # an unexpected error: still never leave the button spinning
+            await answer(Reply())
 
-async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Reply:
+
+async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                           answer: Callable[[Reply], Awaitable[None]]) -> None:
+    """Answer the press, then (under the chat's lock) make the edits that follow from it."""
     query = update.callback_query
     assert query is not None
     flow = _flow(context)
     message = query.message
     chat = message.chat if message is not None else None
     if chat is None:
-        return Reply(flow.translator.t(flow.config.default_locale, "toast-stale"))
+        await answer(Reply(flow.translator.t(flow.config.default_locale, "toast-stale")))
+        return
     tr = await flow.tr(chat.id)
     if chat.type not in GROUPS:
-        return Reply(tr("groups-only"))
+        await answer(Reply(tr("groups-only")))
+        return
     data = cb.parse(query.data)
     if data is None or query.from_user.is_bot:
-        return Reply(tr("toast-stale"))
-    user = query.from_user
+        await answer(Reply(tr("toast-stale")))
+        return
     async with flow.lock(chat.id):
-        if data.kind == "n":
-            if data.code not in flow.uis:
-                return Reply(tr("toast-stale"))
-            if await flow.repo.active_game(chat.id) is not None:
-                return Reply(tr("toast-game-exists"), alert=True)
-            game = await flow.open_lobby(context.bot, chat.id, data.code, _player(user))
-            if game is not None and message is not None:
-                with contextlib.suppress(TelegramError):  # if it fails the picker just stays
-                    await context.bot.delete_message(chat.id, message.message_id)
-            return Reply(tr("toast-lobby-open"))
-        game = await flow.repo.game(data.game_id)
-        if game is None or game.chat_id != chat.id:
+        reply = await _button_reply(context, flow, tr, chat, query.from_user, data, message)
+        await answer(reply)
+        await reply.finish()
+
+
+async def _button_reply(context: ContextTypes.DEFAULT_TYPE, flow: GameFlow, tr: Tr, chat: Chat, user: User,
+                        data: cb.Callback, message: Message | None) -> Reply:
+    """What a parsed press does; the caller holds the chat's lock."""
+    if data.kind == "n":
+        if data.code not in flow.uis:
             return Reply(tr("toast-stale"))
-        if data.kind == "l":
-            if game.status != "lobby":
-                return Reply(tr("toast-stale"))
-            admin = False
-            if data.command in ("set", "cancel", "start") and user.id != game.host_id:
-                admin = await _is_admin(context, chat, None, user)
-            return await flow.lobby_action(context.bot, game, user.id, _player(user).name, data.command,
-                                           data.key, data.value, is_admin=admin)
-        if data.kind == "g":
-            return await flow.act(context.bot, game, user.id, data.version, data.code)
-        if data.kind == "r":
-            return await flow.rematch(context.bot, game, user.id)
+        if await flow.repo.active_game(chat.id) is not None:
+            return Reply(tr("toast-game-exists"), alert=True)
+        game = await flow.open_lobby(context.bot, chat.id, data.code, _player(user))
+        if game is not None and message is not None:
+            with contextlib.suppress(TelegramError):  # if it fails the picker just stays
+                await context.bot.delete_message(chat.id, message.message_id)
+        return Reply(tr("toast-lobby-open"))
+    game = await flow.repo.game(data.game_id)
+    if game is None or game.chat_id != chat.id:
+        return Reply(tr("toast-stale"))
+    if data.kind == "l":
+        if game.status != "lobby":
+            return Reply(tr("toast-stale"))
+        admin = False
+        if data.command in ("set", "cancel", "start") and user.id != game.host_id:
+            admin = await _is_admin(context, chat, None, user)
+        return await flow.lobby_action(context.bot, game, user.id, _player(user).name, data.command,
+                                       data.key, data.value, is_admin=admin)
+    if data.kind == "g":
+        return await flow.act(context.bot, game, user.id, data.version, data.code)
+    if data.kind == "r":
+        return await flow.rematch(context.bot, game, user.id)
     return Reply(tr("toast-stale"))
 
 

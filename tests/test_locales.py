@@ -22,7 +22,7 @@ class _Vars(visitor.Visitor):
         super().__init__()
         self.names: set[str] = set()
 
-    def visit_VariableReference(self, node: ast.VariableReference) -> None:  # noqa: N802 - fluent API
+    def visit_VariableReference(self, node: ast.VariableReference) -> None:
         self.names.add(node.id.name)
 
 
