@@ -1,0 +1,118 @@
+"""The real bot (PTB Application from build_application) against the fake Bot API server."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application
+
+from bot.app import build_application
+from bot.config import Config
+from locales import Translator
+from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+
+CHAT_ID = -100123
+
+
+@dataclass
+class BotRunner:
+    """Starts, stops and restarts the bot on one database; players act through the fake server."""
+
+    tg: FakeTelegram
+    db_path: Path
+    chat_id: int = CHAT_ID
+    app: Application | None = None
+    starts: int = 0
+    translator: Translator = field(default_factory=lambda: Translator.load(strict=True))
+    done_ids: set[int] = field(default_factory=set)
+    _done: asyncio.Condition = field(default_factory=asyncio.Condition)
+
+    def config(self) -> Config:
+        return Config(token=self.tg.token, base_url=self.tg.base_url, base_file_url=self.tg.file_url,
+                      database_path=str(self.db_path), group_max_rate=10_000, group_time_period=1,
+                      overall_max_rate=10_000, poll_timeout=1)
+
+    async def start(self) -> None:
+        """Start the bot like run_polling does: initialize, post_init, polling, handlers."""
+        app = build_application(self.config(), self.translator)
+        process = app.process_update
+
+        async def counted(update: object) -> None:
+            try:
+                await process(update)
+            finally:
+                if isinstance(update, Update):
+                    async with self._done:
+                        self.done_ids.add(update.update_id)
+                        self._done.notify_all()
+
+        app.process_update = counted  # type: ignore[method-assign]
+        await app.initialize()
+        if app.post_init is not None:
+            await app.post_init(app)
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=["message", "callback_query"])
+        await app.start()
+        self.app = app
+        self.starts += 1
+
+    async def stop(self) -> None:
+        """Stop like SIGTERM would: stop polling, let handlers finish, close storage."""
+        app, self.app = self.app, None
+        if app is None:
+            return
+        assert app.updater is not None
+        await app.updater.stop()
+        await app.stop()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+        await app.shutdown()
+
+    async def restart(self) -> None:
+        await self.stop()
+        await self.start()
+
+    # players ---------------------------------------------------------------
+
+    async def handled(self, timeout: float = 10.0) -> None:
+        """Wait until the bot has fully handled every update pushed so far."""
+        target = self.tg.last_update_id
+        async with self._done:
+            await asyncio.wait_for(self._done.wait_for(lambda: target in self.done_ids or target == 0), timeout)
+
+    async def say(self, user: FakeUser, text: str) -> None:
+        """A user sends a message; waits until the bot has handled it (if it sees it)."""
+        before = self.tg.last_update_id
+        await self.tg.send_message(user, self.chat_id, text)
+        if self.tg.last_update_id != before:
+            await self.handled()
+
+    async def press(self, user: FakeUser, message: StoredMessage, label: str) -> dict[str, Any]:
+        """A user presses the button labelled ``label``; returns the answerCallbackQuery params.
+
+        The bot answers first and edits after; this returns once the edits are done too.
+        """
+        return await self.press_data(user, message, message.button(label))
+
+    async def press_data(self, user: FakeUser, message: StoredMessage, data: str) -> dict[str, Any]:
+        handle = await self.tg.press(user, message.chat, message.message_id, data, check_buttons=False)
+        answer = await self.tg.wait_answer(handle)
+        await self.handled()  # the edits that follow the answer
+        return answer
+
+    def table(self) -> StoredMessage:
+        """The live photo message that carries the current game (lobby or table)."""
+        photos = [m for m in self.tg.bot_messages(self.chat_id) if m.photo is not None]
+        assert photos, self.tg.dump()
+        return photos[-1]
+
+
+def current_player_name(caption: str) -> str:
+    match = re.search(r"(?:Ходит|To move): (.+)$", caption, re.M)
+    assert match, caption
+    return match.group(1).strip()

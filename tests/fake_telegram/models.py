@@ -1,0 +1,319 @@
+"""Plain data objects of the fake Telegram world: users, chats, messages, requests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+JSONDict = dict[str, Any]
+
+GROUP_TYPES = frozenset({"group", "supergroup"})
+
+
+class ApiError(Exception):
+    """A Bot API error answer: ``{"ok": false, "error_code": code, "description": ...}``."""
+
+    def __init__(
+        self,
+        code: int,
+        description: str,
+        *,
+        retry_after: int | None = None,
+        violation: bool = True,
+    ) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.retry_after = retry_after
+        self.violation = violation
+
+    def payload(self) -> JSONDict:
+        """Return the JSON body Telegram would send for this error."""
+        body: JSONDict = {"ok": False, "error_code": self.code, "description": self.description}
+        if self.retry_after is not None:
+            body["parameters"] = {"retry_after": self.retry_after}
+        return body
+
+
+def bad_request(description: str, *, violation: bool = True) -> ApiError:
+    """Build a 400 error; ``description`` is the part after ``"Bad Request: "``."""
+    return ApiError(400, f"Bad Request: {description}", violation=violation)
+
+
+@dataclass
+class FakeUser:
+    """A Telegram user (or the bot itself when ``is_bot`` is true)."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = "ru"
+    last_name: str | None = None
+    is_bot: bool = False
+    blocked_bot: bool = False
+
+    def to_dict(self) -> JSONDict:
+        """Return the Bot API ``User`` object."""
+        data: JSONDict = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
+        if self.last_name is not None:
+            data["last_name"] = self.last_name
+        if self.username is not None:
+            data["username"] = self.username
+        if self.language_code is not None and not self.is_bot:
+            data["language_code"] = self.language_code
+        return data
+
+
+@dataclass
+class FakeChat:
+    """A chat with its member roles; the bot is an administrator unless ``bot_status`` says no."""
+
+    id: int
+    type: str = "supergroup"
+    title: str | None = None
+    username: str | None = None
+    first_name: str | None = None
+    creator: int | None = None
+    admins: set[int] = field(default_factory=set)
+    members: set[int] = field(default_factory=set)
+    bot_status: str = "administrator"
+
+    @property
+    def is_group(self) -> bool:
+        """True for groups and supergroups."""
+        return self.type in GROUP_TYPES
+
+    def set_admin(self, user_id: int) -> None:
+        """Make ``user_id`` an administrator of this chat."""
+        self.members.add(user_id)
+        self.admins.add(user_id)
+
+    def set_creator(self, user_id: int) -> None:
+        """Make ``user_id`` the creator (owner) of this chat."""
+        self.members.add(user_id)
+        self.creator = user_id
+
+    def add_member(self, user_id: int) -> None:
+        """Add ``user_id`` as an ordinary member."""
+        self.members.add(user_id)
+
+    def remove_member(self, user_id: int) -> None:
+        """Make ``user_id`` leave the chat (drops admin rights too)."""
+        self.members.discard(user_id)
+        self.admins.discard(user_id)
+        if self.creator == user_id:
+            self.creator = None
+
+    def status_of(self, user_id: int) -> str:
+        """Return ``creator``, ``administrator``, ``member`` or ``left`` for a user."""
+        if self.type == "private":
+            return "member" if user_id == self.id else "left"
+        if user_id == self.creator:
+            return "creator"
+        if user_id in self.admins:
+            return "administrator"
+        if user_id in self.members:
+            return "member"
+        return "left"
+
+    def to_dict(self) -> JSONDict:
+        """Return the Bot API ``Chat`` object."""
+        data: JSONDict = {"id": self.id, "type": self.type}
+        for key in ("title", "username", "first_name"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        return data
+
+
+Button = tuple[str, str | None]
+
+
+@dataclass
+class StoredMessage:
+    """A message as the fake server stores it (bot messages and user messages alike)."""
+
+    chat: FakeChat
+    message_id: int
+    sender: FakeUser
+    date: int
+    text: str | None = None
+    entities: list[JSONDict] = field(default_factory=list)
+    caption: str | None = None
+    caption_entities: list[JSONDict] = field(default_factory=list)
+    photo: bytes | None = None
+    photo_sizes: list[JSONDict] = field(default_factory=list)
+    photo_hash: str | None = None
+    reply_markup: JSONDict | None = None
+    parse_mode: str | None = None
+    reply_to: StoredMessage | None = None
+    edit_count: int = 0
+    edit_date: int | None = None
+    deleted: bool = False
+
+    @property
+    def chat_id(self) -> int:
+        """Id of the chat the message lives in."""
+        return self.chat.id
+
+    @property
+    def from_bot(self) -> bool:
+        """True when the bot sent this message."""
+        return self.sender.is_bot
+
+    @property
+    def inline_keyboard(self) -> list[list[JSONDict]]:
+        """Rows of inline keyboard buttons (empty when there is no inline keyboard)."""
+        if not self.reply_markup:
+            return []
+        rows = self.reply_markup.get("inline_keyboard")
+        return rows if isinstance(rows, list) else []
+
+    @property
+    def buttons(self) -> list[Button]:
+        """Flat list of ``(text, callback_data)`` for every inline button, row by row."""
+        return [(b.get("text", ""), b.get("callback_data")) for row in self.inline_keyboard
+                for b in row]
+
+    def button(self, text: str) -> str:
+        """Return callback_data of the button whose text equals or (uniquely) contains ``text``."""
+        exact = [data for label, data in self.buttons if label == text]
+        found = exact or [data for label, data in self.buttons if text in label]
+        if len(found) != 1 or found[0] is None:
+            raise LookupError(
+                f"{len(found)} callback buttons match {text!r} in message "
+                f"{self.message_id}; buttons: {self.buttons}"
+            )
+        return found[0]
+
+    def to_dict(self, *, with_reply: bool = True) -> JSONDict:
+        """Return the Bot API ``Message`` object for the current state."""
+        data: JSONDict = {
+            "message_id": self.message_id,
+            "from": self.sender.to_dict(),
+            "chat": self.chat.to_dict(),
+            "date": self.date,
+        }
+        if self.edit_date is not None:
+            data["edit_date"] = self.edit_date
+        if with_reply and self.reply_to is not None:
+            data["reply_to_message"] = self.reply_to.to_dict(with_reply=False)
+        if self.text is not None:
+            data["text"] = self.text
+            if self.entities:
+                data["entities"] = self.entities
+        if self.photo is not None:
+            data["photo"] = self.photo_sizes
+            if self.caption:
+                data["caption"] = self.caption
+                if self.caption_entities:
+                    data["caption_entities"] = self.caption_entities
+        if self.inline_keyboard:
+            data["reply_markup"] = {"inline_keyboard": self.inline_keyboard}
+        return data
+
+    def summary(self) -> str:
+        """One-line human description used in failure dumps."""
+        body = self.text if self.text is not None else f"[photo] {self.caption or ''}"
+        body = body.replace("\n", "\\n")
+        if len(body) > 70:
+            body = body[:67] + "..."
+        flags = " (deleted)" if self.deleted else ""
+        edits = f" edits={self.edit_count}" if self.edit_count else ""
+        who = "bot" if self.from_bot else f"user {self.sender.id}"
+        buttons = f" buttons={self.buttons}" if self.buttons else ""
+        return f"#{self.message_id} {who}{flags}{edits}: {body!r}{buttons}"
+
+
+@dataclass
+class RecordedRequest:
+    """One Bot API call the bot made, with decoded params, uploaded files and our answer."""
+
+    method: str
+    params: JSONDict
+    files: dict[str, bytes]
+    at: float
+    response: JSONDict
+    http_status: int = 200
+
+    @property
+    def ok(self) -> bool:
+        """True when the call succeeded."""
+        return bool(self.response.get("ok"))
+
+    @property
+    def error_code(self) -> int | None:
+        """Error code of a failed call, else None."""
+        code = self.response.get("error_code")
+        return code if isinstance(code, int) else None
+
+    @property
+    def description(self) -> str | None:
+        """Error description of a failed call, else None."""
+        desc = self.response.get("description")
+        return desc if isinstance(desc, str) else None
+
+    @property
+    def result(self) -> Any:
+        """The ``result`` of a successful call."""
+        return self.response.get("result")
+
+    def summary(self) -> str:
+        """One-line human description used in failure dumps."""
+        shown = {k: v for k, v in self.params.items() if k not in {"reply_markup", "media"}}
+        text = repr(shown)
+        if len(text) > 120:
+            text = text[:117] + "..."
+        status = "ok" if self.ok else f"{self.error_code} {self.description}"
+        files = f" files={sorted(self.files)}" if self.files else ""
+        return f"{self.method} {text}{files} -> {status}"
+
+
+@dataclass(eq=False)
+class CallbackAnswer:
+    """Handle for one pressed button; completed when the bot calls answerCallbackQuery."""
+
+    query_id: str
+    user: FakeUser
+    chat_id: int
+    message_id: int
+    data: str
+    params: JSONDict | None = None
+    answer_count: int = 0
+    _event: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    @property
+    def answered(self) -> bool:
+        """True once answerCallbackQuery succeeded for this query."""
+        return self._event.is_set()
+
+    @property
+    def text(self) -> str | None:
+        """Notification text the bot answered with (None if none or not answered yet)."""
+        return None if self.params is None else self.params.get("text")
+
+    @property
+    def show_alert(self) -> bool:
+        """Whether the bot asked for an alert box instead of a toast."""
+        return bool(self.params and self.params.get("show_alert"))
+
+    def _resolve(self, params: JSONDict) -> None:
+        self.params = params
+        self._event.set()
+
+    def __await__(self) -> Generator[Any, None, JSONDict]:
+        return self.wait().__await__()
+
+    async def wait(self, timeout: float = 5.0) -> JSONDict:
+        """Wait until the bot answers this query and return the answerCallbackQuery params."""
+        try:
+            await asyncio.wait_for(self._event.wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(
+                f"callback query {self.query_id} (data={self.data!r}) was not answered "
+                f"within {timeout}s"
+            ) from None
+        assert self.params is not None
+        return self.params

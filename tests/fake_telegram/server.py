@@ -1,0 +1,426 @@
+"""The aiohttp server and the test-side API of the fake Telegram Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from aiohttp import web
+
+from .methods import METHODS, RATE_LIMITED, BotApiMethods, Handler
+from .models import (
+    ApiError,
+    CallbackAnswer,
+    FakeChat,
+    FakeUser,
+    JSONDict,
+    RecordedRequest,
+    StoredMessage,
+)
+from .parsing import coerce_params, read_request, utf16_len
+from .world import Fault
+
+MAX_REQUEST_BYTES = 50 * 1024 * 1024
+_DEFAULT_DESCRIPTIONS = {
+    400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+    409: "Conflict", 500: "Internal Server Error", 502: "Bad Gateway",
+}
+
+UserRef = FakeUser | int
+ChatRef = FakeChat | int
+
+
+class FakeTelegram(BotApiMethods):
+    """An in-process Telegram Bot API on 127.0.0.1 that a real PTB Application can talk to."""
+
+    def __init__(
+        self,
+        token: str = "123:ABC",
+        bot_username: str = "GameBot",
+        *,
+        bot_first_name: str | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        super().__init__(token, bot_username, bot_first_name)
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        """Value for ``ApplicationBuilder().base_url(...)`` (PTB appends token and method)."""
+        return f"http://{self.host}:{self.port}/bot"
+
+    @property
+    def file_url(self) -> str:
+        """Value for ``ApplicationBuilder().base_file_url(...)``."""
+        return f"http://{self.host}:{self.port}/file/bot"
+
+    async def start(self) -> FakeTelegram:
+        """Bind the HTTP server (port 0 picks a free port) and start serving."""
+        if self._runner is not None:
+            return self
+        app = web.Application(client_max_size=MAX_REQUEST_BYTES)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle_api)
+        app.router.add_route("*", "/{tail:.*}", self._handle_other)
+        runner = web.AppRunner(app, handle_signals=False, access_log=None,
+                               shutdown_timeout=1.0, handler_cancellation=True)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        await site.start()
+        self._runner = runner
+        self.port = int(runner.addresses[0][1])
+        return self
+
+    async def close(self) -> None:
+        """Stop serving; callback queries still unanswered are recorded as violations."""
+        if self._closing:
+            return
+        self._closing = True
+        for handle in self.unanswered_callbacks():
+            self.violations.append(
+                f"callback query {handle.query_id} (data={handle.data!r}, user {handle.user.id}) "
+                f"was never answered"
+            )
+        await self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        return await self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ HTTP layer
+
+    async def _handle_other(self, request: web.Request) -> web.Response:
+        return web.json_response(ApiError(404, "Not Found").payload(), status=404)
+
+    async def _handle_api(self, request: web.Request) -> web.Response:
+        at = self.clock()
+        name = request.match_info["method"]
+        entry = METHODS.get(name.lower())
+        method = entry[0] if entry else name
+        params: JSONDict = {}
+        files: dict[str, bytes] = {}
+        try:
+            if request.match_info["token"] != self.token:
+                raise ApiError(401, "Unauthorized", violation=False)
+            params, files = await read_request(request)
+            if entry is None:
+                raise ApiError(404, "Not Found", violation=False)
+            params = coerce_params(params)
+            payload: JSONDict = {"ok": True, "result": await self._call(method, entry[1],
+                                                                        params, files)}
+            status = 200
+        except ApiError as err:
+            if err.code == 404:
+                self.violations.append(f"unknown Bot API method {name!r}")
+            elif err.violation:
+                self.violations.append(f"{method}: {err.description} (params: {params!r:.200})")
+            payload, status = err.payload(), err.code
+        except web.HTTPRequestEntityTooLarge:
+            payload = ApiError(413, "Request Entity Too Large").payload()
+            status = 413
+        self.requests.append(RecordedRequest(method, params, files, at, payload, status))
+        await self._notify()
+        return web.json_response(payload, status=status)
+
+    async def _call(self, method: str, handler: Handler, params: JSONDict,
+                    files: dict[str, bytes]) -> Any:
+        faults = self._faults.get(method)
+        if faults:
+            fault = faults[0]
+            fault.remaining -= 1
+            if fault.remaining <= 0:
+                faults.pop(0)
+            err = fault.error
+            raise ApiError(err.code, err.description, retry_after=err.retry_after,
+                           violation=False)
+        chat = None
+        if method in RATE_LIMITED:
+            chat = self.chats.get(params.get("chat_id", 0))
+            if chat is not None:
+                self._rate_gate(chat)
+        result = await handler(self, params, files)
+        if chat is not None:
+            self._rate_note(chat)
+        return result
+
+    # ------------------------------------------------------------------ world building
+
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str,
+        username: str | None = None,
+        language_code: str | None = "ru",
+        *,
+        last_name: str | None = None,
+    ) -> FakeUser:
+        """Create (or replace) a human user."""
+        user = FakeUser(id=user_id, first_name=first_name, username=username,
+                        language_code=language_code, last_name=last_name)
+        self.users[user_id] = user
+        return user
+
+    def add_chat(
+        self,
+        chat_id: int,
+        type: str = "supergroup",
+        title: str = "Test group",
+        *,
+        username: str | None = None,
+        creator: int | None = None,
+    ) -> FakeChat:
+        """Create a group/supergroup (the bot is an administrator there)."""
+        if type not in ("group", "supergroup"):
+            raise ValueError("only group/supergroup; use private_chat() for private chats")
+        chat = FakeChat(id=chat_id, type=type, title=title, username=username)
+        if creator is not None:
+            chat.set_creator(creator)
+        self.chats[chat_id] = chat
+        self.messages.setdefault(chat_id, {})
+        return chat
+
+    def private_chat(self, user: UserRef) -> FakeChat:
+        """Return (creating if needed) the private chat of a user with the bot."""
+        u = self._user(user)
+        chat = self.chats.get(u.id)
+        if chat is None:
+            chat = FakeChat(id=u.id, type="private", first_name=u.first_name, username=u.username,
+                            bot_status="member")
+            self.chats[u.id] = chat
+            self.messages.setdefault(u.id, {})
+        return chat
+
+    def _user(self, user: UserRef) -> FakeUser:
+        if isinstance(user, FakeUser):
+            return user
+        if user not in self.users:
+            raise LookupError(f"unknown user {user}; call add_user() first")
+        return self.users[user]
+
+    def _chat(self, chat: ChatRef) -> FakeChat:
+        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        if chat_id not in self.chats:
+            raise LookupError(f"unknown chat {chat_id}; call add_chat() first")
+        return self.chats[chat_id]
+
+    # ------------------------------------------------------------------ pushing updates
+
+    async def push_update(self, payload: JSONDict) -> JSONDict:
+        """Queue a raw update body (e.g. ``{"my_chat_member": {...}}``); returns it with update_id."""
+        update = self._enqueue(payload)
+        await self._notify()
+        return update
+
+    async def send_message(
+        self, user: UserRef, chat: ChatRef, text: str, *, reply_to: int | None = None
+    ) -> JSONDict:
+        """A user writes ``text`` in ``chat``; returns the Message dict (queued if the bot sees it)."""
+        u, c = self._user(user), self._chat(chat)
+        if c.is_group:
+            c.add_member(u.id)
+        entities: list[JSONDict] = []
+        command = re.match(r"/\S+", text)
+        if command:
+            entities.append({"type": "bot_command", "offset": 0,
+                             "length": utf16_len(command.group())})
+        target = None
+        if reply_to is not None:
+            target = self.message(c.id, reply_to)
+        message = self._new_message(c, u, text=text, entities=entities, reply_to=target)
+        data = message.to_dict()
+        if self._bot_sees(c, text, target):
+            self._enqueue({"message": data})
+        await self._notify()
+        return data
+
+    async def send_private(self, user: UserRef, text: str) -> JSONDict:
+        """A user writes ``text`` to the bot in their private chat (chat id = user id)."""
+        return await self.send_message(user, self.private_chat(user), text)
+
+    def _bot_sees(self, chat: FakeChat, text: str, reply_to: StoredMessage | None) -> bool:
+        if chat.type == "private":
+            return True
+        if chat.bot_status in ("left", "kicked"):
+            return False
+        if chat.bot_status == "administrator" or not self.privacy_mode:
+            return True
+        if reply_to is not None and reply_to.from_bot:
+            return True
+        command = re.match(r"/[^\s@]+(?:@(\S+))?", text)
+        if command is None:
+            return False
+        own = (self.bot.username or "").lower()
+        return (command.group(1) or own).lower() == own
+
+    async def press(
+        self,
+        user: UserRef,
+        chat: ChatRef,
+        message_id: int,
+        data: str,
+        *,
+        check_buttons: bool = True,
+    ) -> CallbackAnswer:
+        """A user presses an inline button with callback ``data`` on a bot message."""
+        u, c = self._user(user), self._chat(chat)
+        message = self.message(c.id, message_id)
+        if message.deleted or not message.from_bot:
+            raise ValueError(f"message {c.id}/{message_id} is deleted or not from the bot")
+        if check_buttons and data not in [d for _, d in message.buttons]:
+            raise ValueError(f"message {c.id}/{message_id} has no button with data {data!r}; "
+                             f"buttons: {message.buttons}")
+        query_id = str(next(self._query_ids))
+        handle = CallbackAnswer(query_id=query_id, user=u, chat_id=c.id, message_id=message_id,
+                                data=data)
+        self.callbacks[query_id] = handle
+        instance = int(hashlib.sha256(str(c.id).encode()).hexdigest()[:15], 16)
+        self._enqueue({"callback_query": {
+            "id": query_id, "from": u.to_dict(), "message": message.to_dict(),
+            "chat_instance": str(instance), "data": data,
+        }})
+        await self._notify()
+        return handle
+
+    async def click(self, user: UserRef, message: StoredMessage, text: str) -> CallbackAnswer:
+        """Press the button whose label equals/contains ``text`` on ``message``."""
+        return await self.press(user, message.chat, message.message_id, message.button(text))
+
+    # ------------------------------------------------------------------ waiting
+
+    async def wait_for(
+        self, predicate: Callable[[FakeTelegram], bool], timeout: float = 5.0
+    ) -> None:
+        """Wait (woken on every bot request) until ``predicate(server)`` is true."""
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(lambda: predicate(self)), timeout)
+            except TimeoutError:
+                raise TimeoutError(
+                    f"condition {getattr(predicate, '__name__', predicate)!s} not met within "
+                    f"{timeout}s\n{self.dump()}"
+                ) from None
+
+    async def wait_answer(self, query: CallbackAnswer | str, timeout: float = 5.0) -> JSONDict:
+        """Wait for the bot's answerCallbackQuery of a pressed button; returns its params."""
+        handle = query if isinstance(query, CallbackAnswer) else self.callbacks[query]
+        try:
+            return await handle.wait(timeout)
+        except TimeoutError as err:
+            raise TimeoutError(f"{err}\n{self.dump()}") from None
+
+    async def wait_idle(self, timeout: float = 5.0) -> None:
+        """Wait until every pushed update was fetched and every pressed button answered."""
+        def idle(server: FakeTelegram) -> bool:
+            return not server._undelivered() and not server.unanswered_callbacks()
+
+        await self.wait_for(idle, timeout)
+
+    # ------------------------------------------------------------------ inspection
+
+    @property
+    def waiting_pollers(self) -> int:
+        """Number of getUpdates calls currently blocked in long polling."""
+        return self._waiting_pollers
+
+    def pending_updates_count(self) -> int:
+        """Updates queued and not yet confirmed by getUpdates (like getWebhookInfo)."""
+        return len(self._updates)
+
+    def requests_for(self, method: str) -> list[RecordedRequest]:
+        """Recorded calls of one method (name matched case-insensitively)."""
+        return [r for r in self.requests if r.method.lower() == method.lower()]
+
+    def failed_requests(self) -> list[RecordedRequest]:
+        """Every recorded call that got an error answer."""
+        return [r for r in self.requests if not r.ok]
+
+    def message(self, chat: ChatRef, message_id: int) -> StoredMessage:
+        """Stored message (also deleted ones) by chat and id."""
+        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        try:
+            return self.messages[chat_id][message_id]
+        except KeyError:
+            raise LookupError(f"no message {chat_id}/{message_id}") from None
+
+    def bot_messages(self, chat: ChatRef) -> list[StoredMessage]:
+        """Live (not deleted) messages the bot sent in ``chat``, oldest first."""
+        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        return [m for m in self.messages.get(chat_id, {}).values()
+                if m.from_bot and not m.deleted]
+
+    def last_bot_message(self, chat: ChatRef) -> StoredMessage:
+        """The newest live bot message in ``chat``."""
+        messages = self.bot_messages(chat)
+        if not messages:
+            raise LookupError(f"the bot has no live messages in chat {chat}\n{self.dump()}")
+        return messages[-1]
+
+    def unanswered_callbacks(self) -> list[CallbackAnswer]:
+        """Pressed buttons the bot has not answered yet."""
+        return [h for h in self.callbacks.values() if not h.answered]
+
+    def commands_for(self, scope: JSONDict | None = None, language_code: str = "") -> list[JSONDict]:
+        """Commands stored by setMyCommands for a scope (default scope if None) and language."""
+        return list(self.commands.get((self._scope_key(scope), language_code), []))
+
+    # ------------------------------------------------------------------ fault injection
+
+    def fail_next(
+        self,
+        method: str,
+        error_code: int = 429,
+        description: str | None = None,
+        retry_after: int | None = None,
+        times: int = 1,
+    ) -> None:
+        """Answer the next ``times`` calls of ``method`` with this error (429 adds retry_after)."""
+        entry = METHODS.get(method.lower())
+        if entry is None:
+            raise ValueError(f"the fake server does not implement {method!r}")
+        if error_code == 429 and retry_after is None:
+            retry_after = 1
+        if description is None:
+            description = (f"Too Many Requests: retry after {retry_after}" if error_code == 429
+                           else _DEFAULT_DESCRIPTIONS.get(error_code, f"Error {error_code}"))
+        error = ApiError(error_code, description, retry_after=retry_after, violation=False)
+        self._faults.setdefault(entry[0], []).append(Fault(error, times))
+
+    def enforce_group_rate(self, per_minute: int | None = 20) -> None:
+        """Answer 429 once the bot sends/edits more than ``per_minute`` times in 60 s in a group."""
+        self._rate_per_minute = per_minute
+        self._rate_log.clear()
+
+    # ------------------------------------------------------------------ diagnostics
+
+    def dump(self, last_requests: int = 25) -> str:
+        """Human-readable state: recent requests, chats, pending updates, violations."""
+        lines = [f"--- last {last_requests} of {len(self.requests)} requests:"]
+        lines += [f"  {r.summary()}" for r in self.requests[-last_requests:]]
+        for chat_id, messages in self.messages.items():
+            if messages:
+                lines.append(f"--- chat {chat_id}:")
+                lines += [f"  {m.summary()}" for m in messages.values()]
+        lines.append(f"--- pending updates: {len(self._updates)}, undelivered: "
+                     f"{len(self._undelivered())}, waiting pollers: {self._waiting_pollers}")
+        lines += [f"  unanswered callback {h.query_id} data={h.data!r}"
+                  for h in self.unanswered_callbacks()]
+        lines.append(f"--- violations: {self.violations or 'none'}")
+        return "\n".join(lines)

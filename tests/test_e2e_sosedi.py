@@ -1,0 +1,264 @@
+"""End to end: three users in a supergroup play «Помоги своему соседу» through the fake Bot API."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
+from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+
+GAME_METHODS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
+MAX_ROLLS = 2000
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]]:
+    async with FakeTelegram(token="123456:TEST-token", bot_username="SosediBot") as tg:
+        users = {
+            "anya": tg.add_user(1, "Аня"),
+            "boris": tg.add_user(2, "Борис"),
+            "vera": tg.add_user(3, "Вера", language_code="en"),
+            "gleb": tg.add_user(4, "Глеб"),
+        }
+        tg.add_chat(CHAT_ID, "supergroup", "Пятничный клуб", creator=1)
+        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3")
+        await runner.start()
+        seeds = (f"{i:064x}" for i in itertools.count(7))
+        runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
+        try:
+            yield tg, runner, users
+        finally:
+            await runner.stop()
+        assert tg.violations == [], tg.violations
+        assert not tg.unanswered_callbacks()
+
+
+async def open_lobby(runner: BotRunner, users: dict[str, FakeUser], mode_presses: int = 0) -> StoredMessage:
+    """Аня opens the picker, picks the game, Борис and Вера join; the host picks the mode."""
+    tg = runner.tg
+    await runner.say(users["anya"], "/newgame")
+    picker = tg.last_bot_message(CHAT_ID)
+    assert picker.text == "Во что играем?"
+    await runner.press(users["anya"], picker, "Помоги своему соседу")
+    lobby = runner.table()
+    assert lobby.photo is not None and "Игроки (1/6)" in lobby.caption
+    assert tg.message(CHAT_ID, picker.message_id).deleted
+    for name in ("boris", "vera"):
+        answer = await runner.press(users[name], lobby, "Играю")
+        assert answer["text"] == "Вы за столом!"
+    for _ in range(mode_presses):
+        await runner.press(users["anya"], lobby, "Вариант →")
+    assert "Игроки (3/6)" in lobby.caption and "1. Аня\n2. Борис\n3. Вера" in lobby.caption
+    return lobby
+
+
+async def play_to_end(runner: BotRunner, users: dict[str, FakeUser], table: StoredMessage,
+                      restart_after: int | None = None) -> int:
+    """Whoever the caption names rolls until the game ends; returns the number of rolls."""
+    by_name = {u.first_name: u for u in users.values()}
+    rolls = 0
+    while any(label.startswith("🎲") for label, _ in table.buttons):
+        mover = by_name[current_player_name(table.caption)]
+        answer = await runner.press(mover, table, "🎲")
+        assert answer["text"].startswith("🎲 ")
+        rolls += 1
+        assert rolls < MAX_ROLLS
+        if restart_after is not None and rolls == restart_after:
+            await runner.restart()
+    return rolls
+
+
+def game_requests(tg: FakeTelegram, since: int = 0) -> list[str]:
+    return [r.method for r in tg.requests[since:] if r.method in GAME_METHODS and r.ok]
+
+
+@pytest.mark.parametrize(("mode_presses", "mode", "result_word"), [
+    (0, "классика", "побеждает"), (1, "наоборот", "платит"), (2, "Башня", "проставляется"),
+])
+async def test_full_game_of_each_mode(world, mode_presses: int, mode: str, result_word: str) -> None:
+    tg, runner, users = world
+    lobby = await open_lobby(runner, users, mode_presses)
+    assert f"Вариант: {mode}" in lobby.caption
+    start_at = len(tg.requests)
+    await runner.press(users["anya"], lobby, "Начать")
+    table = runner.table()
+    assert table.message_id == lobby.message_id  # the lobby became the table
+    assert "Жребий: первым бросает" in table.caption and "Ходит:" in table.caption
+    rolls = await play_to_end(runner, users, table)
+    result = tg.last_bot_message(CHAT_ID)
+    assert result.text is not None and result_word in result.text
+    assert result_word in table.caption and table.buttons == []
+    assert [label for label, _ in result.buttons] == ["🔁 Ещё раунд"]
+    if mode != "классика":
+        assert "Счёт раундов" in result.text and "— 1 раунд" in result.text
+    # Telegram's budget: one edit per roll, plus the start edit and the result message
+    calls = game_requests(tg, start_at)
+    assert calls.count("editMessageMedia") == rolls + 1
+    assert calls.count("sendMessage") == 1 and len(calls) == rolls + 2
+
+
+async def test_others_and_stale_presses_change_nothing(world) -> None:
+    _, runner, users = world
+    lobby = await open_lobby(runner, users)
+    await runner.press(users["anya"], lobby, "Начать")
+    table = runner.table()
+    mover_name = current_player_name(table.caption)
+    other = next(u for u in (users["anya"], users["boris"], users["vera"]) if u.first_name != mover_name)
+    old_data = table.button("🎲 Бросить")
+    edits, caption, photo = table.edit_count, table.caption, table.photo_hash
+    answer = await runner.press(other, table, "🎲 Бросить")
+    assert answer["text"] == f"Сейчас ходит {mover_name}."
+    answer = await runner.press(users["gleb"], table, "🎲 Бросить")  # not seated at all
+    assert answer["text"] == f"Сейчас ходит {mover_name}."
+    assert (table.edit_count, table.caption, table.photo_hash) == (edits, caption, photo)
+    mover = next(u for u in users.values() if u.first_name == mover_name)
+    await runner.press(mover, table, "🎲 Бросить")
+    assert table.edit_count == edits + 1
+    edits, caption = table.edit_count, table.caption
+    for user in (mover, other):  # the old button, pressed again by anyone: stale
+        answer = await runner.press_data(user, table, old_data)
+        assert answer["text"] == "Кнопка устарела."
+    assert (table.edit_count, table.caption) == (edits, caption)
+    # forged data for another chat's or a non-existent game, and plain junk
+    for junk in ("g:zz:1:r", "g:1:999:r", "l:1:start", "Ж" * 20, "x" * 64):
+        answer = await runner.press_data(users["anya"], table, junk)
+        assert answer["text"] == "Кнопка устарела."
+    assert (table.edit_count, table.caption) == (edits, caption)
+
+
+async def test_restart_mid_game_keeps_the_game(world) -> None:
+    tg, runner, users = world
+    lobby = await open_lobby(runner, users)
+    await runner.press(users["anya"], lobby, "Начать")
+    table = runner.table()
+    rolls = await play_to_end(runner, users, table, restart_after=3)
+    assert runner.starts == 2 and rolls > 3
+    assert "🔁 Ещё раунд" in [label for label, _ in tg.last_bot_message(CHAT_ID).buttons]
+
+
+async def test_restart_resends_a_lost_edit(world) -> None:
+    tg, runner, users = world
+    lobby = await open_lobby(runner, users)
+    await runner.press(users["anya"], lobby, "Начать")
+    table = runner.table()
+    mover = next(u for u in users.values() if u.first_name == current_player_name(table.caption))
+    caption = table.caption
+    tg.fail_next("editMessageMedia", error_code=500, description="Internal Server Error")
+    answer = await runner.press(mover, table, "🎲 Бросить")
+    assert answer["text"].startswith("🎲")  # the move is committed even though the edit failed
+    assert table.caption == caption
+    await runner.restart()  # start-up re-sends the missing edit
+    await tg.wait_for(lambda s: s.message(CHAT_ID, table.message_id).caption != caption)
+    assert "бросает:" in table.caption
+    next_mover = next(u for u in users.values() if u.first_name == current_player_name(table.caption))
+    answer = await runner.press(next_mover, table, "🎲 Бросить")
+    assert answer["text"].startswith("🎲")
+
+
+async def test_stop_rights_and_rematch(world) -> None:
+    tg, runner, users = world
+    lobby = await open_lobby(runner, users)
+    await runner.press(users["anya"], lobby, "Начать")
+    await runner.say(users["boris"], "/stop")
+    assert "только хост или администратор" in tg.last_bot_message(CHAT_ID).text
+    await runner.say(users["anya"], "/newgame")
+    assert "уже идёт" in tg.last_bot_message(CHAT_ID).text
+    await runner.say(users["anya"], "/stop")
+    assert tg.last_bot_message(CHAT_ID).text == "«Помоги своему соседу» остановлена."
+    table = runner.table()
+    assert "Игра остановлена" in table.caption and table.buttons == []
+    # a chat admin who is not the host may stop too
+    tg.chats[CHAT_ID].set_admin(4)
+    await runner.say(users["boris"], "/newgame sosedi")
+    lobby = runner.table()
+    await runner.press(users["vera"], lobby, "Играю")
+    answer = await runner.press(users["vera"], lobby, "Начать")  # neither host nor admin
+    assert answer["text"] == "Это может только хост (или админ)."
+    await runner.press(users["boris"], lobby, "Начать")
+    table = runner.table()
+    await play_to_end(runner, users, table)
+    result = tg.last_bot_message(CHAT_ID)
+    answer = await runner.press(users["gleb"], result, "Ещё раунд")
+    assert answer["text"] == "Ещё раунд могут начать только игроки этой партии."
+    await runner.press(users["vera"], result, "Ещё раунд")
+    new_table = runner.table()
+    assert new_table.message_id != table.message_id and "Ходит:" in new_table.caption
+    answer = await runner.press(users["vera"], result, "Ещё раунд")  # the same button again
+    assert answer["text"] == "В чате уже идёт игра." and runner.table().message_id == new_table.message_id
+    await runner.say(users["gleb"], "/stop")  # Глеб is an admin now
+    assert "остановлена" in tg.last_bot_message(CHAT_ID).text
+
+
+async def test_lobby_settings_and_set_command(world) -> None:
+    tg, runner, users = world
+    lobby = await open_lobby(runner, users)
+    answer = await runner.press(users["boris"], lobby, "Фишки +5")
+    assert answer["text"] == "Это может только хост (или админ)."
+    await runner.press(users["anya"], lobby, "Фишки +5")
+    assert "Фишек у каждого: 15" in lobby.caption
+    await runner.say(users["anya"], "/set chips 17")
+    assert "Фишек у каждого: 17" in lobby.caption
+    await runner.say(users["anya"], "/set chips 99")
+    assert "Допустимо: min=5, max=30" in tg.last_bot_message(CHAT_ID).text
+    assert "Фишек у каждого: 17" in lobby.caption
+    await runner.say(users["anya"], "/set colour red")
+    assert "Нельзя так настроить" in tg.last_bot_message(CHAT_ID).text
+    await runner.press(users["anya"], lobby, "Бросающий не платит")
+    assert "Бросающий за свои числа не платит" in lobby.caption
+    await runner.press(users["anya"], lobby, "Вариант →")
+    await runner.press(users["anya"], lobby, "Вариант →")
+    assert "В башне: 15 (по 5 на игрока)" in lobby.caption
+    await runner.press(users["anya"], lobby, "Башня +5")
+    assert "В башне: 20 подставок" in lobby.caption
+    # a press with forged settings data changes nothing
+    answer = await runner.press_data(users["anya"], lobby, f"l:{lobby.button('Играю').split(':')[1]}:set:tower:99")
+    assert answer["text"] == "Такое значение недопустимо."
+    assert "В башне: 20 подставок" in lobby.caption
+    await runner.press(users["vera"], lobby, "Выйти")
+    assert "Игроки (2/6)" in lobby.caption
+    await runner.press(users["anya"], lobby, "Выйти")  # the host leaves: Борис hosts now
+    assert "Хост: Борис" in lobby.caption
+    await runner.press(users["boris"], lobby, "Отмена")
+    assert lobby.caption == "Лобби закрыто." and lobby.buttons == []
+
+
+async def test_english_after_lang_and_private_start(world) -> None:
+    tg, runner, users = world
+    await runner.say(users["boris"], "/lang en")
+    assert tg.last_bot_message(CHAT_ID).text == "Это могут только администраторы чата."
+    await runner.say(users["anya"], "/lang de")
+    assert tg.last_bot_message(CHAT_ID).text == "Использование: /lang ru | en"
+    await runner.say(users["anya"], "/lang en")
+    assert tg.last_bot_message(CHAT_ID).text == "Chat language: English."
+    await runner.say(users["anya"], "/newgame@SosediBot sosedi")
+    lobby = runner.table()
+    await runner.press(users["boris"], lobby, "Play")
+    await runner.press(users["anya"], lobby, "Variant →")
+    await runner.press(users["anya"], lobby, "Start")
+    table = runner.table()
+    assert "To move:" in table.caption and "Drawn by lot" in table.caption
+    rolls = await play_to_end(runner, users, table)
+    assert rolls > 0 and "pays" in tg.last_bot_message(CHAT_ID).text
+    await runner.say(users["anya"], "/rules")
+    assert "Help Your Neighbour" in tg.last_bot_message(CHAT_ID).text
+    before = len(tg.requests)
+    await tg.send_message(users["anya"], CHAT_ID, "/newgame@OtherBot")  # not for us
+    await tg.wait_idle()
+    assert game_requests(tg, before) == []
+    await tg.send_private(users["gleb"], "/start")
+    await tg.wait_for(lambda s: any(m.text and "Добавьте меня в группу" in m.text for m in s.bot_messages(4)))
+    await tg.send_private(users["gleb"], "/newgame")
+    await tg.wait_for(lambda s: any(m.text and "только в группе" in m.text for m in s.bot_messages(4)))
+
+
+async def test_commands_registered_in_both_languages(world) -> None:
+    tg, _, _ = world
+    for lang, word in (("ru", "Новая игра"), ("en", "New game"), ("", "Новая игра")):
+        commands = {c["command"]: c["description"] for c in tg.commands_for(None, lang)}
+        assert commands["newgame"] == word
+        assert set(commands) >= {"newgame", "rules", "stop", "lang", "help"}
+
