@@ -232,7 +232,8 @@ class GameFlow:
             return True
         engine, ui = self.engines[game.code], self.uis[game.code]
         state = engine.state_from_json(game.state)
-        caption = texts.table_caption(game, ui, state, await self._log_lines(game, ui, tr), None, tr, stopped=True)
+        log_lines = self._log_lines(await self._recent(game), game, ui, tr)
+        caption = texts.table_caption(game, ui, state, log_lines, None, tr, stopped=True)
         await self._edit_caption(bot, game, caption, None)
         return True
 
@@ -253,11 +254,14 @@ class GameFlow:
 
     # the table message ---------------------------------------------------------
 
-    async def _log_lines(self, game: GameRow, ui: GameUI, tr: Tr) -> list[str]:
-        lines: list[str] = []
-        for _, events in await self.repo.recent_events(game.id, LOG_ACTIONS):
-            lines.extend(texts.event_lines(ui, [Event.from_json(e) for e in events], game.names, tr))
-        return lines
+    async def _recent(self, game: GameRow) -> list[tuple[int, list[Event]]]:
+        """The events of the last few actions, oldest first, with their action numbers."""
+        return [(n, [Event.from_json(e) for e in events])
+                for n, events in await self.repo.recent_events(game.id, LOG_ACTIONS)]
+
+    @staticmethod
+    def _log_lines(recent: list[tuple[int, list[Event]]], game: GameRow, ui: GameUI, tr: Tr) -> list[str]:
+        return [line for _, events in recent for line in texts.event_lines(ui, events, game.names, tr)]
 
     async def show_table(self, bot: Bot, game: GameRow) -> None:
         """Edit the table message to the stored state (or post it anew if it is gone)."""
@@ -267,10 +271,12 @@ class GameFlow:
         engine, ui = self.engines[game.code], self.uis[game.code]
         state = engine.state_from_json(game.state)
         outcome = engine.outcome(state)
-        caption = texts.table_caption(game, ui, state, await self._log_lines(game, ui, tr), outcome, tr)
+        recent = await self._recent(game)
+        caption = texts.table_caption(game, ui, state, self._log_lines(recent, game, ui, tr), outcome, tr)
         keyboard = texts.table_keyboard(game, engine, state, tr)
         labels = {k: tr(f"board-{k}") for k in ui.label_keys()}
-        png = await asyncio.to_thread(ui.render, state, game.names, labels)
+        last_events = recent[-1][1] if recent and recent[-1][0] == game.version else []
+        png = await asyncio.to_thread(ui.render, state, game.names, labels, last_events)
         media = InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML)
         shown = False
         if game.message_id is not None:

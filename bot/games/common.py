@@ -48,7 +48,8 @@ class GameUI(Protocol):
 
     def label_keys(self) -> Sequence[str]: ...
 
-    def render(self, state: Any, names: Sequence[str], labels: Mapping[str, str]) -> bytes: ...
+    def render(self, state: Any, names: Sequence[str], labels: Mapping[str, str],
+               events: Sequence[Event]) -> bytes: ...
 
 
 def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> Any:

@@ -107,8 +107,9 @@ class SosediUI:
     def label_keys(self) -> Sequence[str]:
         return render_sosedi.LABEL_KEYS
 
-    def render(self, state: SosediState, names: Sequence[str], labels: Mapping[str, str]) -> bytes:
-        return render_sosedi.render_board(state, names, labels)
+    def render(self, state: SosediState, names: Sequence[str], labels: Mapping[str, str],
+               events: Sequence[Event]) -> bytes:
+        return render_sosedi.render_board(state, names, labels, events)
 
 
 UI = SosediUI()

@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m bench` prints a table and writes bench/results.json."""

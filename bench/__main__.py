@@ -1,0 +1,37 @@
+"""`python -m bench [--quick]`: engine speed, render time and size, one e2e game's Telegram cost.
+
+Benchmarks, not tests: figures are printed and written to bench/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import platform
+import sys
+from pathlib import Path
+
+from bench import e2e, engines, render
+
+RESULTS = Path(__file__).resolve().parent / "results.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    args = parser.parse_args(argv)
+    scale = 0.1 if args.quick else 1.0
+    results = {
+        "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
+        "engines": engines.run(scale),
+        "render": render.run(scale),
+        "e2e": asyncio.run(e2e.run()),
+    }
+    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nwritten to {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

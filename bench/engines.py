@@ -1,0 +1,44 @@
+"""Engine speed: full random-play games per second on one core, per game and variant."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from engines import GAMES
+from engines.base import Engine
+
+# (game, options, players): the variants worth timing separately
+CASES: list[tuple[str, dict[str, Any], int]] = [
+    ("sosedi", {"mode": "classic"}, 4),
+    ("sosedi", {"mode": "reverse", "roller_immune": True}, 4),
+    ("sosedi", {"mode": "tower"}, 4),
+]
+
+
+def play(engine: Engine[Any, Any], options: Any, seats: int, seed: str) -> int:
+    """One full game; the first legal action each time (dice make it a random game)."""
+    state, _ = engine.new_game(options, seats, seed)
+    moves = 0
+    while actions := engine.legal_actions(state):
+        state, _, _ = engine.apply(state, actions[0].code)
+        moves += 1
+    return moves
+
+
+def run(scale: float = 1.0) -> list[dict[str, Any]]:
+    rows = []
+    print(f"{'engine':<28}{'games/s':>10}{'moves/s':>12}{'moves/game':>12}")
+    for code, raw, seats in CASES:
+        engine = GAMES[code]
+        options = engine.options_from_json(raw)
+        games = max(20, int(2000 * scale))
+        started = time.perf_counter()
+        moves = sum(play(engine, options, seats, f"{i:064x}") for i in range(games))
+        elapsed = time.perf_counter() - started
+        name = f"{code} {'/'.join(f'{k}={v}' for k, v in raw.items())} {seats}p"
+        row = {"case": name, "games": games, "games_per_s": round(games / elapsed, 1),
+               "moves_per_s": round(moves / elapsed), "moves_per_game": round(moves / games, 1)}
+        rows.append(row)
+        print(f"{name:<28}{row['games_per_s']:>10}{row['moves_per_s']:>12}{row['moves_per_game']:>12}")
+    return rows

@@ -1,0 +1,483 @@
+"""Shared drawing kit: fonts, player styles, dice, chips, text fitting, PNG encoding.
+
+Everything that is expensive to draw well (anti-aliased dice, markers, chips) is drawn once
+at several times its size, downsampled, and cached; renderers paste the cached sprites.
+Nothing here reads the clock or the disk (except the shipped fonts) or writes anywhere,
+so the same input always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+SS = 4  # supersampling factor for cached sprites
+
+# theme
+BG: RGB = (27, 31, 40)
+FELT: RGB = (34, 104, 78)
+FELT_DARK: RGB = (20, 66, 50)
+WOOD: RGB = (112, 72, 42)
+WOOD_DARK: RGB = (74, 46, 26)
+CARD: RGB = (247, 242, 232)
+INK: RGB = (30, 31, 38)
+MUTED: RGB = (112, 112, 124)
+LIGHT: RGB = (240, 240, 236)
+IVORY: RGB = (252, 249, 241)
+PIP: RGB = (28, 28, 34)
+GOLD: RGB = (255, 199, 44)
+RED: RGB = (190, 38, 38)
+CHIP: RGB = (236, 226, 204)
+CORK: RGB = (196, 150, 94)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStyle:
+    """How one seat is drawn: a colour plus a shape, so colour is never the only cue."""
+
+    colour: RGB
+    ink: RGB  # text colour that reads on ``colour``
+    tint: RGB  # a light wash of ``colour`` for panel headers
+    shape: str  # circle, square, triangle, diamond, star, hexagon
+    letter: str  # A..F, a fallback when a name has nothing printable
+
+
+def _tint(colour: RGB, amount: float, base: RGB = CARD) -> RGB:
+    r, g, b = (round(c * amount + k * (1 - amount)) for c, k in zip(colour, base, strict=True))
+    return (r, g, b)
+
+
+# Okabe–Ito colour-blind-safe colours, each with its own shape
+_PLAYERS_RAW: tuple[tuple[RGB, RGB, str], ...] = (
+    ((0, 114, 178), (255, 255, 255), "circle"),  # blue
+    ((230, 159, 0), INK, "square"),  # orange
+    ((0, 158, 115), (255, 255, 255), "triangle"),  # bluish green
+    ((204, 121, 167), INK, "diamond"),  # reddish purple
+    ((86, 180, 233), INK, "star"),  # sky blue
+    ((213, 94, 0), (255, 255, 255), "hexagon"),  # vermillion
+)
+PLAYERS: tuple[PlayerStyle, ...] = tuple(
+    PlayerStyle(colour=c, ink=ink, tint=_tint(c, 0.28), shape=shape, letter="ABCDEF"[i])
+    for i, (c, ink, shape) in enumerate(_PLAYERS_RAW)
+)
+
+
+def player(seat: int) -> PlayerStyle:
+    return PLAYERS[seat % len(PLAYERS)]
+
+
+# ---------------------------------------------------------------- fonts and text
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu Sans (Cyrillic included) at ``size`` px; cached."""
+    path = FONT_DIR / _FONT_FILES[bool(bold)]
+    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str, bold: bool = False) -> bool:
+    """True when the shipped font draws ``char`` with its own glyph (not the notdef box)."""
+    fnt = font(24, bold)
+    return bytes(fnt.getmask(char)) != bytes(fnt.getmask("\uffff"))
+
+
+def clean_text(text: str, bold: bool = False) -> str:
+    """One line of printable text: whitespace collapsed, controls and glyphless chars dropped."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFC", str(text)):
+        cat = unicodedata.category(ch)
+        if cat.startswith("Z") or ch in "\t\n\r":
+            out.append(" ")
+        elif cat.startswith("C"):
+            continue
+        elif cat == "Mn" or has_glyph(ch, bold):
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def ellipsize(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
+    """``text`` cut with "…" so that it fits ``max_width`` pixels in ``fnt``."""
+    if fnt.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits together with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(text[:mid].rstrip() + "…") <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…" if lo else "…"
+
+
+def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool = False):
+    """The largest font from ``size`` down to ``min_size`` in which ``text`` fits."""
+    while size > min_size and font(size, bold).getlength(text) > max_width:
+        size -= 2 if size > 30 else 1
+    return font(max(size, min_size), bold)
+
+
+def fit_name(name: str, max_width: float, size: int, bold: bool = True, fallback: str = "?"):
+    """A player name cleaned and ellipsised for ``max_width``: ``(text, font)``."""
+    text = clean_text(name, bold) or fallback
+    fnt = fit_font(text, max_width, size, max(12, round(size * 0.8)), bold)
+    return ellipsize(text, fnt, max_width), fnt
+
+
+def _target(canvas: Image.Image | ImageDraw.ImageDraw) -> Image.Image:
+    if isinstance(canvas, ImageDraw.ImageDraw):
+        return canvas._image  # the image an ImageDraw draws on
+    return canvas
+
+
+def paste(canvas: Image.Image | ImageDraw.ImageDraw, sprite: Image.Image, xy: tuple[int, int]):
+    """Alpha-paste an RGBA sprite at ``xy`` (top-left)."""
+    _target(canvas).paste(sprite, (int(xy[0]), int(xy[1])), sprite)
+
+
+def pill(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: RGB,
+    ink: RGB,
+    anchor: str = "l",
+    pad: tuple[int, int] = (12, 6),
+    max_width: float | None = None,
+) -> Box:
+    """A rounded label; ``xy`` is its left-middle (``anchor="l"``), right- or centre-middle."""
+    if max_width is not None:
+        text = ellipsize(text, fnt, max_width - 2 * pad[0])
+    width = round(fnt.getlength(text)) + 2 * pad[0]
+    asc, desc = fnt.getmetrics()
+    height = asc + desc // 2 + 2 * pad[1]
+    x, y = xy
+    x0 = {"l": x, "r": x - width, "m": x - width // 2}[anchor]
+    box = (x0, y - height // 2, x0 + width, y - height // 2 + height)
+    _target(draw).paste(fill, box, rounded_mask(width, height, height // 2))
+    draw.text((x0 + width / 2, y + 1), text, font=fnt, fill=ink, anchor="mm")
+    return box
+
+
+# ---------------------------------------------------------------- sprites
+
+
+@lru_cache(maxsize=512)
+def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
+    """An anti-aliased rounded-rectangle mask (mode L) of exactly ``width`` × ``height``."""
+    big = Image.new("L", (width * SS, height * SS), 0)
+    ImageDraw.Draw(big).rounded_rectangle(
+        (0, 0, width * SS - 1, height * SS - 1), radius=radius * SS, fill=255
+    )
+    return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def round_rect(canvas: Image.Image, box: Box, radius: int, fill: RGB) -> None:
+    """Fill an anti-aliased rounded rectangle (``box`` is x0, y0, x1, y1, exclusive end)."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    canvas.paste(fill, (x0, y0, x1, y1), rounded_mask(x1 - x0, y1 - y0, radius))
+
+
+def _downsample(big: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return big.resize(size, Image.Resampling.LANCZOS)
+
+
+def _shade(colour: RGB, k: float) -> RGB:
+    if k >= 0:
+        r, g, b = (round(c + (255 - c) * k) for c in colour)
+    else:
+        r, g, b = (round(c * (1 + k)) for c in colour)
+    return (r, g, b)
+
+
+_PIPS = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+@lru_cache(maxsize=512)
+def die_image(value: int | None, size: int, face: RGB = IVORY, pip: RGB = PIP) -> Image.Image:
+    """A die face ``size`` px square (RGBA). ``value`` 1..6 draws pips; 0/None a blank die."""
+    s = size * SS
+    big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    radius = round(s * 0.2)
+    blank = not value
+    alpha = 110 if blank else 255
+    edge = (*_shade(face, -0.32), alpha)
+    d.rounded_rectangle((0, 0, s - 1, s - 1), radius=radius, fill=edge)
+    inset = max(SS, round(s * 0.035))
+    bottom = round(s * 0.075)
+    top_face = (inset, inset, s - 1 - inset, s - 1 - bottom)
+    d.rounded_rectangle(top_face, radius=radius - inset, fill=(*_shade(face, -0.08), alpha))
+    hi = (inset, inset, s - 1 - inset - round(s * 0.02), s - 1 - bottom - round(s * 0.03))
+    d.rounded_rectangle(hi, radius=radius - inset, fill=(*face, alpha))
+    if not blank:
+        fx0, fy0, fx1, fy1 = top_face
+        cw, ch = (fx1 - fx0) / 4, (fy1 - fy0) / 4
+        r = s * 0.088
+        for col, row in _PIPS[int(value)]:
+            cx, cy = fx0 + cw * (col + 1), fy0 + ch * (row + 1)
+            d.ellipse((cx - r, cy - r * 0.92, cx + r, cy + r), fill=(*_shade(pip, 0.25), 255))
+            d.ellipse((cx - r, cy - r, cx + r, cy + r * 0.86), fill=(*pip, 255))
+    return _downsample(big, (size, size))
+
+
+@lru_cache(maxsize=64)
+def shadow_image(size: int, radius_frac: float = 0.2, strength: int = 120) -> Image.Image:
+    """A soft shadow for a rounded square of ``size``; the sprite is larger by ``size//6``."""
+    m = max(2, size // 12)
+    img = Image.new("RGBA", (size + 2 * m, size + 2 * m), (0, 0, 0, 0))
+    mask = Image.new("L", img.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (m, m, m + size - 1, m + size - 1), radius=round(size * radius_frac), fill=strength
+    )
+    img.putalpha(mask.filter(ImageFilter.GaussianBlur(m / 2)))
+    return img
+
+
+def draw_die(
+    canvas: Image.Image | ImageDraw.ImageDraw,
+    box: Box,
+    value: int | None,
+    *,
+    face: RGB = IVORY,
+    pip: RGB = PIP,
+    shadow: bool = True,
+) -> None:
+    """Paste a pre-rendered die face centred in ``box`` (its size is the box's short side).
+
+    ``canvas`` is the image or an ``ImageDraw`` on it; ``value`` 0/None draws a blank die.
+    """
+    x0, y0, x1, y1 = box
+    size = int(min(x1 - x0, y1 - y0))
+    x = int(x0 + (x1 - x0 - size) // 2)
+    y = int(y0 + (y1 - y0 - size) // 2)
+    if shadow and value:
+        sh = shadow_image(size)
+        m = (sh.width - size) // 2
+        paste(canvas, sh, (x - m + max(1, size // 40), y - m + max(2, size // 20)))
+    paste(canvas, die_image(value or 0, size, face, pip), (x, y))
+
+
+def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    if shape == "square":
+        k = r * 0.86
+        return [(cx - k, cy - k), (cx + k, cy - k), (cx + k, cy + k), (cx - k, cy + k)]
+    if shape == "triangle":
+        cy += r * 0.14
+        return [(cx + r * 1.08 * math.cos(a), cy + r * 1.08 * math.sin(a))
+                for a in (-math.pi / 2, math.pi / 6, 5 * math.pi / 6)]
+    if shape == "diamond":
+        return [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+    if shape == "star":
+        cy += r * 0.06
+        pts = []
+        for i in range(10):
+            a = -math.pi / 2 + i * math.pi / 5
+            rr = r * (1.05 if i % 2 == 0 else 0.47)
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+        return pts
+    if shape == "hexagon":
+        return [(cx + r * math.cos(a), cy + r * math.sin(a))
+                for a in (math.pi / 6 + i * math.pi / 3 for i in range(6))]
+    raise ValueError(shape)
+
+
+@lru_cache(maxsize=128)
+def marker_image(seat: int, size: int, faded: bool = False) -> Image.Image:
+    """The seat's marker: its shape filled with its colour, outlined in ink (RGBA)."""
+    style = player(seat)
+    s = size * SS
+    big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    outline = max(SS, round(s * 0.075))
+    r = s / 2 - outline * 0.6
+    fill = (*style.colour, 255)
+    line = (*INK, 255)
+    if style.shape == "circle":
+        d.ellipse((s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r), fill=line)
+        ri = r - outline
+        d.ellipse((s / 2 - ri, s / 2 - ri, s / 2 + ri, s / 2 + ri), fill=fill)
+    else:
+        pts = _shape_points(style.shape, s / 2, s / 2, r - outline * 0.5)
+        d.polygon(pts, fill=fill, outline=line, width=outline)
+    img = _downsample(big, (size, size))
+    if faded:
+        img.putalpha(img.getchannel("A").point(lambda a: a * 2 // 5))
+    return img
+
+
+@lru_cache(maxsize=64)
+def chip_image(colour: RGB, width: int, rim: RGB | None = None, aspect: float = 0.5) -> Image.Image:
+    """One chip (or coaster, with a low ``aspect``) seen from slightly above (RGBA)."""
+    h = round(width * aspect)
+    s_w, s_h = width * SS, h * SS
+    big = Image.new("RGBA", (s_w, s_h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    side = round(s_h * 0.28)
+    top_h = s_h - side
+    dark = _shade(colour, -0.38)
+    edge = (*_shade(colour, -0.6), 255)
+    d.ellipse((0, side, s_w - 1, s_h - 1), fill=edge)
+    d.ellipse((SS, side, s_w - 1 - SS, s_h - 1 - SS), fill=(*dark, 255))
+    d.rectangle((SS, top_h // 2, s_w - 1 - SS, top_h // 2 + side), fill=(*dark, 255))
+    d.rectangle((0, top_h // 2, SS, top_h // 2 + side), fill=edge)
+    d.rectangle((s_w - 1 - SS, top_h // 2, s_w - 1, top_h // 2 + side), fill=edge)
+    d.ellipse((0, 0, s_w - 1, top_h), fill=(*colour, 255))
+    ring = rim or _shade(colour, 0.55)
+    k = 0.2
+    d.ellipse(
+        (s_w * k, top_h * k, s_w * (1 - k), top_h * (1 - k)),
+        outline=(*ring, 255),
+        width=max(SS, round(s_w * 0.04)),
+    )
+    return _downsample(big, (width, h))
+
+
+@lru_cache(maxsize=1024)
+def stack_image(
+    count: int,
+    colour: RGB,
+    chip_w: int = 28,
+    step: int = 5,
+    per_column: int = 10,
+    max_columns: int = 6,
+    gap: int = 4,
+    rim: RGB | None = None,
+    aspect: float = 0.5,
+) -> Image.Image | None:
+    """Columns of ``count`` chips (at most ``per_column × max_columns`` shown), as one
+    RGBA sprite whose bottom edge is the table; None for no chips."""
+    chip = chip_image(colour, chip_w, rim, aspect)
+    shown = min(count, per_column * max_columns)
+    if shown <= 0:
+        return None
+    columns = math.ceil(shown / per_column)
+    tall = min(shown, per_column)
+    img = Image.new("RGBA", (columns * (chip_w + gap) - gap, chip.height + (tall - 1) * step))
+    for col in range(columns):
+        for i in range(min(per_column, shown - col * per_column)):
+            y = img.height - chip.height - i * step
+            img.alpha_composite(chip, (col * (chip_w + gap), y))
+    return img
+
+
+def draw_stack(
+    canvas: Image.Image | ImageDraw.ImageDraw,
+    x: int,
+    bottom: int,
+    count: int,
+    colour: RGB,
+    **style,
+) -> int:
+    """Paste :func:`stack_image` standing on ``bottom`` from ``x``; returns its width."""
+    img = stack_image(count, colour, **style)
+    if img is None:
+        return 0
+    paste(canvas, img, (x, bottom - img.height))
+    return img.width
+
+
+def felt(size: tuple[int, int], centre: RGB = FELT, edge: RGB = FELT_DARK) -> Image.Image:
+    """Cloth of colour ``centre`` with a narrow ``edge``-coloured inner border (RGB)."""
+    w, h = size
+    img = Image.new("RGB", size, edge)
+    m = 3
+    img.paste(centre, (m, m, w - m, h - m), rounded_mask(w - 2 * m, h - 2 * m, 24))
+    return img
+
+
+# ---------------------------------------------------------------- encoding
+
+
+def make_palette(samples: list[Image.Image], colors: int = 255) -> Image.Image:
+    """A fixed palette (a "P" image) fitted to sample pictures, for :func:`to_png`."""
+    width = max(im.width for im in samples)
+    sheet = Image.new("RGB", (width, sum(im.height for im in samples)), BG)
+    y = 0
+    for im in samples:
+        sheet.paste(im.convert("RGB"), (0, y))
+        y += im.height
+    return sheet.quantize(colors=colors, method=Image.Quantize.FASTOCTREE,
+                          dither=Image.Dither.NONE)
+
+
+def to_png(
+    image: Image.Image,
+    palette: Image.Image | None = None,
+    colors: int = 192,
+    compress_level: int = 6,
+) -> bytes:
+    """Encode as a palette PNG: deterministic (no metadata), small and quick to encode.
+
+    With ``palette`` (from :func:`make_palette`) pixels map to that fixed palette, which is
+    several times faster than fitting a new one (``colors``, fast octree) for each picture.
+    """
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    if palette is not None:
+        quant = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        quant = image.quantize(colors=colors, method=Image.Quantize.FASTOCTREE,
+                               dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    quant.save(out, format="PNG", optimize=False, compress_level=compress_level)
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------- cover
+
+
+@lru_cache(maxsize=16)
+def render_cover(title: str, subtitle: str) -> bytes:
+    """A 1024×576 title card: three dice on felt, the title large and the subtitle small."""
+    w, h = 1024, 576
+    img = Image.new("RGB", (w, h), BG)
+    table = felt((w - 40, h - 40), (40, 116, 88), (18, 60, 46))
+    mask = Image.new("L", (table.width * 2, table.height * 2), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, mask.width - 1, mask.height - 1), 60, fill=255)
+    mask = mask.resize(table.size, Image.Resampling.LANCZOS)
+    rim = Image.new("L", (w * 2, h * 2), 0)
+    ImageDraw.Draw(rim).rounded_rectangle((12, 12, w * 2 - 13, h * 2 - 13), 72, fill=255)
+    img.paste(WOOD, (0, 0, w, h), rim.resize((w, h), Image.Resampling.LANCZOS))
+    img.paste(table, (20, 20), mask)
+
+    size = 150
+    for i, (value, angle) in enumerate(((5, 14), (3, -8), (6, 22))):
+        die = die_image(value, size).rotate(angle, Image.Resampling.BICUBIC, expand=True)
+        sh = shadow_image(size).rotate(angle, Image.Resampling.BICUBIC, expand=True)
+        cx, cy = w // 2 + (i - 1) * 190, 178 + (i % 2) * 18
+        img.paste(sh, (cx - sh.width // 2 + 5, cy - sh.height // 2 + 10), sh)
+        img.paste(die, (cx - die.width // 2, cy - die.height // 2), die)
+
+    d = ImageDraw.Draw(img)
+    title = clean_text(title, True)
+    fnt = fit_font(title, w - 120, 84, 36, bold=True)
+    title = ellipsize(title, fnt, w - 120)
+    d.text((w // 2 + 3, 388 + 4), title, font=fnt, fill=(8, 30, 22), anchor="mm")
+    d.text((w // 2, 388), title, font=fnt, fill=(255, 252, 240), anchor="mm")
+    sub = clean_text(subtitle)
+    sfnt = fit_font(sub, w - 160, 34, 20)
+    d.text((w // 2, 470), ellipsize(sub, sfnt, w - 160), font=sfnt, fill=(214, 232, 220),
+           anchor="mm")
+    return to_png(img)

@@ -1,0 +1,537 @@
+"""The «Помоги своему соседу» table: the last three dice, the bowl or the tower, one panel
+per player (colour + shape marker, name, owned numbers, chips or coasters as a stack and
+a number, whose turn, who is safe, who won or pays).
+
+``render_board(state, names, labels)`` returns PNG bytes. The static picture (background,
+table, cards, markers, owned numbers, bowl/tower art) is drawn once per (seats, mode) and
+cached; each call pastes the dynamic parts on a copy and maps it to a fixed palette fitted
+once per (seats, mode) to a sample game (fast, and deterministic). The link between the
+last throw and the players comes from the throw's events (the bot passes them from the
+action log), so every badge shows what really happened; without events the dice alone
+are read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from engines.base import Event
+from engines.sosedi import ENGINE, NUMBER_TABLE, ROLL, SosediOptions, SosediState, owner_of
+from render.common import (
+    BG,
+    CARD,
+    CHIP,
+    CORK,
+    FELT_DARK,
+    GOLD,
+    INK,
+    LIGHT,
+    RED,
+    RGB,
+    SS,
+    WOOD,
+    WOOD_DARK,
+    Box,
+    chip_image,
+    die_image,
+    draw_die,
+    draw_stack,
+    ellipsize,
+    felt,
+    fit_font,
+    fit_name,
+    font,
+    make_palette,
+    marker_image,
+    paste,
+    pill,
+    player,
+    rounded_mask,
+    to_png,
+)
+
+LABEL_KEYS: tuple[str, ...] = (
+    "bowl",  # caption over the bowl (classic, reverse)
+    "tower",  # caption over the tower of coasters (tower mode)
+    "phase1",  # tower mode, the tower stands: take coasters
+    "phase2",  # tower mode, the tower is used up: put coasters back
+    "turn",  # the player to throw
+    "safe",  # tower mode: out and safe
+    "dead",  # a number nobody owns (4–5 players)
+    "immune",  # the roller's own number with roller_immune
+    "void",  # the last throw did not count: the same player throws again
+    "winner",  # classic: the winner
+    "loser",  # reverse, tower: the one who pays
+)
+
+W = 1024
+MARGIN = 20
+TABLE_H = 284
+PANEL_H = 196
+GAP = 16
+RADIUS = 18
+HEADER_H = 52
+DIE = 140
+DIE_GAP = 28
+SMALL_DIE = 42
+BOWL_W = 170
+BOWL_CHIP = 34
+TOWER_W = 84
+
+PANEL_DIM: RGB = (128, 132, 140)
+CORK_RIM: RGB = (150, 108, 60)
+FELT_TEXT: RGB = (226, 240, 230)
+FELT_MUTED: RGB = (160, 196, 178)
+
+
+# ---------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    width: int
+    height: int
+    table: Box
+    dice: tuple[Box, Box, Box]
+    side: Box  # the bowl / tower area
+    panels: tuple[Box, ...]
+
+
+@lru_cache(maxsize=8)
+def _layout(seats: int) -> _Layout:
+    cols = 2 if seats in (2, 4) else 3
+    rows = math.ceil(seats / cols)
+    table = (MARGIN, MARGIN, W - MARGIN, MARGIN + TABLE_H)
+    pw = (W - 2 * MARGIN - (cols - 1) * GAP) // cols
+    top = table[3] + GAP + 4
+    panels: list[Box] = []
+    for seat in range(seats):
+        row, col = divmod(seat, cols)
+        in_row = min(cols, seats - row * cols)
+        x0 = (W - (in_row * pw + (in_row - 1) * GAP)) // 2 + col * (pw + GAP)
+        y0 = top + row * (PANEL_H + GAP)
+        panels.append((x0, y0, x0 + pw, y0 + PANEL_H))
+    height = top + rows * PANEL_H + (rows - 1) * GAP + MARGIN
+    dice_w = 3 * DIE + 2 * DIE_GAP
+    dx = MARGIN + 24 + (620 - dice_w) // 2
+    dy = MARGIN + 74
+    dice = tuple((dx + i * (DIE + DIE_GAP), dy, dx + i * (DIE + DIE_GAP) + DIE, dy + DIE)
+                 for i in range(3))
+    side = (MARGIN + 660, MARGIN + 16, W - MARGIN - 16, MARGIN + TABLE_H - 16)
+    return _Layout(W, height, table, dice, side, tuple(panels))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- cached art
+
+
+@lru_cache(maxsize=32)
+def _ring(width: int, height: int, radius: int, thick: int, colour: RGB) -> Image.Image:
+    """A rounded frame of ``thick`` px drawn around a ``width`` × ``height`` card (RGBA)."""
+    outer = rounded_mask(width + 2 * thick, height + 2 * thick, radius + thick)
+    inner = Image.new("L", outer.size, 0)
+    inner.paste(rounded_mask(width, height, radius), (thick, thick))
+    img = Image.new("RGBA", outer.size, (*colour, 255))
+    img.putalpha(ImageChops.subtract(outer, inner))
+    return img
+
+
+@lru_cache(maxsize=8)
+def _veil(width: int, height: int) -> Image.Image:
+    """A grey veil over a card: safe players recede."""
+    img = Image.new("RGBA", (width, height), (*PANEL_DIM, 255))
+    img.putalpha(rounded_mask(width, height, RADIUS).point(lambda a: a * 150 // 255))
+    return img
+
+
+@lru_cache(maxsize=4)
+def _bowl_art(width: int) -> tuple[Image.Image, Image.Image]:
+    """The bowl in two layers (back: inside; front: body and lip) so chips sit inside."""
+    h = round(width * 0.62)
+    s_w, s_h = width * SS, h * SS
+    rim_h = round(s_h * 0.36)
+    back = Image.new("RGBA", (s_w, s_h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(back)
+    d.ellipse((0, 0, s_w - 1, rim_h), fill=(214, 220, 230, 255))
+    k = round(s_w * 0.035)
+    d.ellipse((k, k, s_w - 1 - k, rim_h - k), fill=(120, 132, 150, 255))
+    front = Image.new("RGBA", (s_w, s_h), (0, 0, 0, 0))
+    body = Image.new("L", (s_w, s_h), 0)
+    ImageDraw.Draw(body).ellipse((0, -s_h + rim_h // 2, s_w - 1, s_h - 1), fill=255)
+    cut = Image.new("L", (s_w, s_h), 0)
+    ImageDraw.Draw(cut).rectangle((0, rim_h // 2, s_w, s_h), fill=255)
+    inside = Image.new("L", (s_w, s_h), 0)
+    ImageDraw.Draw(inside).ellipse((k, k, s_w - 1 - k, rim_h - k), fill=255)
+    mask = ImageChops.subtract(ImageChops.multiply(body, cut), inside)
+    shade = Image.linear_gradient("L").rotate(90).resize((s_w, s_h))
+    body_rgb = Image.composite(
+        Image.new("RGB", (s_w, s_h), (232, 236, 242)),
+        Image.new("RGB", (s_w, s_h), (150, 162, 180)),
+        shade.point(lambda v: min(255, int(v * 1.6))),
+    )
+    front.paste(body_rgb, (0, 0), mask)
+    band_y = round(s_h * 0.62)
+    band = Image.new("L", (s_w, s_h), 0)
+    ImageDraw.Draw(band).rectangle((0, band_y, s_w, band_y + round(s_h * 0.05)), fill=255)
+    front.paste((56, 114, 178, 255), (0, 0), ImageChops.multiply(band, mask))
+    size = (width, h)
+    return (back.resize(size, Image.Resampling.LANCZOS),
+            front.resize(size, Image.Resampling.LANCZOS))
+
+
+@lru_cache(maxsize=4)
+def _bowl_slots(width: int, count: int) -> tuple[tuple[int, int], ...]:
+    """Where chips lie in the bowl: a heap of rows 7, 6, …, 1 (at most 28 shown), bottom
+    row first; each slot is a chip's top-left x and centre y relative to the bowl."""
+    rim_h = round(width * 0.62 * 0.36)
+    chip_w = BOWL_CHIP
+    slots: list[tuple[int, int]] = []
+    for row, n in enumerate(range(7, 0, -1)):
+        for i in range(n):
+            x = width / 2 + (i - (n - 1) / 2) * chip_w * 0.56 - chip_w / 2
+            slots.append((round(x), round(rim_h * 0.6 - row * chip_w * 0.2)))
+    return tuple(slots[:count])
+
+
+@lru_cache(maxsize=64)
+def _bowl_heap(count: int) -> tuple[Image.Image, int]:
+    """``count`` chips heaped in the bowl, with the bowl's front over them (RGBA), and how
+    far the heap rises above the bowl's top edge."""
+    _back, front = _bowl_art(BOWL_W)
+    chip = chip_image(CHIP, BOWL_CHIP, (196, 160, 72))
+    slots = _bowl_slots(BOWL_W, count)
+    pad = max([0, *(chip.height // 2 - y for _x, y in slots)])
+    img = Image.new("RGBA", (front.width, front.height + pad))
+    for x, y in slots:
+        img.alpha_composite(chip, (x, y - chip.height // 2 + pad))
+    img.alpha_composite(front, (0, pad))
+    return img, pad
+
+
+@lru_cache(maxsize=16)
+def _base(seats: int, mode: str) -> Image.Image:
+    """The static picture for (seats, mode): everything that never moves."""
+    lay = _layout(seats)
+    img = Image.new("RGB", (lay.width, lay.height), BG)
+    # table: a wooden rim around felt
+    x0, y0, x1, y1 = lay.table
+    img.paste(WOOD_DARK, (x0, y0 + 3, x1, y1 + 3), rounded_mask(x1 - x0, y1 - y0, 34))
+    img.paste(WOOD, (x0, y0, x1, y1), rounded_mask(x1 - x0, y1 - y0, 34))
+    rim = 10
+    cloth = felt((x1 - x0 - 2 * rim, y1 - y0 - 2 * rim))
+    img.paste(cloth, (x0 + rim, y0 + rim), rounded_mask(cloth.width, cloth.height, 26))
+    sx0, sy0, _sx1, sy1 = lay.side
+    line = ImageDraw.Draw(img)
+    line.line((sx0 - 12, sy0 + 10, sx0 - 12, sy1 - 10), fill=(28, 84, 64), width=2)
+    # player cards
+    for seat, (px0, py0, px1, py1) in enumerate(lay.panels):
+        pw, ph = px1 - px0, py1 - py0
+        shadow = Image.new("L", (pw + 24, ph + 24), 0)
+        shadow.paste(rounded_mask(pw, ph, RADIUS).point(lambda a: a * 110 // 255), (12, 12))
+        img.paste((6, 8, 12), (px0 - 12, py0 - 8), shadow.filter(ImageFilter.GaussianBlur(6)))
+        card = rounded_mask(pw, ph, RADIUS)
+        img.paste(CARD, (px0, py0, px1, py1), card)
+        style = player(seat)
+        img.paste(style.tint, (px0, py0, px1, py0 + HEADER_H), card.crop((0, 0, pw, HEADER_H)))
+        img.paste(style.colour, (px0, py0 + HEADER_H - 3, px1, py0 + HEADER_H))
+        paste(img, marker_image(seat, 36), (px0 + 12, py0 + (HEADER_H - 36) // 2))
+        for i, number in enumerate(NUMBER_TABLE[seats][seat]):
+            x = px0 + 14 + i * (SMALL_DIE + 8)
+            draw_die(img, (x, py0 + HEADER_H + 14, x + SMALL_DIE, py0 + HEADER_H + 14 + SMALL_DIE),
+                     number, shadow=True)
+    if mode != "tower":
+        back, _front = _bowl_art(BOWL_W)
+        paste(img, back, _bowl_xy(lay))
+    else:
+        tx, ty = _tower_xy(lay)
+        line.rounded_rectangle((tx - 8, ty - 2, tx + TOWER_W + 8, ty + 10), radius=5,
+                               fill=WOOD_DARK)
+    return img
+
+
+def _bowl_xy(lay: _Layout) -> tuple[int, int]:
+    sx0, sy0, _sx1, _sy1 = lay.side
+    return sx0 + 6, sy0 + 104
+
+
+def _tower_xy(lay: _Layout) -> tuple[int, int]:
+    """Left end of the tower's plinth (coasters stand on it)."""
+    sx0, _sy0, _sx1, sy1 = lay.side
+    return sx0 + 20, sy1 - 6
+
+
+# ---------------------------------------------------------------- the last throw
+
+
+@dataclass(frozen=True, slots=True)
+class _Throw:
+    roller: int
+    dice: tuple[int, ...]
+    links: tuple[tuple[str, int | None], ...]  # per die: (pay|take|put|skip|dead|immune, seat)
+    delta: tuple[int, ...]  # per seat: change of chips / coasters held
+    void: bool
+
+
+def _throw(state: SosediState, events: Sequence[Event]) -> _Throw | None:
+    """Link each die of the last throw to its owner, from the throw's events when given."""
+    if not state.last_dice or state.last_seat is None:
+        return None
+    roller, dice, seats = state.last_seat, tuple(state.last_dice), state.seats
+    tower = state.options.mode == "tower"
+    immune = state.options.roller_immune
+    known = bool(events)
+    if known:
+        void = any(e.kind == "void" for e in events)
+        moves = [e for e in events if e.kind in ("take", "put")]
+        paid = {e.seat: int(e.data.get("count", 0)) for e in events if e.kind == "pay" and e.seat is not None}
+        left = [state.chips[s] + paid.get(s, 0) for s in range(seats)]  # chips before the throw
+    else:  # no events (a hand-made state): read the dice alone
+        moves, left = [], list(state.chips)
+        void = not state.finished and state.turn == roller
+    links: list[tuple[str, int | None]] = []
+    delta = [0] * seats
+    for die in dice:
+        owner = owner_of(die, seats)
+        if owner is None:
+            links.append(("dead", None))
+            continue
+        if owner == roller and immune:
+            links.append(("immune", owner))
+            continue
+        if tower:
+            if known:
+                kind = moves.pop(0).kind if moves and moves[0].seat == owner else "skip"
+            elif state.safe[owner] and state.phase == 2:
+                kind = "skip"
+            else:
+                kind = "take" if state.phase == 1 else "put"
+            step = {"take": 1, "put": -1, "skip": 0}[kind]
+        else:
+            kind = "pay" if not known or left[owner] > 0 else "skip"
+            step = -1 if kind == "pay" else 0
+            left[owner] -= 1
+        links.append((kind, owner))
+        if not void:
+            delta[owner] += step
+    return _Throw(roller, dice, tuple(links), tuple(delta), void)
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"\u2212{-n}"
+
+
+def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: SosediState,
+                names: Sequence[str], labels: Mapping[str, str], throw: _Throw | None) -> None:
+    dice = throw.dice if throw else ()
+    for i, box in enumerate(lay.dice):
+        draw_die(img, box, dice[i] if i < len(dice) else None)
+    left, right = lay.dice[0][0], lay.dice[2][2]
+    centre = (left + right) // 2
+    if throw is None:
+        return
+    # who threw: marker + name above the dice
+    top = lay.dice[0][1]
+    text, fnt = fit_name(_name(names, throw.roller), right - left - 60, 26,
+                         fallback=player(throw.roller).letter)
+    tw = fnt.getlength(text) + 38
+    x = round(centre - tw / 2)
+    paste(img, marker_image(throw.roller, 28), (x, top - 50))
+    d.text((x + 38, top - 36), text, font=fnt, fill=FELT_TEXT, anchor="lm")
+    # under each die: whom it called
+    cy = lay.dice[0][3] + 30
+    small = font(22)
+    bold = font(26, True)
+    if throw.void:
+        width = right - left + 40
+        pill(d, (centre, cy), labels["void"], fit_font(labels["void"], width - 24, 24, 17, True),
+             GOLD, INK, anchor="m", max_width=width)
+        return
+    for (kind, seat), box in zip(throw.links, lay.dice, strict=False):
+        mid = (box[0] + box[2]) // 2
+        if kind == "dead":
+            d.text((mid, cy), ellipsize(labels["dead"], small, DIE + DIE_GAP - 8), font=small,
+                   fill=FELT_MUTED, anchor="mm")
+            continue
+        if seat is None:
+            continue
+        faded = kind == "skip"
+        note = {"pay": "\u22121", "take": "+1", "put": "\u22121"}.get(kind, "")
+        if kind == "immune":
+            note = labels["immune"]
+        elif kind == "skip" and state.safe[seat]:  # tower: already out, the die does nothing
+            note = labels["safe"]
+        nf = bold if kind in ("pay", "take", "put") else small
+        if nf is small:
+            note = ellipsize(note, small, DIE + DIE_GAP - 50)
+        nw = nf.getlength(note) + 8 if note else 0
+        x = round(mid - (34 + nw) / 2)
+        paste(img, marker_image(seat, 34, faded), (x, cy - 17))
+        if nw:
+            d.text((x + 42, cy), note, font=nf, fill=LIGHT if nf is bold else FELT_MUTED,
+                   anchor="lm")
+
+
+def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: SosediState,
+               labels: Mapping[str, str]) -> None:
+    sx0, sy0, sx1, sy1 = lay.side
+    big = font(76, True)
+    if state.options.mode == "tower":
+        total = state.options.tower_size(state.seats)
+        tx, ty = _tower_xy(lay)
+        draw_stack(img, tx, ty, state.tower, CORK, chip_w=TOWER_W,
+                   step=max(2, min(8, 200 // max(total, 1))),
+                   per_column=max(total, state.tower), max_columns=1, rim=CORK_RIM, aspect=0.34)
+        col0 = tx + TOWER_W + 16
+        col_x = (col0 + sx1) // 2
+        title = fit_font(labels["tower"], sx1 - col0, 26, 18, bold=True)
+        d.text((col_x, sy0 + 20), ellipsize(labels["tower"], title, sx1 - col0), font=title,
+               fill=FELT_TEXT, anchor="mm")
+        d.text((col_x, sy0 + 100), str(state.tower), font=big, fill=LIGHT, anchor="mm")
+        phase = labels["phase1" if state.phase == 1 else "phase2"]
+        pill(d, (col_x, sy0 + 168), phase, fit_font(phase, sx1 - col0 - 20, 22, 15, bold=True),
+             FELT_DARK, FELT_TEXT, anchor="m", max_width=sx1 - col0, pad=(10, 5))
+        legend_x0 = col0
+    else:
+        title = fit_font(labels["bowl"], sx1 - sx0, 26, 18, bold=True)
+        d.text(((sx0 + sx1) // 2, sy0 + 20), ellipsize(labels["bowl"], title, sx1 - sx0),
+               font=title, fill=FELT_TEXT, anchor="mm")
+        bx, by = _bowl_xy(lay)
+        heap, rise = _bowl_heap(min(state.bowl, 28))
+        paste(img, heap, (bx, by - rise))
+        col_x = (bx + BOWL_W + sx1) // 2 + 4
+        d.text((col_x, sy0 + 130), str(state.bowl), font=big, fill=LIGHT, anchor="mm")
+        legend_x0 = sx0
+    # numbers nobody owns (4–5 players)
+    dead = [n for n in range(1, 7) if owner_of(n, state.seats) is None]
+    if dead:
+        small = font(20)
+        y = sy1 - 12
+        x = sx1 - 4 - len(dead) * 34
+        d.text((x - 8, y), ellipsize(labels["dead"], small, x - 8 - legend_x0), font=small,
+               fill=FELT_MUTED, anchor="rm")
+        for i, n in enumerate(dead):
+            die = die_image(n, 28)
+            img.paste(die, (x + i * 34, y - 14), die)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else ""
+
+
+def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
+                state: SosediState, names: Sequence[str], labels: Mapping[str, str],
+                throw: _Throw | None) -> None:
+    x0, y0, x1, y1 = box
+    pw, ph = x1 - x0, y1 - y0
+    style = player(seat)
+    tower = state.options.mode == "tower"
+    finished = state.finished
+    is_result = finished and state.result_seat == seat
+    safe = tower and state.safe[seat] and not is_result
+    current = not finished and state.turn == seat
+    delta = throw.delta[seat] if throw else 0
+    classic = state.options.mode == "classic"
+
+    if current or is_result:
+        colour = RED if is_result and not classic else GOLD
+        ring = _ring(pw, ph, RADIUS, 6, colour)
+        img.paste(ring, (x0 - 6, y0 - 6), ring)
+
+    # header: the name, leaving room for the badge of the last throw
+    badge_font = font(26, True)
+    badge_w = round(badge_font.getlength(_signed(delta))) + 28 if delta else 0
+    text, fnt = fit_name(_name(names, seat), pw - 58 - 12 - badge_w, 28,
+                         fallback=style.letter)
+    d.text((x0 + 58, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
+
+    # bottom: chips / coasters held, as a big number and as a stack
+    held = state.chips[seat]
+    num_font = font(60, True)
+    d.text((x0 + 14, y1 - 44), str(held), font=num_font, fill=INK, anchor="lm")
+    sx = x0 + 14 + round(num_font.getlength(str(held))) + 16
+    chip_w, chip_gap = 26, 4
+    max_cols = max(1, (x1 - 14 - sx + chip_gap) // (chip_w + chip_gap))
+    colour, rim = (CORK, CORK_RIM) if tower else (style.colour, None)
+    draw_stack(img, sx, y1 - 14, held, colour, chip_w=chip_w, step=5, per_column=10,
+               max_columns=max_cols, gap=chip_gap, rim=rim)
+
+    if safe:
+        veil = _veil(pw, ph)
+        img.paste(veil, (x0, y0), veil)
+    if delta:
+        pill(d, (x1 - 10, y0 + HEADER_H // 2 - 1), _signed(delta), badge_font, INK, LIGHT,
+             anchor="r", pad=(10, 4))
+
+    # right of the owned numbers: this seat's status
+    dice_w = len(NUMBER_TABLE[state.seats][seat]) * (SMALL_DIE + 8)
+    status_w = pw - 28 - dice_w - 6
+    py = y0 + HEADER_H + 14 + SMALL_DIE // 2
+    status = None
+    if safe:
+        status = ("safe", (84, 88, 96), LIGHT)
+    elif is_result:
+        status = ("winner", GOLD, INK) if classic else ("loser", RED, LIGHT)
+    elif current:
+        status = ("turn", GOLD, INK)
+    if status:
+        key, fill, ink = status
+        fnt = fit_font(labels[key], status_w - 24, 24, 17, bold=True)
+        pill(d, (x1 - 14, py), labels[key], fnt, fill, ink, anchor="r", max_width=status_w)
+
+
+def _compose(state: SosediState, names: Sequence[str], labels: Mapping[str, str],
+             events: Sequence[Event] = ()) -> Image.Image:
+    lay = _layout(state.seats)
+    img = _base(state.seats, "tower" if state.options.mode == "tower" else "chips").copy()
+    d = ImageDraw.Draw(img)
+    throw = _throw(state, events)
+    _draw_table(img, d, lay, state, names, labels, throw)
+    _draw_side(img, d, lay, state, labels)
+    for seat, box in enumerate(lay.panels):
+        _draw_panel(img, d, box, seat, state, names, labels, throw)
+    return img
+
+
+_SAMPLE_SEED = "5" * 64
+_SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю", "Даша Ж", "Zoë Ф")
+_SAMPLE_LABELS = {key: f"{key} Шрифт Ёж" for key in LABEL_KEYS}
+
+
+@lru_cache(maxsize=16)
+def _palette(seats: int, mode: str) -> Image.Image:
+    """The fixed palette for (seats, mode): fitted once to a sample game drawn in full colour.
+
+    Mapping each picture to a fixed palette is several times faster than fitting one per
+    picture, and the palette depends only on (seats, mode), so output stays deterministic.
+    """
+    options = SosediOptions(mode=mode, roller_immune=True)
+    state, _ = ENGINE.new_game(options, seats, _SAMPLE_SEED)
+    history: list[tuple[SosediState, Sequence[Event]]] = [(state, ())]
+    while not state.finished:
+        state, events, _entry = ENGINE.apply(state, ROLL.code)
+        history.append((state, events))
+    picks = sorted({0, len(history) // 3, 2 * len(history) // 3, len(history) - 1})
+    samples = [_compose(*history[i][:1], _SAMPLE_NAMES, _SAMPLE_LABELS, history[i][1]) for i in picks]
+    return make_palette(samples)
+
+
+def render_board(state: SosediState, names: Sequence[str], labels: Mapping[str, str],
+                 events: Sequence[Event] = ()) -> bytes:
+    """The table of a «соседи» game as PNG bytes (1024 px wide; 2–6 players).
+
+    ``names`` are the players' display names by seat; ``labels`` must hold every key of
+    :data:`LABEL_KEYS` (the bot fills them from its locale); a missing key raises KeyError.
+    ``events`` are those of the last action (they link each die to what its owner did).
+    """
+    missing = [key for key in LABEL_KEYS if key not in labels]
+    if missing:
+        raise KeyError(f"labels missing: {', '.join(missing)}")
+    image = _compose(state, names, labels, events)
+    return to_png(image, palette=_palette(state.seats, state.options.mode))

@@ -1,0 +1,175 @@
+"""Golden playthroughs: seeded games written out as readable transcripts.
+
+A transcript has a header (game, options, seats, seed and its SHA-256), the events of
+the new game, one line per action::
+
+    <version> s<seat> <code> [dice] <events as compact JSON>
+
+then the final state and the outcome. The files under ``tests/golden/`` are compared
+with freshly played games by ``tests/test_golden.py``; after an intended rules change
+regenerate them and review the diff::
+
+    python -m tests.golden --regenerate        # rewrite every file
+    python -m tests.golden                     # only check, exit 1 on a difference
+
+The generator is generic: any engine satisfying engines/base.py can add a game to
+:data:`GOLDENS`. Where a game offers a choice, the action taken is picked
+deterministically (see :func:`default_choice`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engines import get_engine
+from engines.base import Action, Engine, Event, seed_digest
+
+GOLDEN_DIR = Path(__file__).with_name("golden")
+REGENERATE = "python -m tests.golden --regenerate"
+MAX_ACTIONS = 5000
+
+Choice = Callable[[Any, Sequence[Action]], Action]
+
+
+@dataclass(frozen=True)
+class Golden:
+    """One golden game: which engine, options (as JSON), seat count and seed."""
+
+    game: str
+    seats: int
+    seed: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _seed(label: str) -> str:
+    """A fixed 64-hex seed named by a label (readable in this file, stable forever)."""
+    return seed_digest(f"golden:{label}")
+
+
+# Labels were picked so each game shows its special cases: a void throw in every game,
+# and in the tower game also a throw that ends phase 1 and puts coasters back.
+GOLDENS: dict[str, Golden] = {
+    "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
+    "sosedi-reverse-4p-immune": Golden(
+        "sosedi", 4, _seed("sosedi-reverse-4p-immune#3"),
+        {"mode": "reverse", "roller_immune": True},
+    ),
+    "sosedi-tower-5p": Golden("sosedi", 5, _seed("sosedi-tower-5p#12"), {"mode": "tower"}),
+}
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _events(events: Sequence[Event]) -> str:
+    return _compact([e.to_json() for e in events])
+
+
+def default_choice(state: Any, actions: Sequence[Action]) -> Action:
+    """Deterministic but not always the first action, so choices get exercised."""
+    return actions[state.version % len(actions)]
+
+
+def transcript(
+    engine: Engine[Any, Any],
+    options: Any,
+    seats: int,
+    seed: str,
+    choose: Choice = default_choice,
+    max_actions: int = MAX_ACTIONS,
+) -> str:
+    """Play one seeded game with ``engine`` and return its transcript text."""
+    state, events = engine.new_game(options, seats, seed)
+    lines = [
+        f"# game: {engine.code}",
+        f"# options: {_compact(options.to_json())}",
+        f"# seats: {seats}",
+        f"# seed: {seed}",
+        f"# sha256(seed): {seed_digest(seed)}",
+        f"start {_events(events)}",
+    ]
+    while not state.finished:
+        if state.version >= max_actions:
+            raise RuntimeError(f"{engine.code}: game not over after {max_actions} actions")
+        action = choose(state, engine.legal_actions(state))
+        state, events, entry = engine.apply(state, action.code)
+        dice = _compact(list(entry.dice)) if entry.dice else "-"
+        lines.append(f"{state.version} s{entry.seat} {entry.code} {dice} {_events(events)}")
+    lines.append(f"final {_compact(state.to_json())}")
+    outcome = engine.outcome(state)
+    lines.append(f"outcome {_compact(outcome.to_json() if outcome else None)}")
+    return "\n".join(lines) + "\n"
+
+
+def render_golden(name: str) -> str:
+    """The transcript of ``GOLDENS[name]``, played now."""
+    spec = GOLDENS[name]
+    engine = get_engine(spec.game)
+    if engine is None:
+        raise KeyError(f"unknown game {spec.game!r}")
+    options = engine.options_from_json(spec.options)
+    return transcript(engine, options, spec.seats, spec.seed)
+
+
+def golden_path(name: str) -> Path:
+    return GOLDEN_DIR / f"{name}.txt"
+
+
+def regenerate(names: Sequence[str] | None = None) -> list[Path]:
+    """Rewrite the golden files (all, or ``names``); returns the paths written."""
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    written = []
+    for name in names or GOLDENS:
+        path = golden_path(name)
+        path.write_text(render_golden(name), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def diff(name: str) -> str:
+    """A unified diff from the stored file to a fresh playthrough ('' when equal)."""
+    path = golden_path(name)
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    new = render_golden(name)
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True),
+            fromfile=str(path), tofile=f"{name} (played now)",
+        )
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.golden", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--regenerate", action="store_true", help="rewrite the golden files")
+    parser.add_argument("names", nargs="*", help=f"golden names (default all: {', '.join(GOLDENS)})")
+    args = parser.parse_args(argv)
+    unknown = [n for n in args.names if n not in GOLDENS]
+    if unknown:
+        parser.error(f"unknown golden(s): {', '.join(unknown)}")
+    if args.regenerate:
+        for path in regenerate(args.names):
+            print(f"wrote {path}")
+        return 0
+    status = 0
+    for name in args.names or GOLDENS:
+        text = diff(name)
+        if text:
+            status = 1
+            sys.stdout.write(text)
+        else:
+            print(f"ok {name}")
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
