@@ -12,7 +12,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import e2e, engines, render
+from bench import e2e_game, engine_speed, render_speed
 
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
@@ -24,9 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     scale = 0.1 if args.quick else 1.0
     results = {
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
-        "engines": engines.run(scale),
-        "render": render.run(scale),
-        "e2e": asyncio.run(e2e.run()),
+        "engines": engine_speed.run(scale),
+        "render": render_speed.run(scale),
+        "e2e": asyncio.run(e2e_game.run()),
     }
     RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwritten to {RESULTS}")

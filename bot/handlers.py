@@ -6,6 +6,7 @@ import contextlib
 import html
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
@@ -66,13 +67,30 @@ def _usable(update: Update) -> tuple[Chat, User] | None:
     return chat, user
 
 
+@dataclass(frozen=True, slots=True)
+class _Command:
+    """A command from a human, with what every command handler needs."""
+
+    chat: Chat
+    user: User
+    flow: GameFlow
+    tr: Tr
+    args: list[str]
+
+
+async def _command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> _Command | None:
+    if (who := _usable(update)) is None:
+        return None
+    chat, user = who
+    flow = _flow(context)
+    return _Command(chat, user, flow, await flow.tr(chat.id), list(context.args or []))
+
+
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start: in a private chat, explain how to add the bot to a group."""
-    if (who := _usable(update)) is None:
+    if (cmd := await _command(update, context)) is None:
         return
-    chat, _ = who
-    flow = _flow(context)
-    tr = await flow.tr(chat.id)
+    chat, tr = cmd.chat, cmd.tr
     if chat.type in GROUPS:
         await _reply(update, context, tr("help-text"))
         return
@@ -83,23 +101,18 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: what the bot does and its commands."""
-    if (who := _usable(update)) is None:
-        return
-    tr = await _flow(context).tr(who[0].id)
-    await _reply(update, context, tr("help-text"))
+    if (cmd := await _command(update, context)) is not None:
+        await _reply(update, context, cmd.tr("help-text"))
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/newgame [code]: the game picker, or straight to a lobby."""
-    if (who := _usable(update)) is None:
+    if (cmd := await _command(update, context)) is None:
         return
-    chat, user = who
-    flow = _flow(context)
-    tr = await flow.tr(chat.id)
+    chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     if chat.type not in GROUPS:
         await _reply(update, context, tr("groups-only"))
         return
-    args = context.args or []
     async with flow.lock(chat.id):
         active = await flow.repo.active_game(chat.id)
         if active is not None:
@@ -118,12 +131,9 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules [code]: the rules of the named or current game."""
-    if (who := _usable(update)) is None:
+    if (cmd := await _command(update, context)) is None:
         return
-    flow = _flow(context)
-    chat = who[0]
-    tr = await flow.tr(chat.id)
-    args = context.args or []
+    chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
     code = args[0].lower() if args else None
     if code is None:
         active = await flow.repo.active_game(chat.id)
@@ -138,12 +148,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/lang ru|en: the chat's language (admins only in groups)."""
-    if (who := _usable(update)) is None:
+    if (cmd := await _command(update, context)) is None:
         return
-    chat, user = who
-    flow = _flow(context)
-    tr = await flow.tr(chat.id)
-    args = context.args or []
+    chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     if len(args) != 1 or args[0].lower() not in SUPPORTED:
         await _reply(update, context, tr("lang-usage", langs=" | ".join(SUPPORTED)))
         return
@@ -157,11 +164,9 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/stop: the host or an admin ends the lobby or game."""
-    if (who := _usable(update)) is None:
+    if (cmd := await _command(update, context)) is None:
         return
-    chat, user = who
-    flow = _flow(context)
-    tr = await flow.tr(chat.id)
+    chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     async with flow.lock(chat.id):
         game = await flow.repo.active_game(chat.id)
         if game is None:
@@ -176,12 +181,9 @@ async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/tally [reset]: who has paid how many pub rounds here; admins may reset it."""
-    if (who := _usable(update)) is None:
+    if (cmd := await _command(update, context)) is None:
         return
-    chat, user = who
-    flow = _flow(context)
-    tr = await flow.tr(chat.id)
-    args = context.args or []
+    chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     if args and args[0].lower() == "reset":
         if chat.type in GROUPS and not await _is_admin(context, chat, update.effective_message, user):
             await _reply(update, context, tr("admins-only"))
@@ -199,12 +201,9 @@ async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
-    if (who := _usable(update)) is None:
+    if (cmd := await _command(update, context)) is None:
         return
-    chat, user = who
-    flow = _flow(context)
-    tr = await flow.tr(chat.id)
-    args = context.args or []
+    chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     async with flow.lock(chat.id):
         game = await flow.repo.active_game(chat.id)
         if game is None or game.status != "lobby":

@@ -42,6 +42,17 @@ def api_method(name: str) -> Callable[[Handler], Handler]:
     return register
 
 
+def _message_text(p: JSONDict, too_long: str) -> Formatted:
+    """The ``text`` parameter parsed like Telegram, rejected when empty or over 4096."""
+    text = p.get("text")
+    formatted = format_text(text if isinstance(text, str) else "", p.get("parse_mode"), p.get("entities"))
+    if not formatted.text:
+        raise bad_request("message text is empty")
+    if formatted.length > MAX_TEXT:
+        raise bad_request(too_long)
+    return formatted
+
+
 def _caption(p: JSONDict) -> Formatted:
     caption = p.get("caption")
     return format_text(caption if isinstance(caption, str) else "", p.get("parse_mode"),
@@ -201,13 +212,7 @@ class BotApiMethods(WorldState):
     @api_method("sendMessage")
     async def _api_send_message(self, p: JSONDict, files: dict[str, bytes]) -> JSONDict:
         chat = self._chat_for_send(p.get("chat_id"))
-        text = p.get("text")
-        formatted = format_text(text if isinstance(text, str) else "", p.get("parse_mode"),
-                                p.get("entities"))
-        if not formatted.text:
-            raise bad_request("message text is empty")
-        if formatted.length > MAX_TEXT:
-            raise bad_request("message is too long")
+        formatted = _message_text(p, too_long="message is too long")
         markup = check_markup(p.get("reply_markup"), inline_only=False)
         message = self._new_message(
             chat, self.bot, text=formatted.text, entities=formatted.entity_dicts(),
@@ -276,13 +281,7 @@ class BotApiMethods(WorldState):
         message = self._editable(p)
         if message.text is None:
             raise bad_request("there is no text in the message to edit")
-        text = p.get("text")
-        formatted = format_text(text if isinstance(text, str) else "", p.get("parse_mode"),
-                                p.get("entities"))
-        if not formatted.text:
-            raise bad_request("message text is empty")
-        if formatted.length > MAX_TEXT:
-            raise bad_request("MESSAGE_TOO_LONG")
+        formatted = _message_text(p, too_long="MESSAGE_TOO_LONG")  # edits word it differently
         markup = check_markup(p.get("reply_markup"), inline_only=True)
         entities = formatted.entity_dicts()
         if (formatted.text, entities, markup) == (message.text, message.entities,
