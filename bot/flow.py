@@ -90,10 +90,16 @@ class GameFlow:
             return None
         tr = await self.tr(chat_id)
         cover = await asyncio.to_thread(render_cover, tr(f"game-{code}"), tr(f"game-{code}-tagline"))
-        message = await bot.send_photo(
-            chat_id, cover, caption=texts.lobby_caption(game, self.uis[code], engine, opts, tr),
-            parse_mode=ParseMode.HTML, reply_markup=texts.lobby_keyboard(game, self.uis[code], engine, opts, tr),
-        )
+        try:
+            message = await bot.send_photo(
+                chat_id, cover, caption=texts.lobby_caption(game, self.uis[code], engine, opts, tr),
+                parse_mode=ParseMode.HTML, reply_markup=texts.lobby_keyboard(game, self.uis[code], engine, opts, tr),
+            )
+        except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
+            log.warning("chat %s: could not post the lobby: %s", chat_id, exc)
+            await self.repo.stop_game(game.id, {"kind": "cancelled"})
+            await self._send(bot, chat_id, tr("lobby-post-failed"))
+            return None
         await self.repo.set_message_id(game.id, message.message_id)
         return game
 

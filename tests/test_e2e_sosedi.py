@@ -262,3 +262,12 @@ async def test_commands_registered_in_both_languages(world) -> None:
         assert commands["newgame"] == word
         assert set(commands) >= {"newgame", "rules", "stop", "lang", "help"}
 
+
+
+async def test_no_photo_rights_leaves_no_invisible_lobby(world) -> None:
+    tg, runner, users = world
+    tg.fail_next("sendPhoto", error_code=400, description="Bad Request: not enough rights to send photos to the chat")
+    await runner.say(users["anya"], "/newgame sosedi")
+    assert "Разрешите мне отправлять фото" in tg.last_bot_message(CHAT_ID).text
+    await runner.say(users["anya"], "/newgame sosedi")  # once the rights are back, a lobby opens
+    assert "Игроки (1/6)" in runner.table().caption

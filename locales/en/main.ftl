@@ -80,3 +80,4 @@ toast-done = Done.
 toast-not-a-player = Only the players of that game can start another round.
 toast-game-exists = A game is already on in this chat.
 toast-lobby-open = Lobby open!
+lobby-post-failed = I can’t post the table picture. Allow me to send photos in this chat and try /newgame again.
