@@ -87,7 +87,7 @@ def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options:
 
 def event_lines(ui: GameUI, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
     etr = escaped_tr(tr)
-    return [line for line in (ui.describe(e, names, etr) for e in events) if line]
+    return ui.describe(events, names, etr)
 
 
 def table_caption(

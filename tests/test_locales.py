@@ -109,7 +109,13 @@ def test_russian_plurals(tr: Translator, key: str, args: dict[str, object], expe
 
 @pytest.mark.parametrize(("count", "word"), [(1, "фишку"), (2, "фишки"), (5, "фишек"), (11, "фишек"), (21, "фишку")])
 def test_russian_accusative_plural(tr: Translator, count: int, word: str) -> None:
-    assert f"в чашу {count} {word}," in tr.t("ru", "sosedi-ev-pay", name="Оля", count=count, left=3)
+    assert f"в чашу {count} {word} (осталось 3)" in tr.t("ru", "sosedi-ev-pay", name="Оля", count=count, held=3)
+
+
+@pytest.mark.parametrize(("count", "word"), [(1, "подставку"), (2, "подставки"), (5, "подставок"), (11, "подставок"),
+                                             (21, "подставку")])
+def test_russian_coasters_taken(tr: Translator, count: int, word: str) -> None:
+    assert tr.t("ru", "sosedi-ev-take", name="Оля", count=count, held=4) == f"Оля берёт {count} {word} (у себя 4)"
 
 
 @pytest.mark.parametrize(("count", "word"), [(1, "chip"), (2, "chips"), (5, "chips"), (11, "chips"), (21, "chips")])

@@ -46,7 +46,7 @@ class SosediUI:
             key, size, (lo, hi) = "tower", options.tower_size(max(seats, 2)), TOWER_RANGE
         else:
             key, size, (lo, hi) = "chips", options.chips, CHIPS_RANGE
-        row = [Button(tr(f"sosedi-btn-{key}", delta=f"{d:+d}"), key, str(size + d))
+        row = [Button(tr(f"sosedi-btn-{key}", delta=f"{d:+d}".replace("-", "−")), key, str(size + d))
                for d in (-STEP, STEP) if lo <= size + d <= hi]
         if options.mode == "tower" and options.tower is not None:
             row.append(Button(tr("sosedi-btn-tower-auto"), "tower", "auto"))
@@ -56,34 +56,42 @@ class SosediUI:
                             "roller_immune", "off" if on else "on")])
         return [r for r in rows if r]
 
-    def describe(self, event: Event, names: Sequence[str], tr: Tr) -> str | None:
-        name = names[event.seat] if event.seat is not None else ""
-        data = event.data
-        if event.kind == "starter":
-            return tr("sosedi-ev-starter", name=name)
-        if event.kind == "roll":
-            return tr("sosedi-ev-roll", name=name, dice=" · ".join(str(d) for d in data["dice"]))
-        if event.kind == "pay":
-            return tr("sosedi-ev-pay", name=name, count=data["count"], left=data["left"])
-        if event.kind == "void":
-            return tr("sosedi-ev-void", name=name, who=_names(data.get("seats", []), names),
-                      many=len(data.get("seats", [])))
-        if event.kind == "nothing":
-            return tr("sosedi-ev-nothing")
-        if event.kind == "win":
-            return tr("sosedi-ev-win", name=name, bowl=data["bowl"])
-        if event.kind == "lose":
-            return tr("sosedi-ev-lose", name=name)
-        if event.kind == "take":
-            return tr("sosedi-ev-take", name=name, held=data["held"])
-        if event.kind == "tower_down":
-            safe = data.get("safe", [])
-            return tr("sosedi-ev-tower-down", who=_names(safe, names), count=len(safe))
-        if event.kind == "put":
-            return tr("sosedi-ev-put", name=name, held=data["held"])
-        if event.kind == "safe":
-            return tr("sosedi-ev-safe", name=name)
-        return None
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+        """One line per throw («Вера бросает 1 · 1 · 5: Аня берёт 2 подставки (у себя 6)»),
+        then a line for each turn of the game it caused; the result itself is in the caption."""
+        lines: list[str] = []
+        effects: dict[tuple[int, str], dict[str, int]] = {}  # (seat, kind) -> count, last holding
+        roll = ""
+        for event in events:
+            data = event.data
+            if event.kind == "roll":
+                roll = tr("sosedi-ev-roll", name=names[event.seat or 0],
+                          dice=" · ".join(str(d) for d in data["dice"]))
+            elif event.kind in ("pay", "take", "put"):
+                seat = event.seat or 0
+                entry = effects.setdefault((seat, event.kind), {"count": 0, "held": 0})
+                entry["count"] += int(data.get("count", 1))
+                entry["held"] = int(data.get("left", data.get("held", 0)))
+            elif event.kind == "starter":
+                lines.append(tr("sosedi-ev-starter", name=names[event.seat or 0]))
+            elif event.kind == "void":
+                seats = data.get("seats", [])
+                lines.append(tr("sosedi-ev-void", name=names[event.seat or 0], many=len(seats),
+                                who=_names(seats, names)))
+            elif event.kind == "tower_down":
+                safe = data.get("safe", [])
+                lines.append(tr("sosedi-ev-tower-down", who=_names(safe, names), count=len(safe)))
+            elif event.kind == "safe":
+                lines.append(tr("sosedi-ev-safe", name=names[event.seat or 0]))
+        if roll:
+            parts = [tr(f"sosedi-ev-{kind}", name=names[seat], count=v["count"], held=v["held"])
+                     for (seat, kind), v in effects.items()]
+            if parts:
+                effects = "; ".join(parts)
+            else:  # a void throw says so on its own line
+                effects = "" if any(e.kind == "void" for e in events) else tr("sosedi-ev-nothing")
+            lines.insert(0, tr("sosedi-ev-throw", roll=roll, effects=effects) if effects else roll)
+        return lines
 
     def status_lines(self, state: SosediState, names: Sequence[str], tr: Tr) -> list[str]:
         if state.options.mode == "tower":

@@ -23,31 +23,33 @@ sosedi-btn-tower-auto = Tower: auto
 sosedi-btn-immune-on = Roller is immune
 sosedi-btn-immune-off = Roller pays
 
-sosedi-ev-starter = Drawn by lot: { $name } rolls first.
-sosedi-ev-roll = { $name } rolls: { $dice }
+sosedi-ev-starter = Drawn by lot: { $name } starts.
+sosedi-ev-roll = { $name } rolls { $dice }
+sosedi-ev-throw = { $roll }: { $effects }
 sosedi-ev-pay = { $name } puts { $count } { $count ->
         [one] chip
        *[other] chips
-    } into the bowl, { $left ->
+    } into the bowl ({ $held ->
         [0] none left
-       *[other] { $left } left
-    }
+       *[other] { $held } left
+    })
 sosedi-ev-void = The roll is void: { $many ->
         [0] everyone would get out at once, and someone must pay
        *[other] { $who } would lose their last chips at once
     }. { $name } rolls again.
-sosedi-ev-nothing = Nobody is hit.
-sosedi-ev-win = 🏆 { $name } puts in the last chip and wins! The bowl holds { $bowl } { $bowl ->
-        [one] chip
-       *[other] chips
-    }.
-sosedi-ev-lose = { $name } loses.
-sosedi-ev-take = { $name } takes a coaster (holding { $held })
+sosedi-ev-nothing = nobody is hit
+sosedi-ev-take = { $name } takes { $count } { $count ->
+        [one] coaster
+       *[other] coasters
+    } (holding { $held })
 sosedi-ev-tower-down = 🏚 The tower is used up! { $count ->
         [0] Everyone holds coasters.
        *[other] Safe with no coasters: { $who }.
     }
-sosedi-ev-put = { $name } puts a coaster back (holding { $held })
+sosedi-ev-put = { $name } puts back { $count } { $count ->
+        [one] coaster
+       *[other] coasters
+    } (holding { $held })
 sosedi-ev-safe = ✅ { $name } is safe.
 
 sosedi-status-bowl = Bowl: { $count } { $count ->
@@ -68,8 +70,8 @@ sosedi-result-win = 🏆 { $name } wins and takes the bowl: { $bowl } { $bowl ->
         [one] chip
        *[other] chips
     }!
-sosedi-result-reverse = 🍺 { $name } ran out of chips first — pays!
-sosedi-result-tower = 🍺 { $name } is the last one holding coasters — buys the round!
+sosedi-result-reverse = 🍺 { $name } pays: out of chips first!
+sosedi-result-tower = 🍺 { $name } buys the round: still holding coasters!
 
 rules-sosedi =
     <b>Help Your Neighbour</b> — 2–6 players, three dice.

@@ -24,33 +24,36 @@ sosedi-btn-tower-auto = Башня: авто
 sosedi-btn-immune-on = Бросающий не платит
 sosedi-btn-immune-off = Бросающий платит
 
-sosedi-ev-starter = Жребий: первым бросает { $name }.
-sosedi-ev-roll = { $name } бросает: { $dice }
+sosedi-ev-starter = Жребий: начинает { $name }.
+sosedi-ev-roll = { $name } бросает { $dice }
+sosedi-ev-throw = { $roll }: { $effects }
 sosedi-ev-pay = { $name } кладёт в чашу { $count } { $count ->
         [one] фишку
         [few] фишки
        *[many] фишек
-    }, { $left ->
+    } ({ $held ->
         [0] больше нет
-       *[other] осталось { $left }
-    }
+       *[other] осталось { $held }
+    })
 sosedi-ev-void = Бросок недействителен: { $many ->
         [0] спаслись бы все разом, а платить кому-то надо
        *[other] { $who } лишились бы последнего разом
     }. { $name } бросает ещё раз.
-sosedi-ev-nothing = Никого не задело.
-sosedi-ev-win = 🏆 { $name } кладёт последнюю фишку и побеждает! В чаше { $bowl } { $bowl ->
-        [one] фишка
-        [few] фишки
-       *[many] фишек
-    }.
-sosedi-ev-lose = { $name } проигрывает.
-sosedi-ev-take = { $name } берёт подставку (у себя { $held })
+sosedi-ev-nothing = никого не задело
+sosedi-ev-take = { $name } берёт { $count } { $count ->
+        [one] подставку
+        [few] подставки
+       *[many] подставок
+    } (у себя { $held })
 sosedi-ev-tower-down = 🏚 Башня кончилась! { $count ->
         [0] Подставки у всех.
        *[other] Без подставок и в безопасности: { $who }.
     }
-sosedi-ev-put = { $name } возвращает подставку (у себя { $held })
+sosedi-ev-put = { $name } возвращает { $count } { $count ->
+        [one] подставку
+        [few] подставки
+       *[many] подставок
+    } (у себя { $held })
 sosedi-ev-safe = ✅ { $name } в безопасности.
 
 sosedi-status-bowl = В чаше: { $count } { $count ->
@@ -74,8 +77,8 @@ sosedi-result-win = 🏆 { $name } побеждает и забирает чаш
         [few] фишки
        *[many] фишек
     }!
-sosedi-result-reverse = 🍺 { $name } первым остался без фишек — платит!
-sosedi-result-tower = 🍺 { $name } последним держит подставки — проставляется!
+sosedi-result-reverse = 🍺 { $name } платит: фишки кончились первыми!
+sosedi-result-tower = 🍺 { $name } проставляется: подставки так и остались на руках!
 
 rules-sosedi =
     <b>Помоги своему соседу</b> — 2–6 игроков, три кости.
