@@ -20,6 +20,7 @@ RESULTS = Path(__file__).resolve().parent / "results.json"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON results")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
     results = {
@@ -28,8 +29,8 @@ def main(argv: list[str] | None = None) -> int:
         "render": render_speed.run(scale),
         "e2e": asyncio.run(e2e_game.run()),
     }
-    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"\nwritten to {RESULTS}")
+    args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nwritten to {args.out}")
     return 0
 
 
