@@ -347,7 +347,7 @@ class Repository:
     async def games_behind(self) -> list[GameRow]:
         """Games whose table message shows an older version than stored (a missed edit)."""
         async with self.db.execute(
-            "SELECT * FROM games WHERE shown_version < version AND status != 'lobby' "
+            "SELECT * FROM games WHERE shown_version < version AND status IN ('running', 'finished') "
             "AND message_id IS NOT NULL ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()

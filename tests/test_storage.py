@@ -86,3 +86,15 @@ async def test_lobby_rewrite_and_shown_version(tmp_path: Path) -> None:
     await repo.set_shown_version(game.id, 0)  # never goes back
     assert await repo.games_behind() == []
     await repo.close()
+
+
+async def test_stopped_games_are_not_redrawn_at_start_up(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "db")
+    game = await repo.create_game(-1, "sosedi", {}, "00" * 32, HOST)
+    await repo.set_message_id(game.id, 5)
+    await repo.save_move(game.id, 0, {}, 0, [(None, "start", (), [])])
+    await repo.save_move(game.id, 0, {}, 1, [(0, "r", (), [])])
+    assert [g.id for g in await repo.games_behind()] == [game.id]
+    await repo.stop_game(game.id, {"kind": "stopped"})  # its table shows «остановлена» already
+    assert await repo.games_behind() == []
+    await repo.close()
