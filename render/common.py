@@ -186,12 +186,6 @@ def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
     return big.resize((width, height), Image.Resampling.LANCZOS)
 
 
-def round_rect(canvas: Image.Image, box: Box, radius: int, fill: RGB) -> None:
-    """Fill an anti-aliased rounded rectangle (``box`` is x0, y0, x1, y1, exclusive end)."""
-    x0, y0, x1, y1 = (int(v) for v in box)
-    canvas.paste(fill, (x0, y0, x1, y1), rounded_mask(x1 - x0, y1 - y0, radius))
-
-
 def _downsample(big: Image.Image, size: tuple[int, int]) -> Image.Image:
     return big.resize(size, Image.Resampling.LANCZOS)
 
