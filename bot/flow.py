@@ -124,8 +124,7 @@ class GameFlow:
                 return Reply(tr("toast-not-in-lobby"))
             seats = [(uid, n) for uid, n in seats if uid != user_id]
             if not seats:
-                await self.repo.stop_game(game.id, {"kind": "cancelled"})
-                return Reply(tr("toast-left"), after=lambda: self._edit_caption(bot, game, tr("lobby-cancelled"), None))
+                return Reply(tr("toast-left"), after=await self._close_lobby(bot, game, tr))
             if host_id == user_id:
                 host_id = seats[0][0]  # the host's role passes to the longest-seated player
             reply = Reply(tr("toast-left"))
@@ -140,9 +139,7 @@ class GameFlow:
         elif command == "cancel":
             if not is_host:
                 return Reply(tr("toast-host-only"))
-            await self.repo.stop_game(game.id, {"kind": "cancelled"})
-            closed = tr("lobby-cancelled")
-            return Reply(tr("toast-cancelled"), after=lambda: self._edit_caption(bot, game, closed, None))
+            return Reply(tr("toast-cancelled"), after=await self._close_lobby(bot, game, tr))
         elif command == "start":
             if not is_host:
                 return Reply(tr("toast-host-only"))
@@ -155,6 +152,12 @@ class GameFlow:
         reply.after = lambda: self._edit_caption(bot, fresh, texts.lobby_caption(fresh, ui, engine, options, tr),
                                                  texts.lobby_keyboard(fresh, ui, engine, options, tr))
         return reply
+
+    async def _close_lobby(self, bot: Bot, game: GameRow, tr: Tr) -> Callable[[], Awaitable[None]]:
+        """Store the lobby as cancelled; returns the edit that shows it closed."""
+        await self.repo.stop_game(game.id, {"kind": "cancelled"})
+        closed = tr("lobby-cancelled")
+        return lambda: self._edit_caption(bot, game, closed, None)
 
     async def start(self, bot: Bot, game: GameRow) -> Reply:
         """Deal the game from the lobby and turn the lobby message into the table."""

@@ -87,10 +87,10 @@ class SosediUI:
             parts = [tr(f"sosedi-ev-{kind}", name=names[seat], count=v["count"], held=v["held"])
                      for (seat, kind), v in effects.items()]
             if parts:
-                effects = "; ".join(parts)
+                summary = "; ".join(parts)
             else:  # a void throw says so on its own line
-                effects = "" if any(e.kind == "void" for e in events) else tr("sosedi-ev-nothing")
-            lines.insert(0, tr("sosedi-ev-throw", roll=roll, effects=effects) if effects else roll)
+                summary = "" if any(e.kind == "void" for e in events) else tr("sosedi-ev-nothing")
+            lines.insert(0, tr("sosedi-ev-throw", roll=roll, effects=summary) if summary else roll)
         return lines
 
     def status_lines(self, state: SosediState, names: Sequence[str], tr: Tr) -> list[str]:

@@ -53,10 +53,14 @@ def _message_text(p: JSONDict, too_long: str) -> Formatted:
     return formatted
 
 
-def _caption(p: JSONDict) -> Formatted:
+def _caption(p: JSONDict, too_long: str) -> Formatted:
+    """The ``caption`` parameter parsed like Telegram, rejected when over 1024."""
     caption = p.get("caption")
-    return format_text(caption if isinstance(caption, str) else "", p.get("parse_mode"),
-                       p.get("caption_entities"))
+    formatted = format_text(caption if isinstance(caption, str) else "", p.get("parse_mode"),
+                            p.get("caption_entities"))
+    if formatted.length > MAX_CAPTION:
+        raise bad_request(too_long)
+    return formatted
 
 
 class BotApiMethods(WorldState):
@@ -224,9 +228,7 @@ class BotApiMethods(WorldState):
     async def _api_send_photo(self, p: JSONDict, files: dict[str, bytes]) -> JSONDict:
         chat = self._chat_for_send(p.get("chat_id"))
         photo = self._resolve_photo(p.get("photo"), files, "photo")
-        caption = _caption(p)
-        if caption.length > MAX_CAPTION:
-            raise bad_request("message caption is too long")
+        caption = _caption(p, too_long="message caption is too long")
         markup = check_markup(p.get("reply_markup"), inline_only=False)
         message = self._new_message(
             chat, self.bot, caption=caption.text, caption_entities=caption.entity_dicts(),
@@ -295,9 +297,7 @@ class BotApiMethods(WorldState):
         message = self._editable(p)
         if message.photo is None:
             raise bad_request("there is no caption in the message to edit")
-        caption = _caption(p)
-        if caption.length > MAX_CAPTION:
-            raise bad_request("MEDIA_CAPTION_TOO_LONG")
+        caption = _caption(p, too_long="MEDIA_CAPTION_TOO_LONG")
         markup = check_markup(p.get("reply_markup"), inline_only=True)
         entities = caption.entity_dicts()
         if (caption.text, entities, markup) == (message.caption or "", message.caption_entities,
@@ -315,9 +315,7 @@ class BotApiMethods(WorldState):
         if media.get("type") != "photo":
             raise bad_request(f"the fake server only supports photo media, got {media.get('type')!r}")
         photo = self._resolve_photo(media.get("media"), files, "media")
-        caption = _caption(media)
-        if caption.length > MAX_CAPTION:
-            raise bad_request("MEDIA_CAPTION_TOO_LONG")
+        caption = _caption(media, too_long="MEDIA_CAPTION_TOO_LONG")
         markup = check_markup(p.get("reply_markup"), inline_only=True)
         entities = caption.entity_dicts()
         if (photo.sha256, caption.text, entities, markup) == (
