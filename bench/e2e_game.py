@@ -1,4 +1,4 @@
-"""One full game of each sosedi mode through the fake Bot API: presses, Telegram calls, latency."""
+"""One full game of each sosedi mode and of spichki through the fake Bot API: presses, Telegram calls, latency."""
 
 from __future__ import annotations
 
@@ -13,6 +13,14 @@ from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
 from tests.fake_telegram import FakeTelegram
 
 COUNTED = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
+THROW_PREFIXES = ("🎲", "🎯")  # the throw buttons of every game so far
+# name, game code, lobby buttons the host presses before «Начать»
+GAMES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("sosedi classic", "sosedi", ()),
+    ("sosedi reverse", "sosedi", ("Вариант →",)),
+    ("sosedi tower", "sosedi", ("Вариант →", "Вариант →")),
+    ("spichki", "spichki", ()),
+)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -20,17 +28,22 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], mode_presses: int) -> dict[str, Any]:
+def _throw_label(labels: list[str]) -> str | None:
+    return next((label for label in labels if label.startswith(THROW_PREFIXES)), None)
+
+
+async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], code: str,
+                    settings: tuple[str, ...]) -> dict[str, Any]:
     host = users[0]
     start_requests = len(tg.requests)
-    await runner.say(host, "/newgame sosedi")
+    await runner.say(host, f"/newgame {code}")
     lobby = runner.table()
     presses = 0
     for user in users[1:]:
         await runner.press(user, lobby, "Играю")
         presses += 1
-    for _ in range(mode_presses):
-        await runner.press(host, lobby, "Вариант →")
+    for label in settings:
+        await runner.press(host, lobby, label)
         presses += 1
     await runner.press(host, lobby, "Начать")
     presses += 1
@@ -39,12 +52,12 @@ async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], mode_
     answer_ms: list[float] = []
     edit_ms: list[float] = []
     rolls = 0
-    while any(label.startswith("🎲") for label, _ in table.buttons):
+    while (label := _throw_label([text for text, _ in table.buttons])) is not None:
         mover = by_name[current_player_name(table.caption)]
         before = len(tg.requests)
         t0 = time.perf_counter()
         t0_server = tg.clock()  # the clock the fake server stamps requests with
-        handle = await tg.press(mover, CHAT_ID, table.message_id, table.button("🎲"))
+        handle = await tg.press(mover, CHAT_ID, table.message_id, table.button(label))
         await tg.wait_answer(handle)
         t1 = time.perf_counter()
         await runner.handled()
@@ -81,8 +94,8 @@ async def run() -> dict[str, Any]:
             seeds = (f"{i:064x}" for i in itertools.count(1))
             runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
             try:
-                for presses, mode in enumerate(("classic", "reverse", "tower")):
-                    results[mode] = await _one_game(tg, runner, users, presses)
+                for name, code, settings in GAMES:
+                    results[name] = await _one_game(tg, runner, users, code, settings)
             finally:
                 await runner.stop()
     print(f"\n{'e2e game (3 players)':<22}{'decisions':>10}{'calls':>7}{'calls/dec':>10}"

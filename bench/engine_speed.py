@@ -13,6 +13,8 @@ CASES: list[tuple[str, dict[str, Any], int]] = [
     ("sosedi", {"mode": "classic"}, 4),
     ("sosedi", {"mode": "reverse", "roller_immune": True}, 4),
     ("sosedi", {"mode": "tower"}, 4),
+    ("spichki", {"double_hit": 2}, 4),
+    ("spichki", {"double_hit": 1}, 8),
 ]
 
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 import io
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image
 
-from engines.sosedi import ENGINE, SosediOptions
+from engines import sosedi, spichki
 from locales import Translator
-from render.sosedi import LABEL_KEYS, render_board
+from render import sosedi as render_sosedi
+from render import spichki as render_spichki
 
-NAMES = ["Аня", "Борис", "Вера", "Глеб", "Даша", "Евгений"]
+NAMES = ["Аня", "Борис", "Вера", "Глеб", "Даша", "Евгений", "Жанна", "Зоя"]
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -21,33 +23,49 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _positions(engine: Any, options: Any, seats: int, games: int) -> list[tuple[Any, Sequence[Any]]]:
+    """The middle (state, events) of ``games`` seeded games."""
+    positions = []
+    for k in range(games):
+        state, events = engine.new_game(options, seats, f"{k:064x}")
+        history = [(state, events)]
+        while not state.finished:
+            state, events, _ = engine.apply(state, "r")
+            history.append((state, events))
+        positions.append(history[len(history) // 2])
+    return positions
+
+
+def _measure(case: str, render: Callable[..., bytes], positions: list[tuple[Any, Sequence[Any]]],
+             names: Sequence[str], labels: dict[str, str]) -> dict[str, Any]:
+    render(positions[0][0], names, labels, positions[0][1])  # warm the static cache
+    times, sizes = [], []
+    for state, events in positions * 5:
+        started = time.perf_counter()
+        png = render(state, names, labels, events)
+        times.append((time.perf_counter() - started) * 1000)
+        sizes.append(len(png))
+    width, height = Image.open(io.BytesIO(png)).size
+    row = {"case": case, "p50_ms": round(statistics.median(times), 2),
+           "p95_ms": round(_pct(times, 0.95), 2), "bytes_max": max(sizes),
+           "bytes_mean": round(statistics.mean(sizes)), "size": f"{width}x{height}"}
+    print(f"{row['case']:<28}{row['p50_ms']:>9}{row['p95_ms']:>9}{row['bytes_max'] / 1024:>9.1f}{row['size']:>11}")
+    return row
+
+
 def run(scale: float = 1.0) -> list[dict[str, Any]]:
     tr = Translator.load()
-    labels = {k: tr.t("ru", f"board-{k}") for k in LABEL_KEYS}
+    games = max(3, int(20 * scale))
     rows = []
     print(f"\n{'render (mid-game)':<28}{'p50 ms':>9}{'p95 ms':>9}{'KB max':>9}{'size':>11}")
+    labels = {k: tr.t("ru", f"board-{k}") for k in render_sosedi.LABEL_KEYS}
     for mode in ("classic", "reverse", "tower"):
         for seats in (3, 6):
-            positions = []
-            for k in range(max(3, int(20 * scale))):
-                state, events = ENGINE.new_game(SosediOptions(mode=mode), seats, f"{k:064x}")
-                history = [(state, events)]
-                while not state.finished:
-                    state, events, _ = ENGINE.apply(state, "r")
-                    history.append((state, events))
-                positions.append(history[len(history) // 2])
-            render_board(*positions[0][:1], NAMES[:seats], labels, positions[0][1])  # warm the static cache
-            times, sizes = [], []
-            for state, events in positions * 5:
-                started = time.perf_counter()
-                png = render_board(state, NAMES[:seats], labels, events)
-                times.append((time.perf_counter() - started) * 1000)
-                sizes.append(len(png))
-            width, height = Image.open(io.BytesIO(png)).size
-            row = {"case": f"sosedi {mode} {seats}p", "p50_ms": round(statistics.median(times), 2),
-                   "p95_ms": round(_pct(times, 0.95), 2), "bytes_max": max(sizes),
-                   "bytes_mean": round(statistics.mean(sizes)), "size": f"{width}x{height}"}
-            rows.append(row)
-            print(f"{row['case']:<28}{row['p50_ms']:>9}{row['p95_ms']:>9}{row['bytes_max'] / 1024:>9.1f}"
-                  f"{row['size']:>11}")
+            positions = _positions(sosedi.ENGINE, sosedi.SosediOptions(mode=mode), seats, games)
+            rows.append(_measure(f"sosedi {mode} {seats}p", render_sosedi.render_board, positions,
+                                 NAMES[:seats], labels))
+    labels = {k: tr.t("ru", f"board-{k}") for k in render_spichki.LABEL_KEYS}
+    for seats in (4, 8):
+        positions = _positions(spichki.ENGINE, spichki.SpichkiOptions(), seats, games)
+        rows.append(_measure(f"spichki {seats}p", render_spichki.render_board, positions, NAMES[:seats], labels))
     return rows

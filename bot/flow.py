@@ -168,8 +168,8 @@ class GameFlow:
             return Reply(tr("toast-need-players", min=engine.min_players, max=engine.max_players), alert=True)
         try:
             options.validate(len(game.seats))
-        except OptionsError:
-            return Reply(tr("toast-bad-setting"), alert=True)
+        except OptionsError as exc:  # e.g. a goal bigger than the pile for this many players
+            return Reply(texts.option_error(exc, tr, escape=False), alert=True)
         state, events = engine.new_game(options, len(game.seats), game.seed)
         try:
             await self.repo.save_move(game.id, 0, state.to_json(), 0,

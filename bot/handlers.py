@@ -17,7 +17,7 @@ from bot import callback_data as cb
 from bot.flow import GameFlow, Reply
 from bot.games.common import Tr, set_option
 from bot.storage import Seat
-from bot.texts import display_name
+from bot.texts import display_name, option_error
 from engines.base import OptionsError
 from locales import SUPPORTED
 
@@ -140,6 +140,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         code = active.code if active else None
     if code is None and len(flow.uis) == 1:
         code = next(iter(flow.uis))
+    if code is None:
+        await _reply(update, context, tr("rules-which", commands=", ".join(f"/rules {c}" for c in flow.uis)))
+        return
     if code not in flow.uis:
         await _reply(update, context, tr("unknown-game", codes=", ".join(flow.uis)))
         return
@@ -220,8 +223,7 @@ async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             options = flow.engines[game.code].options_from_json(game.options)
             set_option(options, args[0].lower()[:24], args[1][:24])
         except OptionsError as exc:
-            await _reply(update, context, tr("set-bad", key=html.escape(exc.key[:24]), limits=html.escape(
-                ", ".join(f"{k}={v}" for k, v in exc.limits.items()))))
+            await _reply(update, context, option_error(exc, tr))
             return
         reply = await flow.lobby_action(context.bot, game, user.id, "", "set", args[0].lower(), args[1],
                                         is_admin=True)

@@ -12,7 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callback_data as cb
 from bot.games.common import GameUI, Tr
 from bot.storage import GameRow
-from engines.base import Engine, Event, Outcome
+from engines.base import Engine, Event, OptionsError, Outcome
 
 CAPTION_LIMIT = 1024
 NAME_LIMIT = 32
@@ -55,6 +55,15 @@ def escaped_tr(tr: Tr) -> Tr:
         return tr(key, **safe)
 
     return wrapped
+
+
+def option_error(exc: OptionsError, tr: Tr, escape: bool = True) -> str:
+    """Why a setting is refused, with the allowed limits («Допустимо: min=5, max=16»)."""
+    limits = ", ".join(f"{k}={v}" for k, v in exc.limits.items())
+    key = exc.key[:24]
+    if escape:  # HTML messages; alerts are plain text
+        key, limits = html.escape(key), html.escape(limits)
+    return tr("set-bad", key=key, limits=limits)
 
 
 def lobby_caption(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr) -> str:

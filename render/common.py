@@ -50,8 +50,8 @@ class PlayerStyle:
     colour: RGB
     ink: RGB  # text colour that reads on ``colour``
     tint: RGB  # a light wash of ``colour`` for panel headers
-    shape: str  # circle, square, triangle, diamond, star, hexagon
-    letter: str  # A..F, a fallback when a name has nothing printable
+    shape: str  # circle, square, triangle, diamond, star, hexagon, pentagon, cross
+    letter: str  # A..H, a fallback when a name has nothing printable
 
 
 def _tint(colour: RGB, amount: float, base: RGB = CARD) -> RGB:
@@ -67,9 +67,11 @@ _PLAYERS_RAW: tuple[tuple[RGB, RGB, str], ...] = (
     ((204, 121, 167), INK, "diamond"),  # reddish purple
     ((86, 180, 233), INK, "star"),  # sky blue
     ((213, 94, 0), (255, 255, 255), "hexagon"),  # vermillion
+    ((240, 228, 66), INK, "pentagon"),  # yellow
+    ((60, 60, 68), (255, 255, 255), "cross"),  # near-black (Okabe–Ito's eighth colour)
 )
 PLAYERS: tuple[PlayerStyle, ...] = tuple(
-    PlayerStyle(colour=c, ink=ink, tint=_tint(c, 0.28), shape=shape, letter="ABCDEF"[i])
+    PlayerStyle(colour=c, ink=ink, tint=_tint(c, 0.28), shape=shape, letter="ABCDEFGH"[i])
     for i, (c, ink, shape) in enumerate(_PLAYERS_RAW)
 )
 
@@ -294,6 +296,15 @@ def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[floa
     if shape == "hexagon":
         return [(cx + r * math.cos(a), cy + r * math.sin(a))
                 for a in (math.pi / 6 + i * math.pi / 3 for i in range(6))]
+    if shape == "pentagon":
+        cy += r * 0.08
+        return [(cx + r * 1.04 * math.cos(a), cy + r * 1.04 * math.sin(a))
+                for a in (-math.pi / 2 + i * 2 * math.pi / 5 for i in range(5))]
+    if shape == "cross":
+        k, q = r * 0.92, r * 0.36
+        return [(cx - q, cy - k), (cx + q, cy - k), (cx + q, cy - q), (cx + k, cy - q), (cx + k, cy + q),
+                (cx + q, cy + q), (cx + q, cy + k), (cx - q, cy + k), (cx - q, cy + q), (cx - k, cy + q),
+                (cx - k, cy - q), (cx - q, cy - q)]
     raise ValueError(shape)
 
 

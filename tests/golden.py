@@ -53,8 +53,11 @@ def _seed(label: str) -> str:
     return seed_digest(f"golden:{label}")
 
 
-# Labels were picked so each game shows its special cases: a void throw in every game,
-# and in the tower game also a throw that ends phase 1 and puts coasters back.
+# Labels were picked so each game shows its special cases: a void throw in every sosedi
+# game, and in the tower game also a throw that ends phase 1 and puts coasters back; in
+# every spichki game a double while setting the target, a double hit, and an exact hit
+# followed by re-setting the target (a double there too), the 2p game ending in a draw
+# when the pile runs out and the 8p game won on the most matches when the pile runs out.
 GOLDENS: dict[str, Golden] = {
     "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
     "sosedi-reverse-4p-immune": Golden(
@@ -62,6 +65,11 @@ GOLDENS: dict[str, Golden] = {
         {"mode": "reverse", "roller_immune": True},
     ),
     "sosedi-tower-5p": Golden("sosedi", 5, _seed("sosedi-tower-5p#12"), {"mode": "tower"}),
+    "spichki-4p": Golden("spichki", 4, _seed("spichki-4p#27")),
+    "spichki-2p-double1-goal15": Golden(
+        "spichki", 2, _seed("spichki-2p-double1-goal15#362"), {"double_hit": 1, "goal": 15},
+    ),
+    "spichki-8p-per8": Golden("spichki", 8, _seed("spichki-8p-per8#1"), {"per_player": 8}),
 }
 
 

@@ -243,7 +243,9 @@ async def test_english_after_lang_and_private_start(world) -> None:
     assert "To move:" in table.caption and "Drawn by lot" in table.caption
     rolls = await play_to_end(runner, users, table)
     assert rolls > 0 and "pays" in tg.last_bot_message(CHAT_ID).text
-    await runner.say(users["anya"], "/rules")
+    await runner.say(users["anya"], "/rules")  # no game running: which game?
+    assert tg.last_bot_message(CHAT_ID).text == "Rules of which game? /rules sosedi, /rules spichki"
+    await runner.say(users["anya"], "/rules sosedi")
     assert "Help Your Neighbour" in tg.last_bot_message(CHAT_ID).text
     before = len(tg.requests)
     await tg.send_message(users["anya"], CHAT_ID, "/newgame@OtherBot")  # not for us

@@ -12,6 +12,7 @@ from bot.app import COMMANDS
 from bot.games import GAME_UIS
 from engines import GAMES
 from engines.sosedi import MODES
+from engines.spichki import WHY_DOUBLE, WHY_DOUBLE_HIT, WHY_EXACT, WHY_ONE
 from locales import SUPPORTED, Translator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +65,8 @@ def _dynamic_keys() -> set[str]:
         keys |= {f"game-{code}", f"game-{code}-tagline", f"rules-{code}"}
         keys |= {f"board-{k}" for k in ui.label_keys()}
     keys |= {f"sosedi-mode-{m}" for m in MODES}
-    keys |= {"action-sosedi-roll"}
+    keys |= {"action-sosedi-roll", "action-spichki-target", "action-spichki-chase"}
+    keys |= {f"spichki-ev-take-{why.replace('_', '-')}" for why in (WHY_DOUBLE, WHY_EXACT, WHY_DOUBLE_HIT, WHY_ONE)}
     return keys
 
 
@@ -128,7 +130,8 @@ def test_every_plural_message_formats_for_sample_counts(tr: Translator) -> None:
     for lang in SUPPORTED:
         for key, names in ru.items():
             for n in (0, 1, 2, 5, 11, 21):
-                args = {name: n if name in {"count", "left", "held", "bowl", "phase", "many", "max", "min"}
+                args = {name: n if name in {"count", "left", "held", "bowl", "phase", "many", "max", "min",
+                                              "pile", "players", "a", "b"}
                         else "X" for name in names}
                 text = tr.t(lang, key, **args)  # strict: raises on a missing variable
                 assert text.strip() and "{" not in text, (lang, key, text)

@@ -309,10 +309,10 @@ def test_missing_names_fall_back_to_letters():
 
 
 def test_player_styles_differ_by_colour_and_shape():
-    assert len(common.PLAYERS) == 6
-    assert len({p.colour for p in common.PLAYERS}) == 6
-    assert len({p.shape for p in common.PLAYERS}) == 6
-    assert len({p.letter for p in common.PLAYERS}) == 6
+    assert len(common.PLAYERS) == 8  # «Спички» seats up to 8
+    assert len({p.colour for p in common.PLAYERS}) == 8
+    assert len({p.shape for p in common.PLAYERS}) == 8
+    assert len({p.letter for p in common.PLAYERS}) == 8
     masks = {bytes(common.marker_image(seat, 40).getchannel("A").tobytes()) for seat in range(6)}
     assert len(masks) == 6  # the shapes themselves differ, not only the colours
 

@@ -6,8 +6,8 @@ to locale keys, lobby buttons and its renderer. The bot core stays game-agnostic
 
 from __future__ import annotations
 
-from bot.games import sosedi
+from bot.games import sosedi, spichki
 from bot.games.common import GameUI
 
 # Picker order; codes as in shared/rules/README.md.
-GAME_UIS: dict[str, GameUI] = {sosedi.UI.code: sosedi.UI}
+GAME_UIS: dict[str, GameUI] = {sosedi.UI.code: sosedi.UI, spichki.UI.code: spichki.UI}

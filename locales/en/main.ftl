@@ -2,6 +2,8 @@
 
 game-sosedi = Help Your Neighbour
 game-sosedi-tagline = Three dice, chips and a bowl · 2–6 players
+game-spichki = Matches
+game-spichki-tagline = Two pairs of dice and a pile of matches · 2–8 players
 
 cmd-newgame = New game
 cmd-rules = Rules of the game
@@ -13,8 +15,8 @@ cmd-help = Help
 
 help-text =
     🎲 <b>Dice games for the whole group</b>
-    /newgame — start a game (or <code>/newgame sosedi</code> directly)
-    /rules — rules of the current game
+    /newgame — start a game (or directly: <code>/newgame sosedi</code>, <code>/newgame spichki</code>)
+    /rules — rules of the current game (or <code>/rules spichki</code>)
     /stop — stop the game (host or admin)
     /set — a lobby setting, e.g. <code>/set chips 17</code>
     /tally — rounds paid in the pub variants (<code>/tally reset</code> to reset, admins)
@@ -27,6 +29,7 @@ btn-add-to-group = ➕ Add to a group
 groups-only = Games are played in groups only: add me to a group chat.
 picker-title = What shall we play?
 unknown-game = No such game. Available: { $codes }
+rules-which = Rules of which game? { $commands }
 game-exists = “{ $game }” is already on in this chat. Wait for the end or ask the host to send /stop.
 no-game = There is no game in this chat. Start one: /newgame
 stop-denied = Only the host or a chat admin can stop the game.

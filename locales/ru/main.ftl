@@ -2,6 +2,8 @@
 
 game-sosedi = Помоги своему соседу
 game-sosedi-tagline = Три кости, фишки и чаша · 2–6 игроков
+game-spichki = Спички
+game-spichki-tagline = Две пары костей и куча спичек · 2–8 игроков
 
 cmd-newgame = Новая игра
 cmd-rules = Правила игры
@@ -13,8 +15,8 @@ cmd-help = Помощь
 
 help-text =
     🎲 <b>Игры в кости для всей группы</b>
-    /newgame — начать игру (или <code>/newgame sosedi</code> сразу)
-    /rules — правила текущей игры
+    /newgame — начать игру (или сразу: <code>/newgame sosedi</code>, <code>/newgame spichki</code>)
+    /rules — правила текущей игры (или <code>/rules spichki</code>)
     /stop — остановить игру (хост или админ)
     /set — настройка лобби, например <code>/set chips 17</code>
     /tally — счёт раундов в пивных вариантах (<code>/tally reset</code> — сбросить, админы)
@@ -27,6 +29,7 @@ btn-add-to-group = ➕ Добавить в группу
 groups-only = Играть можно только в группе: добавьте меня в групповой чат.
 picker-title = Во что играем?
 unknown-game = Такой игры нет. Доступные: { $codes }
+rules-which = Правила какой игры? { $commands }
 game-exists = В этом чате уже идёт «{ $game }». Дождитесь конца или попросите хоста написать /stop.
 no-game = Сейчас в чате нет игры. Начать: /newgame
 stop-denied = Остановить игру может только хост или администратор чата.

@@ -1,0 +1,325 @@
+"""The «спички» board renderer."""
+
+from __future__ import annotations
+
+import io
+import struct
+from dataclasses import replace
+from itertools import pairwise
+
+import pytest
+from PIL import Image, ImageChops
+
+from engines.spichki import ENGINE, SpichkiOptions, SpichkiState
+from render import common
+from render import spichki as board
+from render.spichki import LABEL_KEYS, render_board
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+LABELS = {
+    "target": "Цель",
+    "no_target": "Ставится цель",
+    "throw": "Бросок",
+    "pile": "Куча",
+    "goal": "До победы",
+    "turn": "Ходит",
+    "winner": "Победитель",
+    "draw": "Ничья",
+}
+NAMES = ["Аня", "Борис", "Вика", "Григорий", "Даша", "Евгений", "Жанна", "Зоя"]
+
+
+def seed(k: int) -> str:
+    return f"{k:064x}"
+
+
+def play(seats: int, k: int = 1, **opts) -> list[tuple[SpichkiState, list]]:
+    """Every (state, events of the throw that made it) of one whole game."""
+    state, events = ENGINE.new_game(SpichkiOptions(**opts), seats, seed(k))
+    out = [(state, events)]
+    while not state.finished:
+        state, events, _entry = ENGINE.apply(state, "r")
+        out.append((state, events))
+    return out
+
+
+def find(seats: int, pred, **opts) -> tuple[SpichkiState, list]:
+    """The first (state, events) over seeds 0, 1, … for which ``pred(state, events)`` holds."""
+    for k in range(300):
+        for state, events in play(seats, k, **opts):
+            if pred(state, events):
+                return state, events
+    raise AssertionError("no such state in 300 games")
+
+
+def mid(seats: int, k: int = 1) -> tuple[SpichkiState, list]:
+    game = play(seats, k)
+    return game[len(game) // 2]
+
+
+def render(state: SpichkiState, labels=LABELS, names=NAMES, events=()) -> bytes:
+    return render_board(state, names[: state.seats], labels, events)
+
+
+def decode(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+def rgb(png: bytes) -> Image.Image:
+    return decode(png).convert("RGB")
+
+
+def is_gold(px: tuple[int, int, int]) -> bool:
+    r, g, b = px
+    return r > 225 and 165 < g < 225 and b < 100
+
+
+def gold_share(img: Image.Image, points: list[tuple[int, int]]) -> float:
+    return sum(is_gold(img.getpixel(p)) for p in points) / len(points)
+
+
+def ring_points(box: tuple[int, int, int, int], out: int = 3) -> list[tuple[int, int]]:
+    """Points on the four sides just outside ``box`` (where a gold ring is drawn)."""
+    x0, y0, x1, y1 = box
+    xs = range(x0 + 30, x1 - 30, 7)
+    ys = range(y0 + 30, y1 - 30, 7)
+    return ([(x, y0 - out) for x in xs] + [(x, y1 + out - 1) for x in xs]
+            + [(x0 - out, y) for y in ys] + [(x1 + out - 1, y) for y in ys])
+
+
+def red_heads(img: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """Pixels of match-head red inside ``box``."""
+    data = img.crop(box).tobytes()
+    return sum(1 for i in range(0, len(data), 3) if data[i] > 150 and data[i + 1] < 80 and data[i + 2] < 80)
+
+
+def diff_bbox(a: bytes, b: bytes):
+    return ImageChops.difference(rgb(a), rgb(b)).getbbox()
+
+
+def inside(inner, outer) -> bool:
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def section_box(i: int) -> tuple[int, int, int, int]:
+    a, b = board.SECTIONS[i]
+    _x0, y0, _x1, y1 = board._layout(2).table
+    return (a, y0, b, y1)
+
+
+# ---------------------------------------------------------------- format and determinism
+
+
+@pytest.mark.parametrize("seats", range(2, 9))
+def test_png_is_1024_wide_palette_and_of_a_reasonable_height(seats):
+    png = render(mid(seats)[0])
+    assert png.startswith(PNG_SIGNATURE) and png[12:16] == b"IHDR"
+    width, height, depth, colour_type = struct.unpack(">IIBB", png[16:26])
+    assert width == 1024 and 400 <= height <= 900
+    assert colour_type == 3 and depth == 8  # indexed colour
+    assert decode(png).size == (width, height)
+    assert b"tEXt" not in png and b"tIME" not in png
+    assert len(png) <= 100_000
+
+
+def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
+    state, events = mid(5)
+    first = render(state, events=events)
+    assert render(state, events=events) == first
+    for cached in (board._base, board._palette, board._layout, board._heap, board._stick_row, board._stick,
+                   common.die_image, common.marker_image, common.font):
+        cached.cache_clear()
+    assert render_board(state, list(NAMES[:5]), dict(LABELS), list(events)) == first
+
+
+@pytest.mark.parametrize("seats", [2, 8])
+def test_every_state_of_a_whole_game_renders_at_one_size(seats):
+    sizes, pngs = set(), set()
+    for state, events in play(seats, k=7):
+        png = render(state, events=events)
+        sizes.add(decode(png).size)
+        pngs.add(png)
+    assert len(sizes) == 1  # one picture size for the whole game: no jumping message
+    assert len(pngs) > 10
+
+
+def test_panels_of_up_to_eight_players_do_not_overlap_and_stay_inside():
+    for seats in range(2, 9):
+        lay = board._layout(seats)
+        assert len(lay.panels) == seats
+        for box in lay.panels:
+            assert 0 < box[0] < box[2] < lay.width and lay.table[3] < box[1] < box[3] < lay.height
+        for a, b in pairwise(sorted(lay.panels)):
+            assert a[2] <= b[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+# ---------------------------------------------------------------- labels and names
+
+
+def _label_states() -> dict[str, SpichkiState]:
+    """For every label key, a state whose picture shows that label."""
+    start = play(3)[0][0]
+    chasing = find(3, lambda s, e: bool(s.target) and not s.finished)[0]
+    won = find(3, lambda s, e: s.finished and len(s.winners) == 1)[0]
+    drawn = replace(won, matches=(7, 7, 3), pile=0, winners=(0, 1))
+    return {"target": chasing, "no_target": start, "throw": start, "pile": start, "goal": start,
+            "turn": start, "winner": won, "draw": drawn}
+
+
+def test_every_label_key_is_drawn():
+    states = _label_states()
+    assert set(states) == set(LABEL_KEYS)
+    for key, state in states.items():
+        before = render(state)
+        after = render(state, labels={**LABELS, key: LABELS[key] + " Ж"})
+        assert before != after, f"label {key!r} does not appear"
+
+
+def test_labels_not_shown_do_not_change_the_picture():
+    chasing = find(3, lambda s, e: bool(s.target) and not s.finished)[0]
+    base = render(chasing)
+    for key in ("no_target", "winner", "draw"):
+        assert render(chasing, labels={**LABELS, key: "ЖЖЖ"}) == base
+
+
+@pytest.mark.parametrize("key", LABEL_KEYS)
+def test_missing_label_raises_key_error(key):
+    labels = {k: v for k, v in LABELS.items() if k != key}
+    with pytest.raises(KeyError, match=key):
+        render(mid(2)[0], labels=labels)
+
+
+def test_long_names_are_cut_and_do_not_spill_out_of_their_header():
+    state = play(8)[0][0]
+    long_names = ["Константин Константинопольский-Щ", "W" * 32, "Ж" * 32, "Ёжик в тумане и ещё кто-то",
+                  "Щ" * 32, "\ue000\ue001", "  ", "Zoë Ф"]
+    png = render(state, names=long_names)
+    assert png == render(state, names=[n + "ЖЖ" if len(n) >= 32 else n for n in long_names])
+    short = render(state, names=["Я"] * 8)
+    # the header changes between long and short names, the right edge of each card does not
+    img_long, img_short = rgb(png), rgb(short)
+    for x0, y0, x1, _y1 in board._layout(8).panels:
+        header = (x0 + 50, y0 + 4, x1 - 8, y0 + board.HEADER_H - 6)
+        assert ImageChops.difference(img_long.crop(header), img_short.crop(header)).getbbox()
+        edge = (x1 - 8, y0, x1 + 10, y0 + board.HEADER_H)
+        assert ImageChops.difference(img_long.crop(edge), img_short.crop(edge)).getbbox() is None
+
+
+def test_fewer_names_than_seats_fall_back_to_letters():
+    state = mid(4)[0]
+    assert render(state, names=["Аня"]).startswith(PNG_SIGNATURE)
+    assert render(state, names=["Аня"]) != render(state, names=["Аня", "Б", "В", "Г"])
+
+
+# ---------------------------------------------------------------- the picture follows the state
+
+
+def test_target_being_set_shows_empty_slots_and_a_set_target_shows_dice():
+    state = find(3, lambda s, e: bool(s.target) and not s.finished)[0]
+    setting = replace(state, target=())
+    a, b = render(state), render(setting)
+    bbox = diff_bbox(a, b)
+    assert bbox is not None and inside(bbox, section_box(0))  # only the target area changed
+    die = board._layout(3).target[0]
+    centre = (die[0] + die[2]) // 2, die[1] + 12
+    assert sum(rgb(a).getpixel(centre)) > 600  # an ivory die face
+    assert sum(rgb(b).getpixel(centre)) < 400  # the felt inside an empty slot
+
+
+def test_different_targets_and_throws_give_different_pictures():
+    state = find(3, lambda s, e: bool(s.target) and not s.finished)[0]
+    assert render(replace(state, target=(1, 2))) != render(replace(state, target=(5, 6)))
+    assert render(replace(state, last_dice=(1, 2))) != render(replace(state, last_dice=(5, 6)))
+
+
+def test_matches_counts_change_their_panel_and_the_sticks():
+    state = replace(play(3)[0][0], matches=(0, 2, 0), pile=28)
+    a, b = render(state), render(replace(state, matches=(0, 7, 0)))
+    lay = board._layout(3)
+    x0, _y0, x1, y1 = lay.panels[1]
+    bbox = diff_bbox(a, b)
+    assert bbox is not None and inside(bbox, lay.panels[1])  # only Boris's panel changed
+    sticks = (x0, y1 - 60, x1, y1)
+    assert red_heads(rgb(b), sticks) > 3 * red_heads(rgb(a), sticks) > 0
+    assert red_heads(rgb(a), (lay.panels[0][0], y1 - 60, lay.panels[0][2], y1)) == 0
+
+
+def test_the_pile_shrinks_with_its_count():
+    state = play(4)[0][0]
+    full, low = render(replace(state, pile=40)), render(replace(state, pile=4))
+    bbox = diff_bbox(full, low)
+    assert bbox is not None and inside(bbox, section_box(2))
+    area = section_box(2)
+    assert red_heads(rgb(full), area) > 2 * red_heads(rgb(low), area) > 0
+
+
+def test_the_turn_ring_moves_with_the_turn():
+    state = play(4)[0][0]
+    lay = board._layout(4)
+    for turn in range(4):
+        img = rgb(render(replace(state, turn=turn)))
+        for seat, box in enumerate(lay.panels):
+            share = gold_share(img, ring_points(box))
+            assert (share > 0.9) if seat == turn else (share < 0.1), (turn, seat, share)
+
+
+def test_winner_and_draw_panels_are_marked_gold():
+    won = find(4, lambda s, e: s.finished and len(s.winners) == 1)[0]
+    lay = board._layout(4)
+    img = rgb(render(won))
+    for seat, box in enumerate(lay.panels):
+        share = gold_share(img, ring_points(box))
+        assert (share > 0.9) if seat in won.winners else (share < 0.1)
+        blank = (box[2] - 20, box[1] + board.HEADER_H + 12)  # card, right of the number
+        dimmed = sum(img.getpixel(blank)) < sum(common.CARD) - 60
+        assert dimmed == (seat not in won.winners)  # the others recede
+    drawn = replace(won, matches=(6, 3, 6, 2), pile=0, winners=(0, 2))
+    img = rgb(render(drawn))
+    assert [gold_share(img, ring_points(box)) > 0.9 for box in lay.panels] == [True, False, True, False]
+
+
+def test_thrown_dice_that_hit_the_target_get_a_gold_ring():
+    state = replace(play(3)[0][0], target=(2, 5), last_target=(2, 5), last_seat=0, turn=0,
+                    matches=(1, 0, 0), pile=29)
+    lay = board._layout(3)
+
+    def rings(dice: tuple[int, int]) -> list[bool]:
+        img = rgb(render(replace(state, last_dice=dice)))
+        return [gold_share(img, ring_points(box, out=3)) > 0.8 for box in lay.dice]
+
+    assert rings((2, 3)) == [True, False]
+    assert rings((4, 5)) == [False, True]
+    assert rings((3, 4)) == [False, False]
+    assert rings((5, 5)) == [True, True]
+
+
+def test_the_award_follows_the_events_of_each_throw():
+    for seats in (2, 5):
+        game = play(seats, k=11)
+        for (prev, _), (state, events) in pairwise(game):
+            throw = board._throw(state, events)
+            assert throw is not None and throw.dice == state.last_dice and throw.seat == state.last_seat
+            assert throw.award == state.matches[throw.seat] - prev.matches[throw.seat]
+            expected_next = None if throw.award or state.finished else state.turn
+            assert throw.passed_to == expected_next
+            if state.pile:  # without events the dice alone give the same award (unless the pile capped it)
+                assert board._throw(state, ()).award == throw.award
+
+
+def test_the_award_badge_is_drawn_for_the_roller():
+    state, events = find(3, lambda s, e: any(ev.kind == "take" and ev.data["count"] == 1 for ev in e))
+    with_badge = render(state, events=events)
+    assert with_badge != render(state, events=[*events[:1], *(e for e in events if e.kind != "take")])
+
+
+# ---------------------------------------------------------------- players 7 and 8
+
+
+def test_eight_seats_have_eight_distinct_colours_and_shapes():
+    styles = [common.player(seat) for seat in range(8)]
+    assert len({s.colour for s in styles}) == 8
+    assert len({s.shape for s in styles}) == 8
+    masks = {common.marker_image(seat, 40).getchannel("A").tobytes() for seat in range(8)}
+    assert len(masks) == 8
