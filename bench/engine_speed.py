@@ -15,6 +15,8 @@ CASES: list[tuple[str, dict[str, Any], int]] = [
     ("sosedi", {"mode": "tower"}, 4),
     ("spichki", {"double_hit": 2}, 4),
     ("spichki", {"double_hit": 1}, 8),
+    ("tishe", {"both_home": False}, 4),
+    ("tishe", {"both_home": True}, 4),
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -10,10 +11,11 @@ from typing import Any
 
 from PIL import Image
 
-from engines import sosedi, spichki
+from engines import sosedi, spichki, tishe
 from locales import Translator
 from render import sosedi as render_sosedi
 from render import spichki as render_spichki
+from render import tishe as render_tishe
 
 NAMES = ["Аня", "Борис", "Вера", "Глеб", "Даша", "Евгений", "Жанна", "Зоя"]
 
@@ -24,13 +26,14 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def _positions(engine: Any, options: Any, seats: int, games: int) -> list[tuple[Any, Sequence[Any]]]:
-    """The middle (state, events) of ``games`` seeded games."""
+    """The middle (state, events) of ``games`` seeded games (choices, where there are any, drawn at random)."""
     positions = []
     for k in range(games):
+        rng = random.Random(k)
         state, events = engine.new_game(options, seats, f"{k:064x}")
         history = [(state, events)]
         while not state.finished:
-            state, events, _ = engine.apply(state, "r")
+            state, events, _ = engine.apply(state, rng.choice(engine.legal_actions(state)).code)
             history.append((state, events))
         positions.append(history[len(history) // 2])
     return positions
@@ -68,4 +71,8 @@ def run(scale: float = 1.0) -> list[dict[str, Any]]:
     for seats in (4, 8):
         positions = _positions(spichki.ENGINE, spichki.SpichkiOptions(), seats, games)
         rows.append(_measure(f"spichki {seats}p", render_spichki.render_board, positions, NAMES[:seats], labels))
+    labels = {k: tr.t("ru", f"board-{k}") for k in render_tishe.LABEL_KEYS}
+    for seats in (3, 6):
+        positions = _positions(tishe.ENGINE, tishe.TisheOptions(), seats, games)
+        rows.append(_measure(f"tishe {seats}p", render_tishe.render_board, positions, NAMES[:seats], labels))
     return rows

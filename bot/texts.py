@@ -16,6 +16,7 @@ from engines.base import Engine, Event, OptionsError, Outcome
 
 CAPTION_LIMIT = 1024
 NAME_LIMIT = 32
+SHORT_LABEL = 14  # button labels up to this many characters may share a row
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -129,7 +130,9 @@ def table_keyboard(game: GameRow, engine: Engine[Any, Any], state: Any, tr: Tr) 
     buttons = [InlineKeyboardButton(tr(f"action-{game.code}-{a.kind}", **_action_args(a)),
                                     callback_data=cb.move(game.id, state.version, a.code))
                for a in actions]
-    return InlineKeyboardMarkup([buttons[i:i + 4] for i in range(0, min(len(buttons), 96), 4)])
+    # long labels («Фишка 1: 23 → 31 ⏩ 34») would be cut off on a phone if they shared a row
+    per_row = 1 if any(len(b.text) > SHORT_LABEL for b in buttons) else 4
+    return InlineKeyboardMarkup([buttons[i:i + per_row] for i in range(0, min(len(buttons), 96), per_row)])
 
 
 def _action_args(action: Any) -> dict[str, Any]:

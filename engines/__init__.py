@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import sosedi, spichki
+from engines import sosedi, spichki, tishe
 from engines.base import Engine
 
 # Game codes as in shared/rules/README.md; the picker lists them in this order.
 GAMES: dict[str, Engine[Any, Any]] = {
     sosedi.ENGINE.code: sosedi.ENGINE,
     spichki.ENGINE.code: spichki.ENGINE,
+    tishe.ENGINE.code: tishe.ENGINE,
 }
 
 

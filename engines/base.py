@@ -10,14 +10,47 @@ seed and action log, and anyone holding the revealed seed can re-derive every ro
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import secrets
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 JSON = dict[str, Any]
+
+
+D = TypeVar("D", bound="JsonData")
+
+
+class JsonData:
+    """Mixin for the frozen dataclasses of options and states: plain JSON out and back in.
+
+    ``from_json`` is the inverse of ``to_json``: lists become tuples again where a field is a
+    tuple, nested dataclasses are rebuilt, and keys the class does not know are ignored.
+    """
+
+    __slots__ = ()
+
+    def to_json(self) -> JSON:
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_json(cls: type[D], raw: Mapping[str, Any]) -> D:
+        hints = typing.get_type_hints(cls)
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name not in raw:
+                continue
+            value, hint = raw[f.name], hints[f.name]
+            if isinstance(hint, type) and issubclass(hint, JsonData):
+                value = hint.from_json(value)
+            elif typing.get_origin(hint) is tuple and value is not None:
+                value = tuple(value)
+            values[f.name] = value
+        return cls(**values)
 
 
 class EngineError(Exception):
@@ -217,6 +250,15 @@ def replay(
                 f"derived {produced.seat}/{list(produced.dice)}"
             )
     return state
+
+
+STARTER_THROW = 0  # throw 0 of every game draws who starts
+
+
+def draw_starter(seed: str, seats: int) -> int:
+    """The seat that starts, drawn fairly by throw 0 (one die with as many faces as seats)."""
+    (face,) = DiceSource(seed).throw(STARTER_THROW, 1, sides=seats)
+    return face - 1
 
 
 def next_seat(seat: int, seats: int, skip: Sequence[bool] | None = None) -> int:

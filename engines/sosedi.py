@@ -30,7 +30,7 @@ is drawn from the dice source (throw 0, one die with as many faces as seats).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.base import (
@@ -39,9 +39,11 @@ from engines.base import (
     DiceSource,
     Event,
     IllegalActionError,
+    JsonData,
     LogEntry,
     OptionsError,
     Outcome,
+    draw_starter,
     next_seat,
 )
 
@@ -70,7 +72,7 @@ def owner_of(number: int, seats: int) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
-class SosediOptions:
+class SosediOptions(JsonData):
     """Lobby settings. ``tower=None`` means 5 × number of players."""
 
     mode: str = "classic"
@@ -93,12 +95,10 @@ class SosediOptions:
     def tower_size(self, seats: int) -> int:
         return self.tower if self.tower is not None else 5 * seats
 
-    def to_json(self) -> JSON:
-        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
-class SosediState:
+class SosediState(JsonData):
     """Whole game state; ``chips`` holds coasters in tower mode."""
 
     seed: str
@@ -125,10 +125,6 @@ class SosediState:
     def numbers(self) -> tuple[tuple[int, ...], ...]:
         return NUMBER_TABLE[self.seats]
 
-    def to_json(self) -> JSON:
-        raw = asdict(self)
-        raw["options"] = self.options.to_json()
-        return raw
 
 
 class SosediEngine:
@@ -139,16 +135,13 @@ class SosediEngine:
     max_players = 6
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> SosediOptions:
-        raw = dict(raw or {})
-        known = {k: raw[k] for k in ("mode", "chips", "tower", "roller_immune") if k in raw}
-        options = SosediOptions(**known)
+        options = SosediOptions.from_json(raw or {})  # unknown keys are ignored
         options.validate()
         return options
 
     def new_game(self, options: SosediOptions, seats: int, seed: str) -> tuple[SosediState, list[Event]]:
         options.validate(seats)
-        (first,) = DiceSource(seed).throw(0, 1, sides=seats)
-        starter = first - 1
+        starter = draw_starter(seed, seats)
         tower_mode = options.mode == "tower"
         state = SosediState(
             seed=seed,
@@ -262,11 +255,7 @@ class SosediEngine:
         return replace(state, turn=next_seat(roller, state.seats, skip=safe)), events
 
     def state_from_json(self, raw: JSON) -> SosediState:
-        opts = SosediOptions(**raw["options"])
-        fields = {k: v for k, v in raw.items() if k != "options"}
-        for key in ("chips", "safe", "last_dice"):
-            fields[key] = tuple(fields[key])
-        return SosediState(options=opts, **fields)
+        return SosediState.from_json(raw)
 
 
 ENGINE = SosediEngine()

@@ -28,7 +28,7 @@ rule 6, so taking the last match of the pile to reach the goal wins outright.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.base import (
@@ -37,9 +37,11 @@ from engines.base import (
     DiceSource,
     Event,
     IllegalActionError,
+    JsonData,
     LogEntry,
     OptionsError,
     Outcome,
+    draw_starter,
     next_seat,
 )
 
@@ -64,7 +66,7 @@ WHY_ONE = "one"  # rule 3.3
 
 
 @dataclass(frozen=True, slots=True)
-class SpichkiOptions:
+class SpichkiOptions(JsonData):
     """Lobby settings (rule 1 and the ``double_hit`` reading of rule 3.2)."""
 
     goal: int = 11
@@ -88,12 +90,10 @@ class SpichkiOptions:
         if self.goal > self.per_player * seats:  # nobody could ever reach the goal
             raise OptionsError("goal", "more than the pile", min=GOAL_RANGE[0], max=self.per_player * seats)
 
-    def to_json(self) -> JSON:
-        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
-class SpichkiState:
+class SpichkiState(JsonData):
     """Whole game state. ``target`` is () while the roller is setting one (rule 2)."""
 
     seed: str
@@ -119,10 +119,6 @@ class SpichkiState:
     def setting_target(self) -> bool:
         return not self.target
 
-    def to_json(self) -> JSON:
-        raw = asdict(self)
-        raw["options"] = self.options.to_json()
-        return raw
 
 
 def judge(target: tuple[int, ...], dice: tuple[int, ...], double_hit: int) -> tuple[str | None, int]:
@@ -144,16 +140,13 @@ class SpichkiEngine:
     min_players, max_players = SEATS_RANGE
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> SpichkiOptions:
-        raw = dict(raw or {})
-        known = {k: raw[k] for k in ("goal", "per_player", "double_hit") if k in raw}
-        options = SpichkiOptions(**known)
+        options = SpichkiOptions.from_json(raw or {})  # unknown keys are ignored
         options.validate()
         return options
 
     def new_game(self, options: SpichkiOptions, seats: int, seed: str) -> tuple[SpichkiState, list[Event]]:
         options.validate(seats)
-        (first,) = DiceSource(seed).throw(0, 1, sides=seats)
-        starter = first - 1
+        starter = draw_starter(seed, seats)
         state = SpichkiState(
             seed=seed,
             options=options,
@@ -233,11 +226,7 @@ class SpichkiEngine:
         return replace(state, turn=seat), events
 
     def state_from_json(self, raw: JSON) -> SpichkiState:
-        opts = SpichkiOptions(**raw["options"])
-        fields = {k: v for k, v in raw.items() if k != "options"}
-        for key in ("matches", "target", "last_dice", "last_target", "winners"):
-            fields[key] = tuple(fields[key])
-        return SpichkiState(options=opts, **fields)
+        return SpichkiState.from_json(raw)
 
 
 ENGINE = SpichkiEngine()

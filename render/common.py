@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -486,3 +486,67 @@ def render_cover(title: str, subtitle: str) -> bytes:
     d.text((w // 2, 470), ellipsize(sub, sfnt, w - 160), font=sfnt, fill=(214, 232, 220),
            anchor="mm")
     return to_png(img)
+
+
+def wrap_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: int = 2) -> list[str]:
+    """``text`` broken at spaces into at most ``max_lines`` lines that fit ``max_width`` in ``fnt``;
+    what does not fit ends the last line with "…"."""
+    words = clean_text(text).split()
+    lines: list[str] = []
+    while words and len(lines) < max_lines:
+        take = 1
+        while take < len(words) and fnt.getlength(" ".join(words[: take + 1])) <= max_width:
+            take += 1
+        if len(lines) == max_lines - 1:
+            take = len(words)
+        lines.append(ellipsize(" ".join(words[:take]), fnt, max_width))
+        words = words[take:]
+    return lines
+
+
+@lru_cache(maxsize=64)
+def frame_ring(width: int, height: int, radius: int, thick: int, colour: RGB) -> Image.Image:
+    """A rounded frame ``thick`` px wide drawn round a ``width`` × ``height`` box with corner ``radius``
+    (RGBA, larger than the box by ``thick`` on every side): a turn or winner highlight."""
+    outer = rounded_mask(width + 2 * thick, height + 2 * thick, radius + thick)
+    inner = Image.new("L", outer.size, 0)
+    inner.paste(rounded_mask(width, height, radius), (thick, thick))
+    img = Image.new("RGBA", outer.size, (*colour, 255))
+    img.putalpha(ImageChops.subtract(outer, inner))
+    return img
+
+
+@lru_cache(maxsize=32)
+def veil(width: int, height: int, radius: int, colour: RGB, alpha: int) -> Image.Image:
+    """A translucent rounded wash of ``colour`` (``alpha`` 0..255) over a card: what recedes."""
+    img = Image.new("RGBA", (width, height), (*colour, 255))
+    img.putalpha(rounded_mask(width, height, radius).point(lambda a: a * alpha // 255))
+    return img
+
+
+def shadowed_card(img: Image.Image, box: Box, fill: RGB, radius: int, strength: int = 110) -> None:
+    """A rounded card of ``fill`` at ``box`` with a soft drop shadow under it."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    shadow = Image.new("L", (w + 24, h + 24), 0)
+    shadow.paste(rounded_mask(w, h, radius).point(lambda a: a * strength // 255), (12, 12))
+    img.paste((6, 8, 12), (x0 - 12, y0 - 8), shadow.filter(ImageFilter.GaussianBlur(6)))
+    img.paste(fill, box, rounded_mask(w, h, radius))
+
+
+def panel_grid(seats: int, cols: int, top: int, panel_h: int, width: int, margin: int,
+               gap: int) -> tuple[tuple[Box, ...], int]:
+    """One card per seat in rows of ``cols`` from ``top`` down, a short last row centred.
+
+    Returns the cards and the picture height that holds them (with ``margin`` below).
+    """
+    rows = math.ceil(seats / cols)
+    pw = (width - 2 * margin - (cols - 1) * gap) // cols
+    panels: list[Box] = []
+    for seat in range(seats):
+        row, col = divmod(seat, cols)
+        in_row = min(cols, seats - row * cols)
+        x0 = (width - (in_row * pw + (in_row - 1) * gap)) // 2 + col * (pw + gap)
+        y0 = top + row * (panel_h + gap)
+        panels.append((x0, y0, x0 + pw, y0 + panel_h))
+    return tuple(panels), top + rows * panel_h + (rows - 1) * gap + margin

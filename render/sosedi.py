@@ -13,12 +13,11 @@ are read.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw
 
 from engines.base import Event
 from engines.sosedi import ENGINE, NUMBER_TABLE, ROLL, SosediOptions, SosediState, owner_of
@@ -46,13 +45,17 @@ from render.common import (
     fit_font,
     fit_name,
     font,
+    frame_ring,
     make_palette,
     marker_image,
+    panel_grid,
     paste,
     pill,
     player,
     rounded_mask,
+    shadowed_card,
     to_png,
+    veil,
 )
 
 LABEL_KEYS: tuple[str, ...] = (
@@ -105,47 +108,20 @@ class _Layout:
 @lru_cache(maxsize=8)
 def _layout(seats: int) -> _Layout:
     cols = 2 if seats in (2, 4) else 3
-    rows = math.ceil(seats / cols)
     table = (MARGIN, MARGIN, W - MARGIN, MARGIN + TABLE_H)
-    pw = (W - 2 * MARGIN - (cols - 1) * GAP) // cols
-    top = table[3] + GAP + 4
-    panels: list[Box] = []
-    for seat in range(seats):
-        row, col = divmod(seat, cols)
-        in_row = min(cols, seats - row * cols)
-        x0 = (W - (in_row * pw + (in_row - 1) * GAP)) // 2 + col * (pw + GAP)
-        y0 = top + row * (PANEL_H + GAP)
-        panels.append((x0, y0, x0 + pw, y0 + PANEL_H))
-    height = top + rows * PANEL_H + (rows - 1) * GAP + MARGIN
+    panels, height = panel_grid(seats, cols, table[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
     dice_w = 3 * DIE + 2 * DIE_GAP
     dx = MARGIN + 24 + (620 - dice_w) // 2
     dy = MARGIN + 74
     dice = tuple((dx + i * (DIE + DIE_GAP), dy, dx + i * (DIE + DIE_GAP) + DIE, dy + DIE)
                  for i in range(3))
     side = (MARGIN + 660, MARGIN + 16, W - MARGIN - 16, MARGIN + TABLE_H - 16)
-    return _Layout(W, height, table, dice, side, tuple(panels))  # type: ignore[arg-type]
+    return _Layout(W, height, table, dice, side, panels)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- cached art
 
 
-@lru_cache(maxsize=32)
-def _ring(width: int, height: int, radius: int, thick: int, colour: RGB) -> Image.Image:
-    """A rounded frame of ``thick`` px drawn around a ``width`` × ``height`` card (RGBA)."""
-    outer = rounded_mask(width + 2 * thick, height + 2 * thick, radius + thick)
-    inner = Image.new("L", outer.size, 0)
-    inner.paste(rounded_mask(width, height, radius), (thick, thick))
-    img = Image.new("RGBA", outer.size, (*colour, 255))
-    img.putalpha(ImageChops.subtract(outer, inner))
-    return img
-
-
-@lru_cache(maxsize=8)
-def _veil(width: int, height: int) -> Image.Image:
-    """A grey veil over a card: safe players recede."""
-    img = Image.new("RGBA", (width, height), (*PANEL_DIM, 255))
-    img.putalpha(rounded_mask(width, height, RADIUS).point(lambda a: a * 150 // 255))
-    return img
 
 
 @lru_cache(maxsize=4)
@@ -230,11 +206,8 @@ def _base(seats: int, mode: str) -> Image.Image:
     # player cards
     for seat, (px0, py0, px1, py1) in enumerate(lay.panels):
         pw, ph = px1 - px0, py1 - py0
-        shadow = Image.new("L", (pw + 24, ph + 24), 0)
-        shadow.paste(rounded_mask(pw, ph, RADIUS).point(lambda a: a * 110 // 255), (12, 12))
-        img.paste((6, 8, 12), (px0 - 12, py0 - 8), shadow.filter(ImageFilter.GaussianBlur(6)))
+        shadowed_card(img, (px0, py0, px1, py1), CARD, RADIUS)
         card = rounded_mask(pw, ph, RADIUS)
-        img.paste(CARD, (px0, py0, px1, py1), card)
         style = player(seat)
         img.paste(style.tint, (px0, py0, px1, py0 + HEADER_H), card.crop((0, 0, pw, HEADER_H)))
         img.paste(style.colour, (px0, py0 + HEADER_H - 3, px1, py0 + HEADER_H))
@@ -441,7 +414,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
 
     if current or is_result:
         colour = RED if is_result and not classic else GOLD
-        ring = _ring(pw, ph, RADIUS, 6, colour)
+        ring = frame_ring(pw, ph, RADIUS, 6, colour)
         img.paste(ring, (x0 - 6, y0 - 6), ring)
 
     # header: the name, leaving room for the badge of the last throw
@@ -463,8 +436,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
                max_columns=max_cols, gap=chip_gap, rim=rim)
 
     if safe:
-        veil = _veil(pw, ph)
-        img.paste(veil, (x0, y0), veil)
+        veil_img = veil(pw, ph, RADIUS, PANEL_DIM, 150)
+        img.paste(veil_img, (x0, y0), veil_img)
     if delta:
         pill(d, (x1 - 10, y0 + HEADER_H // 2 - 1), _signed(delta), badge_font, INK, LIGHT,
              anchor="r", pad=(10, 4))

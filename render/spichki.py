@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter
 
 from engines.base import Event
 from engines.spichki import DOUBLE_ON_TARGET, ENGINE, ROLL_CODE, SpichkiOptions, SpichkiState, judge
@@ -37,13 +37,17 @@ from render.common import (
     fit_font,
     fit_name,
     font,
+    frame_ring,
     make_palette,
     marker_image,
+    panel_grid,
     paste,
     pill,
     player,
     rounded_mask,
+    shadowed_card,
     to_png,
+    veil,
 )
 
 LABEL_KEYS: tuple[str, ...] = (
@@ -105,42 +109,15 @@ def _pair(centre: int) -> tuple[Box, Box]:
 @lru_cache(maxsize=8)
 def _layout(seats: int) -> _Layout:
     cols = {2: 2, 3: 3, 4: 2, 5: 3, 6: 3}.get(seats, 4)
-    rows = math.ceil(seats / cols)
     table = (MARGIN, MARGIN, W - MARGIN, MARGIN + TABLE_H)
-    pw = (W - 2 * MARGIN - (cols - 1) * GAP) // cols
-    top = table[3] + GAP + 6
-    panels: list[Box] = []
-    for seat in range(seats):
-        row, col = divmod(seat, cols)
-        in_row = min(cols, seats - row * cols)
-        x0 = (W - (in_row * pw + (in_row - 1) * GAP)) // 2 + col * (pw + GAP)
-        y0 = top + row * (PANEL_H + GAP)
-        panels.append((x0, y0, x0 + pw, y0 + PANEL_H))
-    height = top + rows * PANEL_H + (rows - 1) * GAP + MARGIN
+    panels, height = panel_grid(seats, cols, table[3] + GAP + 6, PANEL_H, W, MARGIN, GAP)
     centres = [(a + b) // 2 for a, b in SECTIONS]
-    return _Layout(W, height, table, _pair(centres[0]), _pair(centres[1]), tuple(panels))
+    return _Layout(W, height, table, _pair(centres[0]), _pair(centres[1]), panels)
 
 
 # ---------------------------------------------------------------- cached art
 
 
-@lru_cache(maxsize=32)
-def _ring(width: int, height: int, radius: int, thick: int, colour: RGB) -> Image.Image:
-    """A rounded frame of ``thick`` px drawn around a ``width`` × ``height`` box (RGBA)."""
-    outer = rounded_mask(width + 2 * thick, height + 2 * thick, radius + thick)
-    inner = Image.new("L", outer.size, 0)
-    inner.paste(rounded_mask(width, height, radius), (thick, thick))
-    img = Image.new("RGBA", outer.size, (*colour, 255))
-    img.putalpha(ImageChops.subtract(outer, inner))
-    return img
-
-
-@lru_cache(maxsize=8)
-def _veil(width: int, height: int) -> Image.Image:
-    """A grey veil over a card: the players who did not win recede at the end."""
-    img = Image.new("RGBA", (width, height), (*PANEL_DIM, 255))
-    img.putalpha(rounded_mask(width, height, RADIUS).point(lambda a: a * 110 // 255))
-    return img
 
 
 @lru_cache(maxsize=4)
@@ -259,11 +236,8 @@ def _base(seats: int, goal: int) -> Image.Image:
         d.line((b, y0 + 28, b, y1 - 28), fill=FELT_LINE, width=2)
     for seat, (px0, py0, px1, py1) in enumerate(lay.panels):
         pw, ph = px1 - px0, py1 - py0
-        shadow = Image.new("L", (pw + 24, ph + 24), 0)
-        shadow.paste(rounded_mask(pw, ph, RADIUS).point(lambda a: a * 110 // 255), (12, 12))
-        img.paste((6, 8, 12), (px0 - 12, py0 - 8), shadow.filter(ImageFilter.GaussianBlur(6)))
+        shadowed_card(img, (px0, py0, px1, py1), CARD, RADIUS)
         card = rounded_mask(pw, ph, RADIUS)
-        img.paste(CARD, (px0, py0, px1, py1), card)
         style = player(seat)
         img.paste(style.tint, (px0, py0, px1, py0 + HEADER_H), card.crop((0, 0, pw, HEADER_H)))
         img.paste(style.colour, (px0, py0 + HEADER_H - 3, px1, py0 + HEADER_H))
@@ -341,7 +315,7 @@ def _draw_throw(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: S
     for value, hit, box in zip(throw.dice, throw.hits, lay.dice, strict=False):
         draw_die(img, box, value)
         if hit:
-            ring = _ring(DIE, DIE, round(DIE * 0.2), 6, GOLD)
+            ring = frame_ring(DIE, DIE, round(DIE * 0.2), 6, GOLD)
             paste(img, ring, (box[0] - 6, box[1] - 6))
     # under the dice: who threw, and what it earned (or whom the dice passed to)
     badge_font = font(26, True)
@@ -383,10 +357,10 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     won = state.finished and seat in state.winners
     current = not state.finished and state.turn == seat
     if state.finished and not won:
-        veil = _veil(pw, ph)
-        paste(img, veil, (x0, y0))
+        veil_img = veil(pw, ph, RADIUS, PANEL_DIM, 110)
+        paste(img, veil_img, (x0, y0))
     if current or won:
-        ring = _ring(pw, ph, RADIUS, 6, GOLD)
+        ring = frame_ring(pw, ph, RADIUS, 6, GOLD)
         paste(img, ring, (x0 - 6, y0 - 6))
     if won:  # a gold band under the header
         img.paste(GOLD, (x0, y0 + HEADER_H - 4, x1, y0 + HEADER_H + 1))

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,7 @@ from locales import Translator
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
 CHAT_ID = -100123
+USERS = {"anya": "Аня", "boris": "Борис", "vera": "Вера", "gleb": "Глеб", "dima": "Дима"}
 
 
 @dataclass
@@ -116,3 +120,30 @@ def current_player_name(caption: str) -> str:
     match = re.search(r"(?:Ходит|To move): (.+)$", caption, re.M)
     assert match, caption
     return match.group(1).strip()
+
+
+World = tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]
+
+
+@asynccontextmanager
+async def group_world(tmp_path: Path, first_seed: int, count: int = 4,
+                      english: Sequence[str] = ()) -> AsyncIterator[World]:
+    """A supergroup (Аня created it) with ``count`` users of :data:`USERS` and the bot running.
+
+    Games get the seeds ``first_seed``, ``first_seed + 1``, … so every run plays the same
+    dice. On exit the fake server must have seen no rule broken and no press unanswered.
+    """
+    async with FakeTelegram(token="123456:TEST-token", bot_username="SosediBot") as tg:
+        users = {key: tg.add_user(i + 1, name, language_code="en" if key in english else "ru")
+                 for i, (key, name) in enumerate(list(USERS.items())[:count])}
+        tg.add_chat(CHAT_ID, "supergroup", "Пятничный клуб", creator=1)
+        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3")
+        await runner.start()
+        seeds = (f"{i:064x}" for i in itertools.count(first_seed))
+        runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
+        try:
+            yield tg, runner, users
+        finally:
+            await runner.stop()
+        assert tg.violations == [], tg.violations
+        assert not tg.unanswered_callbacks()

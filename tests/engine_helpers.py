@@ -14,12 +14,15 @@ faces that do not matter.
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engines.base import DiceSource
+import pytest
+
+from engines.base import DiceSource, LogEntry, ReplayMismatchError, replay
 
 SEARCH_LIMIT = 2_000_000
 
@@ -144,3 +147,41 @@ def play_out(
 def kinds(events: Iterable[Any]) -> list[str]:
     """The event kinds, in order."""
     return [e.kind for e in events]
+
+
+# one applied action of a playthrough: (state before, state after, events, log entry)
+Step = tuple[Any, Any, list[Any], Any]
+
+
+def states_of(start: Any, steps: Sequence[Step]) -> list[Any]:
+    """Every state of a playthrough, the start included."""
+    return [start] + [after for _, after, _, _ in steps]
+
+
+def assert_json_round_trip(engine: Any, start: Any, steps: Sequence[Step]) -> None:
+    """Every state, event and log entry survives JSON text unchanged."""
+    for state in states_of(start, steps):
+        raw = json.loads(json.dumps(state.to_json()))
+        back = engine.state_from_json(raw)
+        assert back == state
+        assert back.to_json() == state.to_json()
+    for _, _, events, entry in steps:
+        for event in events:
+            assert json.loads(json.dumps(event.to_json())) == event.to_json()
+        assert LogEntry.from_json(json.loads(json.dumps(entry.to_json()))) == entry
+
+
+def assert_replay_and_tampering(engine: Any, options: Any, seats: int, seed: str, steps: Sequence[Step],
+                                tamper: int) -> None:
+    """The log replays to the final state; changing the dice or the seat of entry ``tamper`` (a
+    throw) is caught."""
+    log = [entry for *_, entry in steps]
+    assert replay(engine, options, seats, seed, log) == steps[-1][1]
+    entry = log[tamper]
+    assert entry.dice, "tamper with a throw"
+    wrong_dice = [*log[:tamper], replace(entry, dice=(entry.dice[0] % 6 + 1, *entry.dice[1:])), *log[tamper + 1:]]
+    with pytest.raises(ReplayMismatchError):
+        replay(engine, options, seats, seed, wrong_dice)
+    wrong_seat = [*log[:tamper], replace(entry, seat=(entry.seat + 1) % seats), *log[tamper + 1:]]
+    with pytest.raises(ReplayMismatchError):
+        replay(engine, options, seats, seed, wrong_seat)

@@ -57,7 +57,12 @@ def _seed(label: str) -> str:
 # game, and in the tower game also a throw that ends phase 1 and puts coasters back; in
 # every spichki game a double while setting the target, a double hit, and an exact hit
 # followed by re-setting the target (a double there too), the 2p game ending in a draw
-# when the pile runs out and the 8p game won on the most matches when the pile runs out.
+# when the pile runs out and the 8p game won on the most matches when the pile runs out;
+# in both tishe games a choice between entering and moving, a bump on a 5-circle by a
+# checker entering with 6-6 (12 → 15), double circles with the missed turns skipped and
+# a lost extra throw, and bounces near 100; in the both_home game also 77 → 74 with two
+# missed turns, bounces onto 91 → 94 and 97 → 94, and the first checker home staying
+# there while the throws go to the other.
 GOLDENS: dict[str, Golden] = {
     "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
     "sosedi-reverse-4p-immune": Golden(
@@ -70,6 +75,8 @@ GOLDENS: dict[str, Golden] = {
         "spichki", 2, _seed("spichki-2p-double1-goal15#362"), {"double_hit": 1, "goal": 15},
     ),
     "spichki-8p-per8": Golden("spichki", 8, _seed("spichki-8p-per8#1"), {"per_player": 8}),
+    "tishe-3p": Golden("tishe", 3, _seed("tishe-3p#23")),
+    "tishe-2p-both-home": Golden("tishe", 2, _seed("tishe-2p-both-home#495"), {"both_home": True}),
 }
 
 

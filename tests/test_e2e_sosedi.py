@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
 GAME_METHODS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
@@ -16,25 +15,9 @@ MAX_ROLLS = 2000
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]]:
-    async with FakeTelegram(token="123456:TEST-token", bot_username="SosediBot") as tg:
-        users = {
-            "anya": tg.add_user(1, "Аня"),
-            "boris": tg.add_user(2, "Борис"),
-            "vera": tg.add_user(3, "Вера", language_code="en"),
-            "gleb": tg.add_user(4, "Глеб"),
-        }
-        tg.add_chat(CHAT_ID, "supergroup", "Пятничный клуб", creator=1)
-        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3")
-        await runner.start()
-        seeds = (f"{i:064x}" for i in itertools.count(7))
-        runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
-        try:
-            yield tg, runner, users
-        finally:
-            await runner.stop()
-        assert tg.violations == [], tg.violations
-        assert not tg.unanswered_callbacks()
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with group_world(tmp_path, first_seed=7, english=("vera",)) as world:
+        yield world
 
 
 async def open_lobby(runner: BotRunner, users: dict[str, FakeUser], mode_presses: int = 0) -> StoredMessage:
@@ -244,7 +227,7 @@ async def test_english_after_lang_and_private_start(world) -> None:
     rolls = await play_to_end(runner, users, table)
     assert rolls > 0 and "pays" in tg.last_bot_message(CHAT_ID).text
     await runner.say(users["anya"], "/rules")  # no game running: which game?
-    assert tg.last_bot_message(CHAT_ID).text == "Rules of which game? /rules sosedi, /rules spichki"
+    assert tg.last_bot_message(CHAT_ID).text == "Rules of which game? /rules sosedi, /rules spichki, /rules tishe"
     await runner.say(users["anya"], "/rules sosedi")
     assert "Help Your Neighbour" in tg.last_bot_message(CHAT_ID).text
     before = len(tg.requests)

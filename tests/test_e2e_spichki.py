@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
+from tests.fake_telegram import FakeUser, StoredMessage
 
 MAX_THROWS = 3000
 LOG_LINE = re.compile(r"^(?:Цель: (\d) и (\d)|Цель ставится) · (.+?): (\d)–(\d) → (.+)$")
@@ -19,26 +18,9 @@ PILE = re.compile(r"в куче (\d+) · до победы (\d+)")
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]]:
-    async with FakeTelegram(token="123456:TEST-token", bot_username="SosediBot") as tg:
-        users = {
-            "anya": tg.add_user(1, "Аня"),
-            "boris": tg.add_user(2, "Борис"),
-            "vera": tg.add_user(3, "Вера"),
-            "gleb": tg.add_user(4, "Глеб"),
-            "dima": tg.add_user(5, "Дима"),
-        }
-        tg.add_chat(CHAT_ID, "supergroup", "Пятничный клуб", creator=1)
-        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3")
-        await runner.start()
-        seeds = (f"{i:064x}" for i in itertools.count(21))
-        runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
-        try:
-            yield tg, runner, users
-        finally:
-            await runner.stop()
-        assert tg.violations == [], tg.violations
-        assert not tg.unanswered_callbacks()
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with group_world(tmp_path, first_seed=21, count=5) as world:
+        yield world
 
 
 async def open_lobby(runner: BotRunner, users: dict[str, FakeUser], players: tuple[str, ...]) -> StoredMessage:

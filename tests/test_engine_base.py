@@ -7,7 +7,7 @@ import hmac
 import json
 import re
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -16,6 +16,7 @@ from engines.base import (
     EngineError,
     Event,
     IllegalActionError,
+    JsonData,
     LogEntry,
     OptionsError,
     Outcome,
@@ -350,3 +351,27 @@ def test_seed_for_gives_the_wanted_dice():
 def test_seed_for_rejects_bad_requests(throws, kwargs):
     with pytest.raises(ValueError):
         seed_for(throws, **kwargs)
+
+
+
+@dataclass(frozen=True, slots=True)
+class _Inner(JsonData):
+    size: int = 3
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Outer(JsonData):
+    inner: _Inner
+    cells: tuple[int, ...]
+    pair: tuple[int, ...] = ()
+    count: int = 0
+
+
+def test_json_data_round_trip_rebuilds_tuples_and_nested_dataclasses() -> None:
+    value = _Outer(_Inner(5, "x"), (1, 2, 3), (4,), 7)
+    raw = json.loads(json.dumps(value.to_json()))
+    assert raw == {"inner": {"size": 5, "name": "x"}, "cells": [1, 2, 3], "pair": [4], "count": 7}
+    assert _Outer.from_json(raw) == value
+    assert _Outer.from_json({**raw, "unknown": 1}) == value  # keys from elsewhere are ignored
+    assert _Outer.from_json({"inner": {}, "cells": []}) == _Outer(_Inner(), ())  # missing keys: defaults

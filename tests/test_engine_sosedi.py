@@ -19,7 +19,15 @@ from hypothesis import strategies as st
 from engines import GAMES, get_engine
 from engines.base import DiceSource, IllegalActionError, LogEntry, OptionsError, replay
 from engines.sosedi import ENGINE, MODES, NUMBER_TABLE, SosediOptions, SosediState, owner_of
-from tests.engine_helpers import kinds, new_state, play_out, seed_for, seed_str, with_dice
+from tests.engine_helpers import (
+    assert_json_round_trip,
+    kinds,
+    new_state,
+    play_out,
+    seed_for,
+    seed_str,
+    with_dice,
+)
 
 # THE SPEC's number table, written out face by face (index = face - 1; None = dead)
 OWNERS: dict[int, list[int | None]] = {
@@ -860,16 +868,7 @@ def test_prop_legal_actions_sorted_and_unique(options, seats, seed):
 @PROPS
 @given(options_st, seats_st, seed_st)
 def test_prop_json_round_trip_every_step(options, seats, seed):
-    start, steps = playthrough(options, seats, seed)
-    for state in [start] + [s[1] for s in steps]:
-        raw = json.loads(json.dumps(state.to_json()))
-        back = ENGINE.state_from_json(raw)
-        assert back == state
-        assert back.to_json() == state.to_json()
-    for _, _, events, entry in steps:
-        for event in events:
-            assert json.loads(json.dumps(event.to_json())) == event.to_json()
-        assert LogEntry.from_json(json.loads(json.dumps(entry.to_json()))) == entry
+    assert_json_round_trip(ENGINE, *playthrough(options, seats, seed))
 
 
 @PROPS

@@ -24,11 +24,21 @@ from engines.base import (
     IllegalActionError,
     LogEntry,
     OptionsError,
-    ReplayMismatchError,
     replay,
 )
 from engines.spichki import ENGINE, SpichkiOptions, SpichkiState, judge
-from tests.engine_helpers import kinds, new_state, play, play_out, seed_for, seed_str, with_dice
+from tests.engine_helpers import (
+    assert_json_round_trip,
+    assert_replay_and_tampering,
+    kinds,
+    new_state,
+    play,
+    play_out,
+    seed_for,
+    seed_str,
+    states_of,
+    with_dice,
+)
 
 TARGET = Action("r", "target")
 CHASE = Action("r", "chase")
@@ -726,9 +736,6 @@ def reference_step(state: SpichkiState, dice: tuple[int, int]) -> dict:
     return result
 
 
-def states(start, steps) -> list[SpichkiState]:
-    return [start] + [after for _, after, _, _ in steps]
-
 
 @PROPS
 @given(setups())
@@ -754,7 +761,7 @@ def test_prop_matches_conserved_and_never_decrease(setup):
     options, seats, _ = setup
     start, steps = playthrough(*setup)
     total = options.per_player * seats
-    for state in states(start, steps):
+    for state in states_of(start, steps):
         assert state.pile + sum(state.matches) == total
         assert state.pile >= 0 and min(state.matches) >= 0
         if state.target:  # a target is two different numbers
@@ -786,33 +793,14 @@ def test_prop_turn_changes_only_on_pass(setup):
 @PROPS
 @given(setups())
 def test_prop_json_round_trip_every_step(setup):
-    start, steps = playthrough(*setup)
-    for state in states(start, steps):
-        raw = json.loads(json.dumps(state.to_json()))
-        back = ENGINE.state_from_json(raw)
-        assert back == state
-        assert back.to_json() == state.to_json()
-    for _, _, events, entry in steps:
-        for event in events:
-            assert json.loads(json.dumps(event.to_json())) == event.to_json()
-        assert LogEntry.from_json(json.loads(json.dumps(entry.to_json()))) == entry
+    assert_json_round_trip(ENGINE, *playthrough(*setup))
 
 
 @PROPS
 @given(setups(), st.data())
 def test_prop_replay_and_tampering(setup, data):
-    options, seats, seed = setup
     _, steps = playthrough(*setup)
-    log = [entry for *_, entry in steps]
-    assert replay(ENGINE, options, seats, seed, log) == steps[-1][1]
-    i = data.draw(st.integers(0, len(log) - 1))
-    d0, d1 = log[i].dice
-    wrong_dice = [*log[:i], replace(log[i], dice=(d0 % 6 + 1, d1)), *log[i + 1:]]
-    with pytest.raises(ReplayMismatchError):
-        replay(ENGINE, options, seats, seed, wrong_dice)
-    wrong_seat = [*log[:i], replace(log[i], seat=(log[i].seat + 1) % seats), *log[i + 1:]]
-    with pytest.raises(ReplayMismatchError):
-        replay(ENGINE, options, seats, seed, wrong_seat)
+    assert_replay_and_tampering(ENGINE, *setup, steps, data.draw(st.integers(0, len(steps) - 1)))
 
 
 @PROPS
@@ -820,7 +808,7 @@ def test_prop_replay_and_tampering(setup, data):
 def test_prop_outcome_iff_finished_and_winner_is_right(setup):
     options, seats, _ = setup
     start, steps = playthrough(*setup)
-    for state in states(start, steps):
+    for state in states_of(start, steps):
         out = ENGINE.outcome(state)
         assert (out is not None) == state.finished
         assert (state.current_player is None) == state.finished

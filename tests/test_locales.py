@@ -13,6 +13,7 @@ from bot.games import GAME_UIS
 from engines import GAMES
 from engines.sosedi import MODES
 from engines.spichki import WHY_DOUBLE, WHY_DOUBLE_HIT, WHY_EXACT, WHY_ONE
+from engines.tishe import RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN, RULE_ZERO
 from locales import SUPPORTED, Translator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +67,10 @@ def _dynamic_keys() -> set[str]:
         keys |= {f"board-{k}" for k in ui.label_keys()}
     keys |= {f"sosedi-mode-{m}" for m in MODES}
     keys |= {"action-sosedi-roll", "action-spichki-target", "action-spichki-chase"}
+    keys |= {f"action-tishe-{kind}" for kind in ("roll", "enter", "move")}
+    keys |= {f"tishe-variant-{v}" for v in ("first", "both")} | {f"tishe-result-{v}" for v in ("first", "both")}
+    keys |= {f"tishe-ev-{kind}" for kind in ("enter", "move")}
+    keys |= {f"tishe-ev-land-{rule}" for rule in (RULE_ZERO, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN)}
     keys |= {f"spichki-ev-take-{why.replace('_', '-')}" for why in (WHY_DOUBLE, WHY_EXACT, WHY_DOUBLE_HIT, WHY_ONE)}
     return keys
 
@@ -131,7 +136,9 @@ def test_every_plural_message_formats_for_sample_counts(tr: Translator) -> None:
         for key, names in ru.items():
             for n in (0, 1, 2, 5, 11, 21):
                 args = {name: n if name in {"count", "left", "held", "bowl", "phase", "many", "max", "min",
-                                              "pile", "players", "a", "b"}
+                                              "pile", "players", "a", "b", "turns", "bounced",
+                                              "missed", "total", "checker", "at", "to", "start"}
+                        | {f"a{i}" for i in range(6)}
                         else "X" for name in names}
                 text = tr.t(lang, key, **args)  # strict: raises on a missing variable
                 assert text.strip() and "{" not in text, (lang, key, text)

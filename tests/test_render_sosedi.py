@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import io
 import struct
 import sys
 from dataclasses import replace
@@ -11,14 +10,14 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from engines.sosedi import ENGINE, SosediOptions, SosediState, owner_of
 from render import common
 from render import sosedi as board
 from render.sosedi import LABEL_KEYS, render_board
+from tests.render_helpers import PNG_SIGNATURE, decode, diff_bbox, seed
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LABELS = {
     "bowl": "Миска",
     "tower": "Башня",
@@ -33,10 +32,6 @@ LABELS = {
     "loser": "Проставляется",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий", "Даша", "Евгений"]
-
-
-def seed(k: int) -> str:
-    return f"{k:064x}"
 
 
 def play(mode: str, seats: int, k: int = 1, **opts) -> list[tuple[SosediState, list]]:
@@ -65,16 +60,6 @@ def find(mode: str, seats: int, pred, **opts) -> SosediState:
 def mid(mode: str, seats: int, **opts) -> SosediState:
     game = play(mode, seats, **opts)
     return game[len(game) // 2][0]
-
-
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img
-
-
-def panels_diff_bbox(a: bytes, b: bytes):
-    return ImageChops.difference(decode(a).convert("RGB"), decode(b).convert("RGB")).getbbox()
 
 
 # ---------------------------------------------------------------- format and determinism
@@ -236,7 +221,7 @@ def test_different_dice_give_a_different_picture():
     b = replace(state, last_dice=(6, 5, 4))
     pa, pb = render_board(a, NAMES[:4], LABELS), render_board(b, NAMES[:4], LABELS)
     assert pa != pb
-    bbox = panels_diff_bbox(pa, pb)
+    bbox = diff_bbox(pa, pb)
     dice = board._layout(4).dice
     assert bbox[1] <= dice[0][3] and bbox[0] <= dice[2][2]  # the dice area changed
 

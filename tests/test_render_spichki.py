@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import struct
 from dataclasses import replace
 from itertools import pairwise
@@ -14,8 +13,19 @@ from engines.spichki import ENGINE, SpichkiOptions, SpichkiState
 from render import common
 from render import spichki as board
 from render.spichki import LABEL_KEYS, render_board
+from tests.render_helpers import (
+    PNG_SIGNATURE,
+    Pixel,
+    count_pixels,
+    decode,
+    diff_bbox,
+    gold_share,
+    inside,
+    rgb,
+    ring_points,
+    seed,
+)
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LABELS = {
     "target": "Цель",
     "no_target": "Ставится цель",
@@ -27,10 +37,6 @@ LABELS = {
     "draw": "Ничья",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий", "Даша", "Евгений", "Жанна", "Зоя"]
-
-
-def seed(k: int) -> str:
-    return f"{k:064x}"
 
 
 def play(seats: int, k: int = 1, **opts) -> list[tuple[SpichkiState, list]]:
@@ -61,46 +67,15 @@ def render(state: SpichkiState, labels=LABELS, names=NAMES, events=()) -> bytes:
     return render_board(state, names[: state.seats], labels, events)
 
 
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img
-
-
-def rgb(png: bytes) -> Image.Image:
-    return decode(png).convert("RGB")
-
-
-def is_gold(px: tuple[int, int, int]) -> bool:
+def is_gold(px: Pixel) -> bool:
+    """Whether ``px`` is the gold of a ring (turn, winner, hit)."""
     r, g, b = px
     return r > 225 and 165 < g < 225 and b < 100
 
 
-def gold_share(img: Image.Image, points: list[tuple[int, int]]) -> float:
-    return sum(is_gold(img.getpixel(p)) for p in points) / len(points)
-
-
-def ring_points(box: tuple[int, int, int, int], out: int = 3) -> list[tuple[int, int]]:
-    """Points on the four sides just outside ``box`` (where a gold ring is drawn)."""
-    x0, y0, x1, y1 = box
-    xs = range(x0 + 30, x1 - 30, 7)
-    ys = range(y0 + 30, y1 - 30, 7)
-    return ([(x, y0 - out) for x in xs] + [(x, y1 + out - 1) for x in xs]
-            + [(x0 - out, y) for y in ys] + [(x1 + out - 1, y) for y in ys])
-
-
 def red_heads(img: Image.Image, box: tuple[int, int, int, int]) -> int:
     """Pixels of match-head red inside ``box``."""
-    data = img.crop(box).tobytes()
-    return sum(1 for i in range(0, len(data), 3) if data[i] > 150 and data[i + 1] < 80 and data[i + 2] < 80)
-
-
-def diff_bbox(a: bytes, b: bytes):
-    return ImageChops.difference(rgb(a), rgb(b)).getbbox()
-
-
-def inside(inner, outer) -> bool:
-    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+    return count_pixels(img, box, lambda px: px[0] > 150 and px[1] < 80 and px[2] < 80)
 
 
 def section_box(i: int) -> tuple[int, int, int, int]:
@@ -261,7 +236,7 @@ def test_the_turn_ring_moves_with_the_turn():
     for turn in range(4):
         img = rgb(render(replace(state, turn=turn)))
         for seat, box in enumerate(lay.panels):
-            share = gold_share(img, ring_points(box))
+            share = gold_share(img, ring_points(box), is_gold)
             assert (share > 0.9) if seat == turn else (share < 0.1), (turn, seat, share)
 
 
@@ -270,14 +245,14 @@ def test_winner_and_draw_panels_are_marked_gold():
     lay = board._layout(4)
     img = rgb(render(won))
     for seat, box in enumerate(lay.panels):
-        share = gold_share(img, ring_points(box))
+        share = gold_share(img, ring_points(box), is_gold)
         assert (share > 0.9) if seat in won.winners else (share < 0.1)
         blank = (box[2] - 20, box[1] + board.HEADER_H + 12)  # card, right of the number
         dimmed = sum(img.getpixel(blank)) < sum(common.CARD) - 60
         assert dimmed == (seat not in won.winners)  # the others recede
     drawn = replace(won, matches=(6, 3, 6, 2), pile=0, winners=(0, 2))
     img = rgb(render(drawn))
-    assert [gold_share(img, ring_points(box)) > 0.9 for box in lay.panels] == [True, False, True, False]
+    assert [gold_share(img, ring_points(box), is_gold) > 0.9 for box in lay.panels] == [True, False, True, False]
 
 
 def test_thrown_dice_that_hit_the_target_get_a_gold_ring():
@@ -287,7 +262,7 @@ def test_thrown_dice_that_hit_the_target_get_a_gold_ring():
 
     def rings(dice: tuple[int, int]) -> list[bool]:
         img = rgb(render(replace(state, last_dice=dice)))
-        return [gold_share(img, ring_points(box, out=3)) > 0.8 for box in lay.dice]
+        return [gold_share(img, ring_points(box, out=3), is_gold) > 0.8 for box in lay.dice]
 
     assert rings((2, 3)) == [True, False]
     assert rings((4, 5)) == [False, True]

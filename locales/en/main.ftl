@@ -4,6 +4,8 @@ game-sosedi = Help Your Neighbour
 game-sosedi-tagline = Three dice, chips and a bowl · 2–6 players
 game-spichki = Matches
 game-spichki-tagline = Two pairs of dice and a pile of matches · 2–8 players
+game-tishe = Slow and Steady
+game-tishe-tagline = Two dice, two checkers each, circles to 100 · 2–6 players
 
 cmd-newgame = New game
 cmd-rules = Rules of the game
@@ -15,7 +17,7 @@ cmd-help = Help
 
 help-text =
     🎲 <b>Dice games for the whole group</b>
-    /newgame — start a game (or directly: <code>/newgame sosedi</code>, <code>/newgame spichki</code>)
+    /newgame — pick a game (or by its code: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>)
     /rules — rules of the current game (or <code>/rules spichki</code>)
     /stop — stop the game (host or admin)
     /set — a lobby setting, e.g. <code>/set chips 17</code>

@@ -4,6 +4,8 @@ game-sosedi = Помоги своему соседу
 game-sosedi-tagline = Три кости, фишки и чаша · 2–6 игроков
 game-spichki = Спички
 game-spichki-tagline = Две пары костей и куча спичек · 2–8 игроков
+game-tishe = Тише едешь — дальше будешь
+game-tishe-tagline = Две кости, по две фишки, круги до 100 · 2–6 игроков
 
 cmd-newgame = Новая игра
 cmd-rules = Правила игры
@@ -15,7 +17,7 @@ cmd-help = Помощь
 
 help-text =
     🎲 <b>Игры в кости для всей группы</b>
-    /newgame — начать игру (или сразу: <code>/newgame sosedi</code>, <code>/newgame spichki</code>)
+    /newgame — выбрать игру (или сразу по коду: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>)
     /rules — правила текущей игры (или <code>/rules spichki</code>)
     /stop — остановить игру (хост или админ)
     /set — настройка лобби, например <code>/set chips 17</code>

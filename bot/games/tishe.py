@@ -1,0 +1,99 @@
+"""«Тише едешь — дальше будешь» in the bot: lobby variant, move wording, the board picture."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.games.common import Button, Tr
+from engines.base import Event, Outcome
+from engines.tishe import HOME, OFF, PHASE_CHOOSE, TisheOptions, TisheState
+from render import tishe as render_tishe
+
+# Events that add to the throw's line, and the locale key of each (the rest get their own line).
+_PART_KEYS = {"no_move": "tishe-ev-no-move", "choose": "tishe-ev-choose", "home": "tishe-ev-home",
+              "win": "tishe-ev-win", "again": "tishe-ev-again", "again_lost": "tishe-ev-again-lost"}
+
+
+def _variant_key(options: TisheOptions) -> str:
+    return "both" if options.both_home else "first"
+
+
+def _where(pos: int, tr: Tr) -> str:
+    if pos == OFF:
+        return tr("tishe-pos-off")
+    return tr("tishe-pos-home") if pos == HOME else str(pos)
+
+
+class TisheUI:
+    """Presentation of the `tishe` engine."""
+
+    code = "tishe"
+
+    def variant(self, options: TisheOptions, tr: Tr) -> str:
+        return tr(f"tishe-variant-{_variant_key(options)}")
+
+    def is_pub(self, options: TisheOptions) -> bool:
+        return False
+
+    def lobby_lines(self, options: TisheOptions, seats: int, tr: Tr) -> list[str]:
+        return [tr("tishe-lobby-variant", variant=self.variant(options, tr))]
+
+    def lobby_buttons(self, options: TisheOptions, seats: int, tr: Tr) -> list[list[Button]]:
+        other = TisheOptions(both_home=not options.both_home)
+        return [[Button(tr("tishe-btn-variant", variant=self.variant(other, tr)), "both_home",
+                        "on" if other.both_home else "off")]]
+
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+        """The throw and what it did on one line («Оля: 6–2 → вводит фишку 1: 8»); skips below."""
+        head = ""
+        parts: list[str] = []
+        lines: list[str] = []
+        for event in events:
+            data, name = event.data, names[event.seat or 0]
+            kind = event.kind
+            if kind == "starter":
+                lines.append(tr("tishe-ev-starter", name=name))
+            elif kind == "roll":
+                head = tr("tishe-ev-roll", name=name, dice="–".join(str(d) for d in data["dice"]))
+            elif kind in ("enter", "move"):
+                head = head or tr("tishe-ev-chooser", name=name)
+                parts.append(tr(f"tishe-ev-{kind}", checker=data["checker"] + 1, start=data["from"], to=data["to"],
+                                bounced=int(bool(data.get("bounced")))))
+            elif kind == "land":
+                parts.append(tr(f"tishe-ev-land-{data['rule']}", at=data["at"], to=data["to"]))
+            elif kind == "bump":
+                parts.append(tr("tishe-ev-bump", name=name, checker=data["checker"] + 1, at=data["at"]))
+            elif kind == "double_circle":
+                parts.append(tr("tishe-ev-double-circle", at=data["at"], turns=data["turns"]))
+            elif kind == "skip":
+                lines.append(tr("tishe-ev-skip", name=name, left=data["left"]))
+            elif kind in _PART_KEYS:
+                parts.append(tr(_PART_KEYS[kind], checker=int(data.get("checker", 0)) + 1))
+        if head:
+            lines.insert(0, tr("tishe-ev-line", head=head, parts=", ".join(parts)) if parts else head)
+        return lines
+
+    def status_lines(self, state: TisheState, names: Sequence[str], tr: Tr) -> list[str]:
+        players = []
+        for seat in range(state.seats):
+            first, second = (_where(p, tr) for p in state.of(seat))
+            players.append(tr("tishe-status-player", name=names[seat], first=first, second=second,
+                              missed=state.missed[seat]))
+        lines = [" · ".join(players)]
+        if state.phase == PHASE_CHOOSE and not state.finished:
+            lines.append(tr("tishe-status-choose", dice="–".join(str(d) for d in state.dice), total=sum(state.dice)))
+        return lines
+
+    def result_lines(self, state: TisheState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+        (seat,) = outcome.winners
+        return [tr(f"tishe-result-{_variant_key(state.options)}", name=names[seat])]
+
+    def label_keys(self) -> Sequence[str]:
+        return render_tishe.LABEL_KEYS
+
+    def render(self, state: TisheState, names: Sequence[str], labels: Mapping[str, str],
+               events: Sequence[Event]) -> bytes:
+        return render_tishe.render_board(state, names, labels, events)
+
+
+UI = TisheUI()
