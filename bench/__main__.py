@@ -19,7 +19,7 @@ RESULTS = Path(__file__).resolve().parent / "results.json"
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions, games cut short (a smoke run)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON results")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "engines": engine_speed.run(scale),
         "render": render_speed.run(scale),
-        "e2e": asyncio.run(e2e_game.run()),
+        "e2e": asyncio.run(e2e_game.run(max_presses=30 if args.quick else None)),
     }
     args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwritten to {args.out}")

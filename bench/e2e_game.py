@@ -20,6 +20,8 @@ GAMES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("sosedi tower", "sosedi", ("Вариант →", "Вариант →")),
     ("spichki", "spichki", ()),
     ("tishe", "tishe", ()),
+    ("ludo", "ludo", ()),
+    ("parchis", "parchis", ()),
 )
 
 
@@ -29,7 +31,8 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], code: str,
-                    settings: tuple[str, ...]) -> dict[str, Any]:
+                    settings: tuple[str, ...], max_presses: int | None) -> dict[str, Any]:
+    """One game from /newgame to the result (or, with ``max_presses``, cut short and stopped)."""
     host = users[0]
     start_requests = len(tg.requests)
     await runner.say(host, f"/newgame {code}")
@@ -48,7 +51,7 @@ async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], code:
     answer_ms: list[float] = []
     edit_ms: list[float] = []
     rolls = 0
-    while table.buttons:  # the first button: a throw, or the first of the offered moves
+    while table.buttons and (max_presses is None or rolls < max_presses):  # a throw, or the first move offered
         label = table.buttons[0][0]
         mover = by_name[current_player_name(table.caption)]
         before = len(tg.requests)
@@ -63,10 +66,14 @@ async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], code:
         edit_ms.append((edit.at - t0_server) * 1000)
         rolls += 1
     presses += rolls + 1  # the /newgame command counts as a decision too
+    finished = not table.buttons
     calls = [r.method for r in tg.requests[start_requests:] if r.method in COUNTED and r.ok]
     photo_sizes = [len(r.files[next(iter(r.files))]) for r in tg.requests[start_requests:]
                    if r.method == "editMessageMedia" and r.files]
+    if not finished:  # a --quick run cuts long games short: stop it so the next game can start
+        await runner.say(host, "/stop")
     return {
+        "finished": finished,
         "decisions": presses,
         "rolls": rolls,
         "sends_and_edits": len(calls),
@@ -80,7 +87,8 @@ async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], code:
     }
 
 
-async def run() -> dict[str, Any]:
+async def run(max_presses: int | None = None) -> dict[str, Any]:
+    """Every game of :data:`GAMES`; ``max_presses`` cuts each one short (a smoke run)."""
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeTelegram(token="1:BENCH", bot_username="BenchBot") as tg:
@@ -92,7 +100,7 @@ async def run() -> dict[str, Any]:
             runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
             try:
                 for name, code, settings in GAMES:
-                    results[name] = await _one_game(tg, runner, users, code, settings)
+                    results[name] = await _one_game(tg, runner, users, code, settings, max_presses)
             finally:
                 await runner.stop()
     print(f"\n{'e2e game (3 players)':<22}{'decisions':>10}{'calls':>7}{'calls/dec':>10}"

@@ -17,6 +17,9 @@ CASES: list[tuple[str, dict[str, Any], int]] = [
     ("spichki", {"double_hit": 1}, 8),
     ("tishe", {"both_home": False}, 4),
     ("tishe", {"both_home": True}, 4),
+    ("ludo", {"bonuses": False}, 4),
+    ("ludo", {"bonuses": True}, 4),
+    ("parchis", {}, 4),
 ]
 
 
@@ -40,7 +43,7 @@ def run(scale: float = 1.0) -> list[dict[str, Any]]:
         started = time.perf_counter()
         moves = sum(play(engine, options, seats, f"{i:064x}") for i in range(games))
         elapsed = time.perf_counter() - started
-        name = f"{code} {'/'.join(f'{k}={v}' for k, v in raw.items())} {seats}p"
+        name = " ".join(part for part in (code, "/".join(f"{k}={v}" for k, v in raw.items()), f"{seats}p") if part)
         row = {"case": name, "games": games, "games_per_s": round(games / elapsed, 1),
                "moves_per_s": round(moves / elapsed), "moves_per_game": round(moves / games, 1)}
         rows.append(row)

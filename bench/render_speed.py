@@ -11,8 +11,10 @@ from typing import Any
 
 from PIL import Image
 
-from engines import sosedi, spichki, tishe
+from engines import ludo, parchis, sosedi, spichki, tishe
 from locales import Translator
+from render import ludo as render_ludo
+from render import parchis as render_parchis
 from render import sosedi as render_sosedi
 from render import spichki as render_spichki
 from render import tishe as render_tishe
@@ -75,4 +77,12 @@ def run(scale: float = 1.0) -> list[dict[str, Any]]:
     for seats in (3, 6):
         positions = _positions(tishe.ENGINE, tishe.TisheOptions(), seats, games)
         rows.append(_measure(f"tishe {seats}p", render_tishe.render_board, positions, NAMES[:seats], labels))
+    labels = {k: tr.t("ru", f"board-{k}") for k in render_ludo.LABEL_KEYS}
+    for seats in (2, 4):
+        positions = _positions(ludo.ENGINE, ludo.LudoOptions(), seats, games)
+        rows.append(_measure(f"ludo {seats}p", render_ludo.render_board, positions, NAMES[:seats], labels))
+    labels = {k: tr.t("ru", f"board-{k}") for k in render_parchis.LABEL_KEYS}
+    for seats in (2, 4):
+        positions = _positions(parchis.ENGINE, parchis.ParchisOptions(), seats, games)
+        rows.append(_measure(f"parchis {seats}p", render_parchis.render_board, positions, NAMES[:seats], labels))
     return rows

@@ -36,13 +36,13 @@ from typing import Any
 from engines.base import (
     JSON,
     Action,
-    DiceSource,
     Event,
     IllegalActionError,
     JsonData,
     LogEntry,
     OptionsError,
     Outcome,
+    dice_source,
     draw_starter,
     next_seat,
 )
@@ -174,7 +174,7 @@ class SosediEngine:
         if state.finished or code != ROLL.code:
             raise IllegalActionError(f"{code!r} is not legal here")
         roller = state.turn
-        dice = DiceSource(state.seed).throw(state.throws, DICE)
+        dice = dice_source(state.seed).throw(state.throws, DICE)
         state = replace(state, throws=state.throws + 1, version=state.version + 1,
                         last_dice=dice, last_seat=roller)
         events = [Event("roll", seat=roller, data={"dice": list(dice)})]

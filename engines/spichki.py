@@ -34,13 +34,13 @@ from typing import Any
 from engines.base import (
     JSON,
     Action,
-    DiceSource,
     Event,
     IllegalActionError,
     JsonData,
     LogEntry,
     OptionsError,
     Outcome,
+    dice_source,
     draw_starter,
     next_seat,
 )
@@ -178,7 +178,7 @@ class SpichkiEngine:
         if state.finished or code != ROLL_CODE:
             raise IllegalActionError(f"{code!r} is not legal here")
         roller = state.turn
-        dice = DiceSource(state.seed).throw(state.throws, 2)
+        dice = dice_source(state.seed).throw(state.throws, 2)
         target = state.target
         state = replace(state, throws=state.throws + 1, version=state.version + 1,
                         last_dice=dice, last_seat=roller, last_target=target)

@@ -39,13 +39,13 @@ from typing import Any
 from engines.base import (
     JSON,
     Action,
-    DiceSource,
     Event,
     IllegalActionError,
     JsonData,
     LogEntry,
     OptionsError,
     Outcome,
+    dice_source,
     draw_starter,
     next_seat,
 )
@@ -224,7 +224,7 @@ class TisheEngine:
         if state.phase == PHASE_ROLL:
             if code != ROLL.code:
                 raise IllegalActionError(f"{code!r} is not legal here")
-            dice = DiceSource(state.seed).throw(state.throws, 2)
+            dice = dice_source(state.seed).throw(state.throws, 2)
             state = replace(state, throws=state.throws + 1, version=state.version + 1, last_dice=dice,
                             last_seat=seat)
             events = [Event("roll", seat=seat, data={"dice": list(dice)})]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -14,8 +15,10 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application
 
+from bot import callback_data as cb
 from bot.app import build_application
 from bot.config import Config
+from engines.base import Engine
 from locales import Translator
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
@@ -147,3 +150,43 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4,
             await runner.stop()
         assert tg.violations == [], tg.violations
         assert not tg.unanswered_callbacks()
+
+
+def game_id_of(table: StoredMessage) -> int:
+    """The game a table message belongs to, read from its first button."""
+    parsed = cb.parse(table.buttons[0][1])
+    assert parsed is not None and parsed.game_id
+    return parsed.game_id
+
+
+async def stored_state(runner: BotRunner, engine: Engine[Any, Any], game_id: int) -> Any:
+    """The game's state as the bot stored it."""
+    assert runner.app is not None
+    game = await runner.app.bot_data["flow"].repo.game(game_id)
+    assert game is not None and game.state is not None
+    return engine.state_from_json(game.state)
+
+
+async def play_to_end(runner: BotRunner, table: StoredMessage, engine: Engine[Any, Any], players: Sequence[FakeUser],
+                      seed: int, limit: int = 5000) -> list[str]:
+    """The player the engine names presses one of the offered buttons (seeded choice) until the
+    game ends; every press must be checked against the stored state and give exactly one edit.
+
+    Returns the captions seen, one per press.
+    """
+    rng = random.Random(seed)
+    game_id = game_id_of(table)
+    captions: list[str] = []
+    while table.buttons:
+        state = await stored_state(runner, engine, game_id)
+        legal = engine.legal_actions(state)
+        # the keyboard offers exactly the legal actions, in the engine's order
+        assert [data.rsplit(":", 1)[1] for _, data in table.buttons] == [a.code for a in legal]
+        mover = players[state.current_player]
+        assert current_player_name(table.caption) == mover.first_name
+        edits = table.edit_count
+        await runner.press(mover, table, rng.choice([label for label, _ in table.buttons]))
+        assert table.edit_count == edits + 1  # one edit per press
+        captions.append(table.caption)
+        assert len(captions) < limit
+    return captions

@@ -179,9 +179,9 @@ def assert_replay_and_tampering(engine: Any, options: Any, seats: int, seed: str
     assert replay(engine, options, seats, seed, log) == steps[-1][1]
     entry = log[tamper]
     assert entry.dice, "tamper with a throw"
-    wrong_dice = [*log[:tamper], replace(entry, dice=(entry.dice[0] % 6 + 1, *entry.dice[1:])), *log[tamper + 1:]]
+    wrong_dice = [*log[:tamper], entry._replace(dice=(entry.dice[0] % 6 + 1, *entry.dice[1:])), *log[tamper + 1:]]
     with pytest.raises(ReplayMismatchError):
         replay(engine, options, seats, seed, wrong_dice)
-    wrong_seat = [*log[:tamper], replace(entry, seat=(entry.seat + 1) % seats), *log[tamper + 1:]]
+    wrong_seat = [*log[:tamper], entry._replace(seat=(entry.seat + 1) % seats), *log[tamper + 1:]]
     with pytest.raises(ReplayMismatchError):
         replay(engine, options, seats, seed, wrong_seat)

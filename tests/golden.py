@@ -62,7 +62,15 @@ def _seed(label: str) -> str:
 # checker entering with 6-6 (12 → 15), double circles with the missed turns skipped and
 # a lost extra throw, and bounces near 100; in the both_home game also 77 → 74 with two
 # missed turns, bounces onto 91 → 94 and 97 → 94, and the first checker home staying
-# there while the throws go to the other.
+# there while the throws go to the other; in both ludo games a capture, a third six in a
+# row that is not played, and pieces entering the centre, and in the 3p bonuses game also
+# bonus throws for a capture and for the centre and a block on a start cell that leaves
+# an opponent without a move (action 144); in both parchis games a capture with its +20, a
+# piece reaching the centre with its +10, a 6 counted as 7, a third six sending a piece
+# home, a barrier that a 6 had to open (4p: actions 51, 69 and, as a 7, 133; 2p: 198 and,
+# as a 7, 91), a capture on coming out with its +20 and a bonus lost; in the 4p game also
+# a bonus move that captures and earns another +20 (action 167) and coming out onto two
+# opponents, the later one captured (action 149).
 GOLDENS: dict[str, Golden] = {
     "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
     "sosedi-reverse-4p-immune": Golden(
@@ -77,6 +85,10 @@ GOLDENS: dict[str, Golden] = {
     "spichki-8p-per8": Golden("spichki", 8, _seed("spichki-8p-per8#1"), {"per_player": 8}),
     "tishe-3p": Golden("tishe", 3, _seed("tishe-3p#23")),
     "tishe-2p-both-home": Golden("tishe", 2, _seed("tishe-2p-both-home#495"), {"both_home": True}),
+    "ludo-4p": Golden("ludo", 4, _seed("ludo-4p#36")),
+    "ludo-3p-bonuses": Golden("ludo", 3, _seed("ludo-3p-bonuses#106"), {"bonuses": True}),
+    "parchis-4p": Golden("parchis", 4, _seed("parchis-4p#143")),
+    "parchis-2p": Golden("parchis", 2, _seed("parchis-2p#329")),
 }
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engines import GAMES
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
@@ -227,7 +228,7 @@ async def test_english_after_lang_and_private_start(world) -> None:
     rolls = await play_to_end(runner, users, table)
     assert rolls > 0 and "pays" in tg.last_bot_message(CHAT_ID).text
     await runner.say(users["anya"], "/rules")  # no game running: which game?
-    assert tg.last_bot_message(CHAT_ID).text == "Rules of which game? /rules sosedi, /rules spichki, /rules tishe"
+    assert tg.last_bot_message(CHAT_ID).text == "Rules of which game? " + ", ".join(f"/rules {c}" for c in GAMES)
     await runner.say(users["anya"], "/rules sosedi")
     assert "Help Your Neighbour" in tg.last_bot_message(CHAT_ID).text
     before = len(tg.requests)

@@ -7,7 +7,7 @@ import hmac
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import pytest
 
@@ -224,14 +224,14 @@ def test_replay_rejects_tampered_dice():
     options, _, log = _played()
     i = len(log) // 2
     d = log[i].dice
-    log[i] = replace(log[i], dice=(d[0] % 6 + 1, *d[1:]))
+    log[i] = log[i]._replace(dice=(d[0] % 6 + 1, *d[1:]))
     with pytest.raises(ReplayMismatchError, match=f"action {i}"):
         replay(ENGINE, options, 3, SEED, log)
 
 
 def test_replay_rejects_tampered_seat():
     options, _, log = _played()
-    log[3] = replace(log[3], seat=(log[3].seat + 1) % 3)
+    log[3] = log[3]._replace(seat=(log[3].seat + 1) % 3)
     with pytest.raises(ReplayMismatchError, match="action 3"):
         replay(ENGINE, options, 3, SEED, log)
 
@@ -244,7 +244,7 @@ def test_replay_rejects_wrong_seed():
 
 def test_replay_rejects_illegal_code():
     options, _, log = _played()
-    log[2] = replace(log[2], code="x")
+    log[2] = log[2]._replace(code="x")
     with pytest.raises(IllegalActionError):
         replay(ENGINE, options, 3, SEED, log)
 
@@ -366,12 +366,19 @@ class _Outer(JsonData):
     cells: tuple[int, ...]
     pair: tuple[int, ...] = ()
     count: int = 0
+    nested: tuple[tuple[str, int], ...] = ()
 
 
 def test_json_data_round_trip_rebuilds_tuples_and_nested_dataclasses() -> None:
-    value = _Outer(_Inner(5, "x"), (1, 2, 3), (4,), 7)
+    value = _Outer(_Inner(5, "x"), (1, 2, 3), (4,), 7, (("a", 1), ("b", 2)))
     raw = json.loads(json.dumps(value.to_json()))
-    assert raw == {"inner": {"size": 5, "name": "x"}, "cells": [1, 2, 3], "pair": [4], "count": 7}
+    assert raw == {"inner": {"size": 5, "name": "x"}, "cells": [1, 2, 3], "pair": [4], "count": 7,
+                   "nested": [["a", 1], ["b", 2]]}
     assert _Outer.from_json(raw) == value
     assert _Outer.from_json({**raw, "unknown": 1}) == value  # keys from elsewhere are ignored
     assert _Outer.from_json({"inner": {}, "cells": []}) == _Outer(_Inner(), ())  # missing keys: defaults
+
+
+def test_die_is_the_first_face_of_a_one_die_throw() -> None:
+    source = DiceSource("ab" * 32)
+    assert [source.die(n) for n in range(300)] == [source.throw(n, 1)[0] for n in range(300)]

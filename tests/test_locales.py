@@ -71,6 +71,9 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"tishe-variant-{v}" for v in ("first", "both")} | {f"tishe-result-{v}" for v in ("first", "both")}
     keys |= {f"tishe-ev-{kind}" for kind in ("enter", "move")}
     keys |= {f"tishe-ev-land-{rule}" for rule in (RULE_ZERO, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN)}
+    keys |= {f"action-{game}-{kind}" for game in ("ludo", "parchis") for kind in ("roll", "exit", "move")}
+    keys |= {f"ludo-variant-{v}" for v in ("classic", "bonuses")}
+    keys |= {f"parchis-pos-{where}" for where in ("home", "cell", "corridor", "centre")}
     keys |= {f"spichki-ev-take-{why.replace('_', '-')}" for why in (WHY_DOUBLE, WHY_EXACT, WHY_DOUBLE_HIT, WHY_ONE)}
     return keys
 
@@ -137,7 +140,8 @@ def test_every_plural_message_formats_for_sample_counts(tr: Translator) -> None:
             for n in (0, 1, 2, 5, 11, 21):
                 args = {name: n if name in {"count", "left", "held", "bowl", "phase", "many", "max", "min",
                                               "pile", "players", "a", "b", "turns", "bounced",
-                                              "missed", "total", "checker", "at", "to", "start"}
+                                              "missed", "total", "checker", "at", "to", "start",
+                                              "die", "yard", "centre", "home", "piece", "n"}
                         | {f"a{i}" for i in range(6)}
                         else "X" for name in names}
                 text = tr.t(lang, key, **args)  # strict: raises on a missing variable
@@ -150,3 +154,17 @@ def test_fallback_and_strictness() -> None:
     assert loose.t("ru", "no-such-key") == "no-such-key"
     with pytest.raises(KeyError):
         Translator.load(strict=True).t("ru", "no-such-key")
+
+
+def test_no_message_is_defined_twice() -> None:
+    """Every catalogue file of a language shares one namespace: a second definition would
+    silently replace the first (a board label of one game showing on another's board)."""
+    for lang in SUPPORTED:
+        seen: dict[str, str] = {}
+        for path in sorted((ROOT / "locales" / lang).glob("*.ftl")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                match = re.match(r"([a-z][a-z0-9_-]*) =", line)
+                if match:
+                    key = match.group(1)
+                    assert key not in seen, f"{lang}: {key} in {seen.get(key)} and {path.name}"
+                    seen[key] = path.name

@@ -6,6 +6,10 @@ game-spichki = Matches
 game-spichki-tagline = Two pairs of dice and a pile of matches · 2–8 players
 game-tishe = Slow and Steady
 game-tishe-tagline = Two dice, two checkers each, circles to 100 · 2–6 players
+game-ludo = Ludo
+game-ludo-tagline = One die, four pieces, the cross with yards · 2–4 players
+game-parchis = Parchís
+game-parchis-tagline = Spanish parchís: 68 cells, barriers, +20 · 2–4 players
 
 cmd-newgame = New game
 cmd-rules = Rules of the game
@@ -17,7 +21,7 @@ cmd-help = Help
 
 help-text =
     🎲 <b>Dice games for the whole group</b>
-    /newgame — pick a game (or by its code: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>)
+    /newgame — pick a game (or by its code: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>ludo</code>, <code>parchis</code>)
     /rules — rules of the current game (or <code>/rules spichki</code>)
     /stop — stop the game (host or admin)
     /set — a lobby setting, e.g. <code>/set chips 17</code>

@@ -6,6 +6,10 @@ game-spichki = Спички
 game-spichki-tagline = Две пары костей и куча спичек · 2–8 игроков
 game-tishe = Тише едешь — дальше будешь
 game-tishe-tagline = Две кости, по две фишки, круги до 100 · 2–6 игроков
+game-ludo = Людо
+game-ludo-tagline = Один кубик, четыре фишки, крест с дворами · 2–4 игрока
+game-parchis = Парчис
+game-parchis-tagline = Испанский парчис: 68 клеток, барьеры, +20 · 2–4 игрока
 
 cmd-newgame = Новая игра
 cmd-rules = Правила игры
@@ -17,7 +21,7 @@ cmd-help = Помощь
 
 help-text =
     🎲 <b>Игры в кости для всей группы</b>
-    /newgame — выбрать игру (или сразу по коду: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>)
+    /newgame — выбрать игру (или сразу по коду: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>ludo</code>, <code>parchis</code>)
     /rules — правила текущей игры (или <code>/rules spichki</code>)
     /stop — остановить игру (хост или админ)
     /set — настройка лобби, например <code>/set chips 17</code>

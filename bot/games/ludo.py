@@ -1,0 +1,98 @@
+"""«Людо» in the bot: lobby variant, move wording, the board picture."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.games.common import Button, Tr
+from engines.base import Event, Outcome
+from engines.ludo import CENTRE, PHASE_MOVE, YARD, LudoOptions, LudoState
+from render import ludo as render_ludo
+
+_PARTS = {"no_move": "ludo-ev-no-move", "choose": "ludo-ev-choose", "third_six": "ludo-ev-third-six",
+          "win": "ludo-ev-win"}
+
+
+def _variant_key(options: LudoOptions) -> str:
+    return "bonuses" if options.bonuses else "classic"
+
+
+def where(progress: int, tr: Tr) -> str:
+    """A piece's place in words: the yard, steps from the start (1..51), the lane, the centre."""
+    if progress == YARD:
+        return tr("ludo-pos-yard")
+    if progress == CENTRE:
+        return tr("ludo-pos-centre")
+    return str(progress + 1)
+
+
+class LudoUI:
+    """Presentation of the `ludo` engine."""
+
+    code = "ludo"
+
+    def variant(self, options: LudoOptions, tr: Tr) -> str:
+        return tr(f"ludo-variant-{_variant_key(options)}")
+
+    def is_pub(self, options: LudoOptions) -> bool:
+        return False
+
+    def lobby_lines(self, options: LudoOptions, seats: int, tr: Tr) -> list[str]:
+        return [tr("ludo-lobby-variant", variant=self.variant(options, tr))]
+
+    def lobby_buttons(self, options: LudoOptions, seats: int, tr: Tr) -> list[list[Button]]:
+        other = LudoOptions(bonuses=not options.bonuses)
+        return [[Button(tr("ludo-btn-variant", variant=self.variant(other, tr)), "bonuses",
+                        "on" if other.bonuses else "off")]]
+
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+        """The throw and what it did on one line («Оля: 🎲 6 → выводит фишку 1, бросает ещё»)."""
+        head = ""
+        parts: list[str] = []
+        lines: list[str] = []
+        for event in events:
+            data, name = event.data, names[event.seat or 0]
+            if event.kind == "starter":
+                lines.append(tr("ludo-ev-starter", name=name))
+            elif event.kind == "roll":
+                head = tr("ludo-ev-roll", name=name, die=data["die"])
+            elif event.kind == "exit":
+                head = head or tr("ludo-ev-chooser", name=name)
+                parts.append(tr("ludo-ev-exit", piece=data["piece"] + 1))
+            elif event.kind == "move":
+                head = head or tr("ludo-ev-chooser", name=name)
+                parts.append(tr("ludo-ev-move", piece=data["piece"] + 1, start=where(data["from"], tr),
+                                to=where(data["to"], tr)))
+            elif event.kind == "capture":
+                parts.append(tr("ludo-ev-capture", name=name, piece=data["piece"] + 1))
+            elif event.kind == "centre":
+                parts.append(tr("ludo-ev-centre", piece=data["piece"] + 1))
+            elif event.kind == "again":
+                parts.append(tr("ludo-ev-again-bonus" if data.get("bonus") else "ludo-ev-again"))
+            elif event.kind in _PARTS:
+                parts.append(tr(_PARTS[event.kind]))
+        if head:
+            lines.insert(0, tr("ludo-ev-line", head=head, parts=", ".join(parts)) if parts else head)
+        return lines
+
+    def status_lines(self, state: LudoState, names: Sequence[str], tr: Tr) -> list[str]:
+        players = [tr("ludo-status-player", name=names[s], yard=state.of(s).count(YARD),
+                      centre=state.of(s).count(CENTRE)) for s in range(state.seats)]
+        lines = [" · ".join(players)]
+        if state.phase == PHASE_MOVE and not state.finished:
+            lines.append(tr("ludo-status-choose", die=state.die))
+        return lines
+
+    def result_lines(self, state: LudoState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+        (seat,) = outcome.winners
+        return [tr("ludo-result", name=names[seat])]
+
+    def label_keys(self) -> Sequence[str]:
+        return render_ludo.LABEL_KEYS
+
+    def render(self, state: LudoState, names: Sequence[str], labels: Mapping[str, str],
+               events: Sequence[Event]) -> bytes:
+        return render_ludo.render_board(state, names, labels, events)
+
+
+UI = LudoUI()

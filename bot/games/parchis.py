@@ -1,0 +1,109 @@
+"""«Парчис» in the bot: move and bonus wording, the board picture."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.games.common import Button, Tr
+from engines.base import Event, Outcome
+from engines.parchis import CENTRE, COLOURS, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
+from render import parchis as render_parchis
+
+_PARTS = {"no_move": "parchis-ev-no-move", "six_as_seven": "parchis-ev-six-as-seven", "win": "parchis-ev-win"}
+
+
+def where(colour: int, progress: int, tr: Tr) -> str:
+    """A piece's place in words: home, a cell number, a corridor cell, the centre."""
+    kind, number = describe_position(colour, progress)
+    return tr(f"parchis-pos-{('home', 'cell', 'corridor', 'centre')[kind]}", n=number)
+
+
+class ParchisUI:
+    """Presentation of the `parchis` engine."""
+
+    code = "parchis"
+
+    def variant(self, options: ParchisOptions, tr: Tr) -> str:
+        return tr("parchis-variant")
+
+    def is_pub(self, options: ParchisOptions) -> bool:
+        return False
+
+    def lobby_lines(self, options: ParchisOptions, seats: int, tr: Tr) -> list[str]:
+        return [tr("parchis-lobby")]
+
+    def lobby_buttons(self, options: ParchisOptions, seats: int, tr: Tr) -> list[list[Button]]:
+        return []
+
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+        """One line per throw or choice («Оля: 🎲 5 → выводит фишку 1 на 5»); a bonus move says +20."""
+        lines: list[str] = []
+        head = ""
+        parts: list[str] = []
+
+        def flush() -> None:
+            nonlocal head, parts
+            if head:
+                lines.append(tr("parchis-ev-line", head=head, parts=", ".join(parts)) if parts else head)
+            head, parts = "", []
+
+        colours = COLOURS.get(len(names), (0, 1, 2, 3))
+        for event in events:
+            data, seat = event.data, event.seat or 0
+            name = names[seat]
+            if event.kind == "starter":
+                lines.append(tr("parchis-ev-starter", name=name))
+            elif event.kind == "roll":
+                flush()
+                head = tr("parchis-ev-roll", name=name, die=data["die"])
+            elif event.kind in ("exit", "move"):
+                if data.get("bonus"):  # a bonus move is its own line
+                    flush()
+                    head = tr("parchis-ev-bonus", name=name, count=data["count"])
+                head = head or tr("parchis-ev-chooser", name=name)
+                if event.kind == "exit":
+                    parts.append(tr("parchis-ev-exit", piece=data["piece"] + 1,
+                                    to=where(colours[seat], data["to"], tr)))
+                else:
+                    parts.append(tr("parchis-ev-move", piece=data["piece"] + 1,
+                                    start=where(colours[seat], data["from"], tr),
+                                    to=where(colours[seat], data["to"], tr)))
+            elif event.kind == "capture":
+                parts.append(tr("parchis-ev-capture", name=name, piece=data["piece"] + 1))
+            elif event.kind == "centre":
+                parts.append(tr("parchis-ev-centre", piece=data["piece"] + 1))
+            elif event.kind == "choose":
+                key = "parchis-ev-choose-bonus" if data.get("bonus") else "parchis-ev-choose"
+                parts.append(tr(key, count=data["count"]))
+            elif event.kind == "bonus_lost":
+                parts.append(tr("parchis-ev-bonus-lost", count=data["count"]))
+            elif event.kind == "third_six":
+                piece = data.get("piece")
+                parts.append(tr("parchis-ev-third-six", piece=0 if piece is None else piece + 1))
+            elif event.kind in _PARTS:
+                parts.append(tr(_PARTS[event.kind]))
+        flush()
+        return lines
+
+    def status_lines(self, state: ParchisState, names: Sequence[str], tr: Tr) -> list[str]:
+        players = [tr("parchis-status-player", name=names[s], home=state.of(s).count(HOME),
+                      centre=state.of(s).count(CENTRE)) for s in range(state.seats)]
+        lines = [" · ".join(players)]
+        if state.phase == PHASE_MOVE and not state.finished:
+            key = "parchis-status-bonus" if state.bonus else "parchis-status-choose"
+            lines.append(tr(key, count=state.count))
+        return lines
+
+    def result_lines(self, state: ParchisState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+        (seat,) = outcome.winners
+        return [tr("parchis-result", name=names[seat])]
+
+    def label_keys(self) -> Sequence[str]:
+        return render_parchis.LABEL_KEYS
+
+    def render(self, state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
+               events: Sequence[Event]) -> bytes:
+        return render_parchis.render_board(state, names, labels, events)
+
+
+UI = ParchisUI()

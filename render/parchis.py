@@ -1,0 +1,550 @@
+"""The «Парчис» board: the classic cross with four corner homes, 68 numbered circuit cells
+running counter-clockwise round the arms, four coloured corridors of seven cells into the
+centre, the last throw and its bonus, the moves on offer, a legend, and one panel per player.
+
+Geometry: each arm is three lanes wide and eight cells long. Colour c's arm is the bottom one
+turned c quarter turns counter-clockwise: the circuit comes down its left lane (17c − 8 …
+17c − 1), crosses its tip (17c: the turn-off cell 68, 17, 34 or 51) and goes up its right lane
+(17c + 1 … 17c + 8, with the exit 17c + 5), while the colour's corridor runs up the middle
+lane to the centre; the colour's home is the corner beside its exit. Colours nobody plays
+(two players) stay neutral.
+
+``render_board(state, names, labels, events)`` returns PNG bytes. The static picture (board,
+numbers, homes, legend, empty cards) is drawn once per (seats, words), supersampled, and
+cached; each call pastes pieces, rings and text on a copy and maps it to a fixed palette
+fitted once per seat count to a sample game (fast, and deterministic).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
+
+from engines import parchis as rules
+from engines.base import Event
+from engines.parchis import CENTRE, HOME, LAST_CIRCUIT, PHASE_MOVE, SEGUROS, ParchisState
+from render import common as kit
+from render.common import GOLD, INK, LIGHT, RED, RGB, SS, Box, font, paste, player
+
+LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "seguro", "home", "barrier")
+_STATIC_KEYS = ("seguro", "home", "barrier")
+
+W = 1024
+MARGIN = 16
+GAP = 14
+RADIUS = 16
+L = 36  # a cell's length along the track
+LANE = 64  # a lane's width: a cell's other side
+ARM = 3 * LANE  # an arm's width, and the centre square's side
+HALF = ARM // 2
+HOME_SIDE = 8 * L  # a corner home's side: an arm's length
+FRAME = 10
+BOARD: Box = (MARGIN, MARGIN, MARGIN + 2 * (HOME_SIDE + FRAME) + ARM, MARGIN + 2 * (HOME_SIDE + FRAME) + ARM)
+CX = CY = (BOARD[0] + BOARD[2]) // 2  # the board's centre
+DICE_CARD: Box = (BOARD[2] + GAP, MARGIN, W - MARGIN, MARGIN + 452)
+LEGEND_CARD: Box = (BOARD[2] + GAP, DICE_CARD[3] + GAP, W - MARGIN, BOARD[3])
+PANEL_H = 92
+HEADER_H = 44
+DIE = 96
+HOME_STEP = 40  # home spots sit this far from the home's middle, both ways
+K = 3  # the static board is drawn K times larger and scaled down
+COMPRESS = 2  # zlib level: 4 costs ~2 ms more for ~8 % fewer bytes
+
+PAPER: RGB = (236, 226, 204)
+CELL: RGB = (252, 249, 241)
+SAFE: RGB = (214, 222, 232)
+SEGURO_RING: RGB = (110, 122, 140)
+LINE: RGB = (134, 120, 96)
+NEUTRAL: RGB = (206, 198, 182)  # a colour nobody plays
+PANEL_DIM: RGB = (128, 132, 140)
+MUTED_INK: RGB = (112, 104, 92)
+FELT_TEXT: RGB = (226, 240, 230)
+FELT_MUTED: RGB = (160, 196, 178)
+
+
+def _wash(colour: RGB, amount: float) -> RGB:
+    """``colour`` mixed into the card colour (``amount`` 1: the colour itself)."""
+    r, g, b = (round(c * amount + k * (1 - amount)) for c, k in zip(colour, kit.CARD, strict=True))
+    return (r, g, b)
+
+
+# ---------------------------------------------------------------- geometry
+
+
+def _turn(dx: int, dy: int, quarter: int) -> tuple[int, int]:
+    """(dx, dy) turned ``quarter`` quarter turns counter-clockwise as seen (y grows down)."""
+    for _ in range(quarter % 4):
+        dx, dy = dy, -dx
+    return dx, dy
+
+
+def _box(x0: int, y0: int, x1: int, y1: int, quarter: int) -> Box:
+    """A box given from the centre as for the bottom arm, turned to arm ``quarter``."""
+    (ax, ay), (bx, by) = _turn(x0, y0, quarter), _turn(x1, y1, quarter)
+    return (CX + min(ax, bx), CY + min(ay, by), CX + max(ax, bx), CY + max(ay, by))
+
+
+def _lane(arm: int, lane: int, row: int) -> Box:
+    """Cell ``row`` (0 next to the centre .. 7 at the tip) of ``lane`` (0 left, 1 middle, 2 right)."""
+    x0, y0 = -HALF + lane * LANE, HALF + row * L
+    return _box(x0, y0, x0 + LANE, y0 + L, arm)
+
+
+def _mid(box: Box) -> tuple[int, int]:
+    return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+
+
+def cell_box(number: int) -> Box:
+    """The rectangle of circuit cell ``number`` (1..68)."""
+    if not 1 <= number <= rules.CELLS:
+        raise ValueError(f"no cell {number}")
+    arm, t = divmod(number + 8, 17)
+    t -= 8  # -8..8 along arm ``arm``: left lane outward, the tip, right lane inward
+    return _lane(arm % 4, 1 if t == 0 else 2 if t > 0 else 0, 7 if t == 0 else 8 - abs(t))
+
+
+def cell_centre(number: int) -> tuple[int, int]:
+    return _mid(cell_box(number))
+
+
+def corridor_box(colour: int, k: int) -> Box:
+    """Corridor cell ``k`` (1 after the turn-off cell .. 7 next to the centre) of ``colour``."""
+    return _lane(colour, 1, 7 - k)
+
+
+def corridor_centre(colour: int, k: int) -> tuple[int, int]:
+    return _mid(corridor_box(colour, k))
+
+
+def home_box(colour: int) -> Box:
+    return _box(HALF, HALF, HALF + HOME_SIDE, HALF + HOME_SIDE, colour)
+
+
+def home_spot(colour: int, i: int) -> tuple[int, int]:
+    """Where piece ``i`` (0..3) of ``colour`` stands at home."""
+    x, y = _mid(home_box(colour))
+    return x + (-HOME_STEP, HOME_STEP)[i % 2], y + (-HOME_STEP, HOME_STEP)[i // 2] + 14
+
+
+def centre_spot(colour: int, i: int) -> tuple[int, int]:
+    """Where piece ``i`` of ``colour`` stands in the centre: a row along the colour's triangle."""
+    dx, dy = _turn(-45 + 30 * i, HALF - 22, colour)
+    return CX + dx, CY + dy
+
+
+def _where(colour: int, progress: int) -> tuple[tuple[int, ...], Box] | None:
+    """(a key, the rectangle) of a circuit or corridor position; None at home or in the centre."""
+    number = rules.cell_number(colour, progress)
+    if number is not None:
+        return (number,), cell_box(number)
+    if LAST_CIRCUIT < progress < CENTRE:
+        return (colour, progress - LAST_CIRCUIT), corridor_box(colour, progress - LAST_CIRCUIT)
+    return None
+
+
+def _spot_box(colour: int, progress: int, i: int) -> Box:
+    """The box a mark rings: a cell, or a square round piece ``i``'s home or centre spot."""
+    place = _where(colour, progress)
+    if place is not None:
+        return place[1]
+    x, y = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
+    r = 27 if progress == HOME else 16
+    return (x - r, y - r, x + r, y + r)
+
+
+def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
+    """The players' cards and the picture's height."""
+    return kit.panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+
+
+# ---------------------------------------------------------------- cached art
+
+
+@lru_cache(maxsize=256)
+def _ring(w: int, h: int, colour: RGB, alpha: int = 255, dashed: bool = False, round_: bool = False) -> Image.Image:
+    """A ring round a ``w`` × ``h`` box, ``colour`` on ink (RGBA, 6 px larger each side); dashed: a
+    place on offer; round: round a piece's spot rather than a cell."""
+    s_w, s_h = (w + 12) * SS, (h + 12) * SS
+    img = Image.new("RGBA", (s_w, s_h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    radius = (min(w, h) // 2 + 3) * SS if round_ else 8 * SS
+    for fill, inset, width in ((INK, 3, 6), (colour, 4.5, 3)):
+        d.rounded_rectangle((inset * SS, inset * SS, s_w - inset * SS, s_h - inset * SS), radius=radius - 1,
+                            outline=(*fill, alpha), width=width * SS)
+    if dashed:  # cut gaps by angle round the middle
+        mask = Image.new("L", img.size, 0)
+        big = max(s_w, s_h)
+        for a in range(0, 360, 24 if round_ else 15):
+            ImageDraw.Draw(mask).pieslice((s_w / 2 - big, s_h / 2 - big, s_w / 2 + big, s_h / 2 + big), a,
+                                          a + (14 if round_ else 9), fill=255)
+        img.putalpha(ImageChops.multiply(img.getchannel("A"), mask))
+    return img.reduce(SS)
+
+
+@lru_cache(maxsize=8)
+def _cross(size: int) -> Image.Image:
+    """A red ✕ outlined in ink (RGBA)."""
+    s, k = size * SS, 5 * SS
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    for width, fill in ((11 * SS, INK), (6 * SS, RED)):
+        d.line((k, k, s - k, s - k), fill=(*fill, 255), width=width)
+        d.line((k, s - k, s - k, k), fill=(*fill, 255), width=width)
+    return img.reduce(SS)
+
+
+@lru_cache(maxsize=16)
+def _centre_icon(seat: int, colour: int, size: int) -> Image.Image:
+    """The centre square in small with the seat's triangle filled: "in the centre" (RGBA)."""
+    s = size * SS
+    c = s / 2
+    img = Image.new("RGBA", (s, s), (*CELL, 255))
+    d = ImageDraw.Draw(img)
+    pts = [_turn(-1, 1, colour), _turn(1, 1, colour)]
+    d.polygon([(c + x * c, c + y * c) for x, y in pts] + [(c, c)], fill=(*player(seat).colour, 255))
+    d.line((0, 0, s, s), fill=(*INK, 255), width=SS)
+    d.line((0, s, s, 0), fill=(*INK, 255), width=SS)
+    d.rectangle((0, 0, s - 1, s - 1), outline=(*INK, 255), width=2 * SS)
+    return img.reduce(SS)
+
+
+def _draw_cell(d: ImageDraw.ImageDraw, box: Box, origin: tuple[int, int], fill: RGB, text: str, ink: RGB = INK,
+               size: int = 19, ring: RGB | None = None) -> None:
+    """A cell on a K-times canvas whose (0, 0) is ``origin``: fill, number, a seguro's ring."""
+    x0, y0, x1, y1 = ((v - o) * K for v, o in zip(box, origin * 2, strict=True))
+    d.rectangle((x0, y0, x1, y1), fill=fill, outline=LINE, width=2 * K)
+    cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, 16.5 * K
+    if ring is not None:
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ring, width=2 * K)
+    d.text((cx, cy), text, font=font(size * K, True), fill=ink, anchor="mm")
+
+
+def _draw_board(seats: int, home_word: str) -> Image.Image:
+    """The board alone (RGB, BOARD's size), drawn K times larger and scaled down."""
+    origin, side = BOARD[:2], BOARD[2] - BOARD[0]
+    big = Image.new("RGB", (side * K, side * K), kit.BG)
+    d = ImageDraw.Draw(big)
+    d.rounded_rectangle((0, 0, side * K - 1, side * K - 1), radius=20 * K, fill=kit.WOOD)
+    d.rounded_rectangle((6 * K, 6 * K, (side - 6) * K, (side - 6) * K), radius=14 * K, fill=PAPER)
+    seat_of = {colour: seat for seat, colour in enumerate(rules.COLOURS[seats])}
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (x - origin[0]) * K, (y - origin[1]) * K
+
+    fnt = kit.fit_font(home_word, 150, 22, 13, bold=True)
+    home_word = kit.ellipsize(home_word, fnt, 150)
+    for colour in range(4):
+        seat = seat_of.get(colour)
+        style = player(seat) if seat is not None else None
+        x0, y0 = at(*home_box(colour)[:2])
+        x1, y1 = at(*home_box(colour)[2:])
+        d.rectangle((x0, y0, x1, y1), fill=style.colour if style else NEUTRAL, outline=LINE, width=2 * K)
+        pts = [_turn(-HALF, HALF, colour), _turn(HALF, HALF, colour), (0, 0)]  # its triangle in the centre
+        d.polygon([at(CX + x, CY + y) for x, y in pts], fill=_wash(style.colour, 0.75) if style else NEUTRAL,
+                  outline=LINE, width=2 * K)
+        for k in range(1, 8):  # its corridor
+            _draw_cell(d, corridor_box(colour, k), origin, _wash(style.colour, 0.5) if style else NEUTRAL, str(k),
+                       MUTED_INK, 13)
+        if style is None:
+            continue
+        cx, cy = at(*_mid(home_box(colour)))
+        r = 112 * K
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CELL, outline=INK, width=3 * K)
+        for i in range(4):
+            sx, sy = at(*home_spot(colour, i))
+            d.ellipse((sx - 25 * K, sy - 25 * K, sx + 25 * K, sy + 25 * K), fill=style.tint, outline=LINE, width=2 * K)
+        d.text((cx, cy - 74 * K), home_word, font=font(fnt.size * K, True), fill=MUTED_INK, anchor="mm")
+    for number in range(1, rules.CELLS + 1):  # the circuit; an exit in its seat's colour
+        colour, step = divmod(number - 5, 17)
+        seat = seat_of.get(colour) if step == 0 else None
+        if seat is not None:
+            style = player(seat)
+            _draw_cell(d, cell_box(number), origin, style.colour, str(number), style.ink, ring=style.ink)
+        else:
+            safe = number in SEGUROS
+            _draw_cell(d, cell_box(number), origin, SAFE if safe else CELL, str(number),
+                       ring=SEGURO_RING if safe else None)
+    for colour, seat in seat_of.items():  # the turn-off: a chevron from the tip into the corridor
+        tip = _turn(0, -1, colour)
+        cx, cy = at(*_mid(cell_box(17 * colour or rules.CELLS)))
+        cx, cy = cx + tip[0] * 15 * K, cy + tip[1] * 15 * K
+        corners = [(tip[0] * 5, tip[1] * 5), _turn(-6, 2, colour), _turn(6, 2, colour)]
+        d.polygon([(cx + x * K, cy + y * K) for x, y in corners], fill=player(seat).colour, outline=INK)
+    return big.resize((side, side), Image.Resampling.LANCZOS)
+
+
+def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
+    x0, y0, x1, y1 = LEGEND_CARD
+    kit.shadowed_card(img, LEGEND_CARD, kit.CARD, RADIUS)
+    d = ImageDraw.Draw(img)
+    fnt = font(19)
+    for i, key in enumerate(("seguro", "barrier")):
+        sx, sy = (x0 + x1) // 2, y0 + 40 + (y1 - y0) // 2 * i
+        box = (sx - LANE // 2, sy - L // 2, sx + LANE // 2, sy + L // 2)
+        sample = Image.new("RGB", ((LANE + 1) * K, (L + 1) * K), kit.CARD)
+        _draw_cell(ImageDraw.Draw(sample), box, box[:2], SAFE if i == 0 else CELL, "12" if i == 0 else "",
+                   ring=SEGURO_RING if i == 0 else None)
+        img.paste(sample.resize((LANE + 1, L + 1), Image.Resampling.LANCZOS), box[:2])
+        if key == "barrier":
+            _draw_group(img, d, box, [(0, 0), (0, 1)])
+        for j, line in enumerate(kit.wrap_text(words[key], fnt, x1 - x0 - 24, 3)):
+            d.text(((x0 + x1) // 2, sy + 44 + j * 24), line, font=fnt, fill=INK, anchor="mm")
+
+
+@lru_cache(maxsize=8)
+def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
+    """The static picture for (seats, words): everything that never moves."""
+    by_key = dict(zip(_STATIC_KEYS, words, strict=True))
+    panels, height = _panels(seats)
+    img = Image.new("RGB", (W, height), kit.BG)
+    img.paste(_draw_board(seats, by_key["home"]), BOARD[:2])
+    _draw_legend(img, by_key)
+    x0, y0, x1, y1 = DICE_CARD
+    img.paste(kit.WOOD, DICE_CARD, kit.rounded_mask(x1 - x0, y1 - y0, RADIUS))
+    cloth = kit.felt((x1 - x0 - 12, y1 - y0 - 12))
+    img.paste(cloth, (x0 + 6, y0 + 6), kit.rounded_mask(cloth.width, cloth.height, RADIUS - 4))
+    for seat, (px0, py0, px1, py1) in enumerate(panels):
+        kit.shadowed_card(img, (px0, py0, px1, py1), kit.CARD, RADIUS)
+        card = kit.rounded_mask(px1 - px0, py1 - py0, RADIUS)
+        style = player(seat)
+        img.paste(style.tint, (px0, py0, px1, py0 + HEADER_H), card.crop((0, 0, px1 - px0, HEADER_H)))
+        img.paste(style.colour, (px0, py0 + HEADER_H - 3, px1, py0 + HEADER_H))
+        paste(img, kit.marker_image(seat, 32), (px0 + 10, py0 + (HEADER_H - 32) // 2))
+    return img
+
+
+# ---------------------------------------------------------------- pieces and marks
+
+
+def _draw_group(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, who: list[tuple[int, int]]) -> None:
+    """The (seat, piece)s on one cell side by side across it; two of one seat are a barrier: a bar
+    in its colour joins them and the cell gets a thick ink frame."""
+    (cx, cy), wide = _mid(box), box[2] - box[0] > box[3] - box[1]
+    barrier = len(who) == 2 and who[0][0] == who[1][0]
+    if barrier:
+        bar = (box[0] + 8, cy - 6, box[2] - 8, cy + 6) if wide else (cx - 6, box[1] + 8, cx + 6, box[3] - 8)
+        d.rounded_rectangle(bar, radius=5, fill=player(who[0][0]).colour, outline=INK, width=2)
+    size, step = (34, 0) if len(who) == 1 else (30, 32) if len(who) == 2 else (22, 20)
+    for k, (seat, i) in enumerate(who):
+        off = round((k - (len(who) - 1) / 2) * step)
+        sprite = kit.standing_piece(seat, i + 1, size)
+        x, y = (cx + off, cy) if wide else (cx, cy + off)
+        paste(img, sprite, (x - sprite.width // 2, y - sprite.height // 2))
+    if barrier:
+        d.rectangle(box, outline=INK, width=4)
+
+
+def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState) -> None:
+    places: dict[tuple[int, ...], tuple[Box, list[tuple[int, int]]]] = {}
+    for seat in range(state.seats):
+        colour = state.colour(seat)
+        for i, progress in enumerate(state.of(seat)):
+            place = _where(colour, progress)
+            if place is not None:
+                places.setdefault(place[0], (place[1], []))[1].append((seat, i))
+            else:  # at home and in the centre every piece has its own spot
+                x, y = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
+                sprite = kit.standing_piece(seat, i + 1, 46 if progress == HOME else 26)
+                paste(img, sprite, (x - sprite.width // 2, y - sprite.height // 2))
+        arrived = state.of(seat).count(CENTRE)
+        if arrived:
+            dx, dy = _turn(0, HALF - 56, colour)
+            d.text((CX + dx, CY + dy), f"{arrived}/4", font=font(22, True), fill=INK, anchor="mm", stroke_width=3,
+                   stroke_fill=LIGHT)
+    for box, who in places.values():
+        _draw_group(img, d, box, who)
+
+
+def _ring_at(img: Image.Image, box: Box, colour: RGB, alpha: int = 255, dashed: bool = False,
+             round_: bool = False) -> None:
+    paste(img, _ring(box[2] - box[0], box[3] - box[1], colour, alpha, dashed, round_), (box[0] - 6, box[1] - 6))
+
+
+def _moves(state: ParchisState, events: Sequence[Event]) -> list[tuple[int, int, int, int]]:
+    """(seat, piece, from, to) of every move of the last action (without events: the last move)."""
+    if not events:
+        seat, piece, start, end = state.last_move if len(state.last_move) == 4 else (-1, 0, 0, 0)
+        return [] if seat < 0 else [(seat, piece, start, end)]
+    return [(e.seat, int(e.data["piece"]), int(e.data["from"]), int(e.data["to"])) for e in events
+            if e.kind in ("exit", "move") and e.seat is not None]
+
+
+def _draw_marks(img: Image.Image, state: ParchisState, events: Sequence[Event]) -> None:
+    """The last action: faint gold where its moves started, gold where they ended, a red ✕ on a
+    capture's cell and a red ring round each piece sent home."""
+    moves = _moves(state, events)
+    for faint in (True, False):
+        for seat, piece, start, end in moves:
+            where = start if faint else end
+            _ring_at(img, _spot_box(state.colour(seat), where, piece), GOLD, 140 if faint else 255,
+                     round_=where in (HOME, CENTRE))
+    mover: tuple[int, int] | None = None
+    for e in events:
+        if e.kind in ("exit", "move") and e.seat is not None:
+            mover = (e.seat, int(e.data["to"]))
+        elif e.kind in ("capture", "third_six") and e.seat is not None and e.data.get("piece") is not None:
+            if e.kind == "capture" and mover is not None:
+                box = _spot_box(state.colour(mover[0]), mover[1], 0)
+                paste(img, _cross(30), (box[2] - 22, box[1] - 10))
+            _ring_at(img, _spot_box(state.colour(e.seat), HOME, int(e.data["piece"])), RED, round_=True)
+
+
+def _draw_options(img: Image.Image, state: ParchisState) -> None:
+    """Phase move: every landing place on offer, dashed in the mover's colour, with the piece number."""
+    seat = state.turn
+    boxes = [(piece, _spot_box(state.colour(seat), end, piece), end) for _code, piece, _start, end, _e in state.moves]
+    for _piece, box, end in boxes:
+        _ring_at(img, box, player(seat).colour, dashed=True, round_=end == CENTRE)
+    for piece, box, _end in boxes:  # the numbers over every ring
+        paste(img, kit.numbered_token(seat, piece + 1, 26), (box[0] - 13, box[1] - 13))
+
+
+# ---------------------------------------------------------------- dice card and panels
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else ""
+
+
+def _draw_place(img: Image.Image, d: ImageDraw.ImageDraw, x: int, cy: int, state: ParchisState, seat: int,
+                progress: int, ink: RGB = INK) -> int:
+    """Where a piece is or lands, from ``x``: a cell number, a corridor tab, the centre. Returns the width."""
+    number = rules.cell_number(state.colour(seat), progress)
+    if number is not None or progress == HOME:
+        text = "—" if number is None else str(number)
+        d.text((x, cy + 1), text, font=font(22, True), fill=ink, anchor="lm")
+        return round(font(22, True).getlength(text))
+    if progress == CENTRE:
+        paste(img, _centre_icon(seat, state.colour(seat), 22), (x, cy - 11))
+    else:
+        d.rectangle((x, cy - 12, x + 22, cy + 12), fill=_wash(player(seat).colour, 0.5), outline=INK, width=1)
+        d.text((x + 11, cy + 1), str(progress - LAST_CIRCUIT), font=font(16, True), fill=INK, anchor="mm")
+    return 22
+
+
+def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, names: Sequence[str],
+               labels: Mapping[str, str]) -> None:
+    """The last throw (who, the die, a bonus or a 6 counted 7), the moves on offer, whose turn."""
+    x0, y0, x1, y1 = DICE_CARD
+    mx = (x0 + x1) // 2
+    die = state.last_dice[0] if state.last_dice else 0
+    if state.last_seat is not None and die:
+        seat = state.last_seat
+        text, fnt = kit.fit_name(_name(names, seat), x1 - x0 - 64, 20, fallback=player(seat).letter)
+        paste(img, kit.marker_image(seat, 26), (x0 + 16, y0 + 19))
+        d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
+    box = (mx - DIE // 2, y0 + 62, mx + DIE // 2, y0 + 62 + DIE)
+    choosing = state.phase == PHASE_MOVE and not state.finished
+    if choosing and not state.bonus:
+        paste(img, kit.frame_ring(DIE, DIE, round(DIE * 0.2), 5, GOLD), (box[0] - 5, box[1] - 5))
+    kit.draw_die(img, box, die or None)
+    top = box[3] + 26
+    if choosing and (state.bonus or state.count != die):
+        kit.pill(d, (mx, top), f"+{state.count}" if state.bonus else f"= {state.count}", font(26, True), GOLD, INK,
+                 anchor="m", pad=(14, 5))
+        top += 36
+    for row, (_code, piece, _start, end, effect) in enumerate(state.moves[:4] if choosing else ()):
+        cy, x = top + 16 + row * 38, mx - 58
+        paste(img, kit.numbered_token(state.turn, piece + 1, 30), (x, cy - 15))
+        d.text((x + 38, cy), "→", font=font(20, True), fill=FELT_MUTED, anchor="lm")
+        width = _draw_place(img, d, x + 66, cy, state, state.turn, end, LIGHT)
+        if effect == rules.EFFECT_CAPTURE:
+            paste(img, _cross(22), (x + 72 + width, cy - 11))
+    seat = state.winner if state.finished else state.turn
+    if seat is None:
+        return
+    key, ry = "winner" if state.finished else "turn", y1 - 64
+    fnt = kit.fit_font(labels[key], x1 - x0 - 40, 20, 13, bold=True)
+    kit.pill(d, (mx, ry), labels[key], fnt, GOLD, INK, anchor="m", pad=(10, 4), max_width=x1 - x0 - 24)
+    text, fnt = kit.fit_name(_name(names, seat), x1 - x0 - 58, 20, fallback=player(seat).letter)
+    width = 30 + round(fnt.getlength(text))
+    paste(img, kit.marker_image(seat, 26), (mx - width // 2, ry + 23))
+    d.text((mx - width // 2 + 32, ry + 36), text, font=fnt, fill=FELT_TEXT, anchor="lm")
+
+
+def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
+                names: Sequence[str], labels: Mapping[str, str]) -> None:
+    x0, y0, x1, y1 = box
+    pw, ph = x1 - x0, y1 - y0
+    won = state.finished and state.winner == seat
+    current = not state.finished and state.turn == seat
+    if state.finished and not won:
+        paste(img, kit.veil(pw, ph, RADIUS, PANEL_DIM, 110), (x0, y0))
+    right = x1 - 10
+    if current or won:
+        paste(img, kit.frame_ring(pw, ph, RADIUS, 6, GOLD), (x0 - 6, y0 - 6))
+        text = labels["winner" if won else "turn"]
+        fnt = kit.fit_font(text, pw * 0.35, 19, 13, bold=True)
+        right = kit.pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
+                         max_width=pw * 0.4)[0] - 8
+    text, fnt = kit.fit_name(_name(names, seat), right - x0 - 52, 24, fallback=player(seat).letter)
+    d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
+    # the body: how many at home and in the centre, then every piece out on the board with its cell
+    cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(22, True)
+    fnt = kit.fit_font(labels["home"], 90, 18, 12, bold=True)
+    home = kit.ellipsize(labels["home"], fnt, 90)
+    d.text((x, cy), home, font=fnt, fill=MUTED_INK, anchor="lm")
+    x += round(fnt.getlength(home)) + 6
+    d.text((x, cy + 1), str(own.count(HOME)), font=num, fill=INK, anchor="lm")
+    paste(img, _centre_icon(seat, state.colour(seat), 22), (x + 30, cy - 11))
+    d.text((x + 58, cy + 1), str(own.count(CENTRE)), font=num, fill=INK, anchor="lm")
+    x += 92
+    for i, progress in enumerate(own):
+        if progress not in (HOME, CENTRE) and x <= x1 - 70:
+            paste(img, kit.numbered_token(seat, i + 1, 28), (x, cy - 14))
+            x += 34 + _draw_place(img, d, x + 34, cy, state, seat, progress) + 14
+
+
+def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
+             events: Sequence[Event] = ()) -> Image.Image:
+    img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
+    d = ImageDraw.Draw(img)
+    _draw_pieces(img, d, state)
+    _draw_marks(img, state, events)
+    if state.phase == PHASE_MOVE and not state.finished:
+        _draw_options(img, state)
+    _draw_dice(img, d, state, names, labels)
+    for seat, box in enumerate(_panels(state.seats)[0]):
+        _draw_panel(img, d, box, seat, state, names, labels)
+    return img
+
+
+_SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю")
+_SAMPLE_LABELS = {key: f"{key} Шрифт Ёж" for key in LABEL_KEYS}
+
+
+@lru_cache(maxsize=4)
+def _palette(seats: int) -> Image.Image:
+    """The fixed palette for a seat count, fitted once to a sample game drawn in full colour
+    and a strip of the colours the marks must keep."""
+    rng = random.Random(seats)
+    state, events = rules.ENGINE.new_game(rules.ParchisOptions(), seats, "7" * 64)
+    history: list[tuple[ParchisState, Sequence[Event]]] = [(state, events)]
+    while not state.finished and len(history) < 3000:
+        state, events, _entry = rules.ENGINE.apply(state, rng.choice(rules.ENGINE.legal_actions(state)).code)
+        history.append((state, events))
+    picks = sorted({len(history) // 3, len(history) // 2, 2 * len(history) // 3, len(history) - 1})
+    samples = [_compose(history[i][0], _SAMPLE_NAMES, _SAMPLE_LABELS, history[i][1]) for i in picks]
+    keep = [GOLD, RED, INK, LIGHT, CELL, SAFE, LINE, *(player(s).colour for s in range(seats))]
+    strip = Image.new("RGB", (W, 24 * len(keep)), kit.BG)
+    for j, colour in enumerate(keep):
+        strip.paste(colour, (0, 24 * j, W, 24 * j + 24))
+    return kit.make_palette([*samples, strip])
+
+
+def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
+                 events: Sequence[Event] = ()) -> bytes:
+    """The board of a «Парчис» game as PNG bytes (1024 px wide; 2–4 players).
+
+    ``names`` are the players' display names by seat; ``labels`` must hold every key of
+    :data:`LABEL_KEYS` (the bot fills them from its locale); a missing key raises KeyError.
+    ``events`` are those of the last action: its moves are ringed in gold (without events,
+    ``state.last_move`` is), a capture gets a red ✕ and the captured piece a red ring.
+    """
+    missing = [key for key in LABEL_KEYS if key not in labels]
+    if missing:
+        raise KeyError(f"labels missing: {', '.join(missing)}")
+    return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
