@@ -16,10 +16,10 @@ import hashlib
 import hmac
 import secrets
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 JSON = dict[str, Any]
 
@@ -28,7 +28,7 @@ D = TypeVar("D", bound="JsonData")
 
 
 class JsonData:
-    """Mixin for the frozen dataclasses of options and states: plain JSON out and back in.
+    """Mixin for the dataclasses of options and states: plain JSON out and back in.
 
     ``from_json`` is the inverse of ``to_json``: lists become tuples again (nested ones too)
     where a field is a tuple, nested dataclasses are rebuilt, and keys the class does not
@@ -240,6 +240,47 @@ class GameState(Protocol):
 
 S = TypeVar("S", bound=GameState)
 Opt = TypeVar("Opt", bound=GameOptions)
+
+
+class TurnState:
+    """Mixin for states with ``turn`` and ``finished`` fields: whose move it is."""
+
+    __slots__ = ()
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.finished else self.turn  # type: ignore[attr-defined]
+
+
+def check_seats(seats: int | None, limits: tuple[int, int]) -> None:
+    """Raise OptionsError("players") unless ``seats`` (None: not known yet) is within ``limits``."""
+    lo, hi = limits
+    if seats is not None and not lo <= seats <= hi:
+        raise OptionsError("players", "out of range", min=lo, max=hi)
+
+
+def rank_after(winner: int, seats: int, progress: Callable[[int], Any]) -> tuple[int, ...]:
+    """The winner, then the other seats by ``progress`` (most first; ties by seat order)."""
+    others = sorted((s for s in range(seats) if s != winner), key=progress, reverse=True)
+    return (winner, *others)
+
+
+class RulesEngine(Generic[S, Opt]):
+    """The plumbing every engine shares: options and states back from JSON.
+
+    Subclasses set ``options_type`` and ``state_type`` (JsonData dataclasses).
+    """
+
+    options_type: type[Any]
+    state_type: type[Any]
+
+    def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt:
+        options = self.options_type.from_json(raw or {})  # unknown keys are ignored
+        options.validate()
+        return options
+
+    def state_from_json(self, raw: JSON) -> S:
+        return self.state_type.from_json(raw)
 
 
 class Engine(Protocol[S, Opt]):

@@ -31,12 +31,9 @@ the steps their pieces have made.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from engines.base import (
-    JSON,
     Action,
     Event,
     IllegalActionError,
@@ -44,9 +41,13 @@ from engines.base import (
     LogEntry,
     OptionsError,
     Outcome,
+    RulesEngine,
+    TurnState,
+    check_seats,
     dice_source,
     draw_starter,
     next_seat,
+    rank_after,
 )
 
 SEATS_RANGE = (2, 4)
@@ -92,9 +93,7 @@ class LudoOptions(JsonData):
     def validate(self, seats: int | None = None) -> None:
         if not isinstance(self.bonuses, bool):
             raise OptionsError("bonuses", "not a yes/no value")
-        lo, hi = SEATS_RANGE
-        if seats is not None and not lo <= seats <= hi:
-            raise OptionsError("players", "out of range", min=lo, max=hi)
+        check_seats(seats, SEATS_RANGE)
 
 
 # A pending move: (code, piece, from, to, effect).
@@ -102,7 +101,7 @@ Move = tuple[str, int, int, int, int]
 
 
 @dataclass(slots=True)
-class LudoState(JsonData):
+class LudoState(TurnState, JsonData):
     """Whole game state. ``pieces[4 * seat + i]`` is the progress of piece i of a seat:
     YARD, 0..50 on the circuit from its start cell, 51..55 in its lane, CENTRE.
 
@@ -126,10 +125,6 @@ class LudoState(JsonData):
     last_move: tuple[int, ...] = ()  # seat, piece, from, to
     finished: bool = False
     winner: int | None = None
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.finished else self.turn
 
     def colour(self, seat: int) -> int:
         return COLOURS[self.seats][seat]
@@ -224,16 +219,12 @@ def move_actions(state: LudoState, seat: int, die: int) -> list[Action]:
     return [_action(m) for m in find_moves(state, seat, die)]
 
 
-class LudoEngine:
+class LudoEngine(RulesEngine[LudoState, LudoOptions]):
     """The `ludo` engine (see the module docstring for the rules)."""
 
     code = "ludo"
+    options_type, state_type = LudoOptions, LudoState
     min_players, max_players = SEATS_RANGE
-
-    def options_from_json(self, raw: Mapping[str, Any] | None) -> LudoOptions:
-        options = LudoOptions.from_json(raw or {})  # unknown keys are ignored
-        options.validate()
-        return options
 
     def new_game(self, options: LudoOptions, seats: int, seed: str) -> tuple[LudoState, list[Event]]:
         options.validate(seats)
@@ -253,11 +244,8 @@ class LudoEngine:
         if not state.finished or state.winner is None:
             return None
 
-        def progress(seat: int) -> int:
-            return sum(p + 1 for p in state.of(seat))
-
-        others = sorted((s for s in range(state.seats) if s != state.winner), key=progress, reverse=True)
-        return Outcome("win", winners=(state.winner,), ranking=(state.winner, *others))
+        ranking = rank_after(state.winner, state.seats, lambda seat: sum(p + 1 for p in state.of(seat)))
+        return Outcome("win", winners=(state.winner,), ranking=ranking)
 
     def apply(self, state: LudoState, code: str) -> tuple[LudoState, list[Event], LogEntry]:
         seat = state.turn
@@ -330,9 +318,6 @@ class LudoEngine:
             events.append(Event("again", seat, {"bonus": die != EXIT_DIE}))
             return self._next(state, seat, sixes, throws, last_dice, moved, last_move), events, entry
         return self._next(state, next_seat(seat, state.seats), 0, throws, last_dice, moved, last_move), events, entry
-
-    def state_from_json(self, raw: JSON) -> LudoState:
-        return LudoState.from_json(raw)
 
 
 ENGINE = LudoEngine()

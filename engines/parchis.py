@@ -35,22 +35,23 @@ a 6 comes after its bonuses; pieces in one place are one choice (the lowest numb
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engines.base import (
-    JSON,
     Action,
     Event,
     IllegalActionError,
     JsonData,
     LogEntry,
-    OptionsError,
     Outcome,
+    RulesEngine,
+    TurnState,
+    check_seats,
     dice_source,
     draw_starter,
     next_seat,
+    rank_after,
 )
 
 SEATS_RANGE = (2, 4)
@@ -122,9 +123,7 @@ class ParchisOptions(JsonData):
     """Parchís has no variants here; the class keeps the engine contract."""
 
     def validate(self, seats: int | None = None) -> None:
-        lo, hi = SEATS_RANGE
-        if seats is not None and not lo <= seats <= hi:
-            raise OptionsError("players", "out of range", min=lo, max=hi)
+        check_seats(seats, SEATS_RANGE)
 
 
 # A pending move: (code, piece, from, to, effect).
@@ -132,7 +131,7 @@ Move = tuple[str, int, int, int, int]
 
 
 @dataclass(slots=True)
-class ParchisState(JsonData):
+class ParchisState(TurnState, JsonData):
     """Whole game state. ``pieces[4 * seat + i]``: HOME, 0..63 on the circuit from the exit,
     64..70 in the corridor, CENTRE. ``stamps`` order arrivals (rule 3: who came last).
 
@@ -159,10 +158,6 @@ class ParchisState(JsonData):
     last_move: tuple[int, ...] = ()  # seat, piece, from, to
     finished: bool = False
     winner: int | None = None
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.finished else self.turn
 
     def colour(self, seat: int) -> int:
         return COLOURS[self.seats][seat]
@@ -250,16 +245,12 @@ def _action(state: ParchisState, move: Move) -> Action:
                                  effect, state.count if state.bonus else 0))
 
 
-class ParchisEngine:
+class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
     """The `parchis` engine (see the module docstring for the rules)."""
 
     code = "parchis"
+    options_type, state_type = ParchisOptions, ParchisState
     min_players, max_players = SEATS_RANGE
-
-    def options_from_json(self, raw: Mapping[str, Any] | None) -> ParchisOptions:
-        options = ParchisOptions.from_json(raw or {})
-        options.validate()
-        return options
 
     def new_game(self, options: ParchisOptions, seats: int, seed: str) -> tuple[ParchisState, list[Event]]:
         options.validate(seats)
@@ -280,11 +271,8 @@ class ParchisEngine:
         if not state.finished or state.winner is None:
             return None
 
-        def progress(seat: int) -> int:
-            return sum(p + 1 for p in state.of(seat))
-
-        others = sorted((s for s in range(state.seats) if s != state.winner), key=progress, reverse=True)
-        return Outcome("win", winners=(state.winner,), ranking=(state.winner, *others))  # rule 9
+        ranking = rank_after(state.winner, state.seats, lambda seat: sum(p + 1 for p in state.of(seat)))
+        return Outcome("win", winners=(state.winner,), ranking=ranking)  # rule 9
 
     def apply(self, state: ParchisState, code: str) -> tuple[ParchisState, list[Event], LogEntry]:
         seat = state.turn
@@ -379,9 +367,6 @@ class ParchisEngine:
         fields = {name: getattr(state, name) for name in ParchisState.__slots__}
         fields.update(changes)
         return ParchisState(**fields)
-
-    def state_from_json(self, raw: JSON) -> ParchisState:
-        return ParchisState.from_json(raw)
 
 
 ENGINE = ParchisEngine()

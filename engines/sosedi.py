@@ -29,12 +29,9 @@ is drawn from the dice source (throw 0, one die with as many faces as seats).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from engines.base import (
-    JSON,
     Action,
     Event,
     IllegalActionError,
@@ -42,6 +39,8 @@ from engines.base import (
     LogEntry,
     OptionsError,
     Outcome,
+    RulesEngine,
+    TurnState,
     dice_source,
     draw_starter,
     next_seat,
@@ -98,7 +97,7 @@ class SosediOptions(JsonData):
 
 
 @dataclass(frozen=True, slots=True)
-class SosediState(JsonData):
+class SosediState(TurnState, JsonData):
     """Whole game state; ``chips`` holds coasters in tower mode."""
 
     seed: str
@@ -118,26 +117,18 @@ class SosediState(JsonData):
     result_seat: int | None = None  # winner (classic) or loser (reverse, tower)
 
     @property
-    def current_player(self) -> int | None:
-        return None if self.finished else self.turn
-
-    @property
     def numbers(self) -> tuple[tuple[int, ...], ...]:
         return NUMBER_TABLE[self.seats]
 
 
 
-class SosediEngine:
+class SosediEngine(RulesEngine[SosediState, SosediOptions]):
     """The `sosedi` engine (see the module docstring for the rules)."""
 
     code = "sosedi"
+    options_type, state_type = SosediOptions, SosediState
     min_players = 2
     max_players = 6
-
-    def options_from_json(self, raw: Mapping[str, Any] | None) -> SosediOptions:
-        options = SosediOptions.from_json(raw or {})  # unknown keys are ignored
-        options.validate()
-        return options
 
     def new_game(self, options: SosediOptions, seats: int, seed: str) -> tuple[SosediState, list[Event]]:
         options.validate(seats)
@@ -253,9 +244,6 @@ class SosediEngine:
         if not events:
             events.append(Event("nothing", seat=roller))
         return replace(state, turn=next_seat(roller, state.seats, skip=safe)), events
-
-    def state_from_json(self, raw: JSON) -> SosediState:
-        return SosediState.from_json(raw)
 
 
 ENGINE = SosediEngine()

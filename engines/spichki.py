@@ -27,12 +27,9 @@ rule 6, so taking the last match of the pile to reach the goal wins outright.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from engines.base import (
-    JSON,
     Action,
     Event,
     IllegalActionError,
@@ -40,6 +37,9 @@ from engines.base import (
     LogEntry,
     OptionsError,
     Outcome,
+    RulesEngine,
+    TurnState,
+    check_seats,
     dice_source,
     draw_starter,
     next_seat,
@@ -84,16 +84,14 @@ class SpichkiOptions(JsonData):
             raise OptionsError("double_hit", "not allowed", allowed=DOUBLE_HIT_VALUES)
         if seats is None:
             return
-        lo, hi = SEATS_RANGE
-        if not lo <= seats <= hi:
-            raise OptionsError("players", "out of range", min=lo, max=hi)
+        check_seats(seats, SEATS_RANGE)
         if self.goal > self.per_player * seats:  # nobody could ever reach the goal
             raise OptionsError("goal", "more than the pile", min=GOAL_RANGE[0], max=self.per_player * seats)
 
 
 
 @dataclass(frozen=True, slots=True)
-class SpichkiState(JsonData):
+class SpichkiState(TurnState, JsonData):
     """Whole game state. ``target`` is () while the roller is setting one (rule 2)."""
 
     seed: str
@@ -110,10 +108,6 @@ class SpichkiState(JsonData):
     last_target: tuple[int, ...] = ()  # the target the last throw was judged against
     finished: bool = False
     winners: tuple[int, ...] = ()  # one winner, or the seats sharing a draw
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.finished else self.turn
 
     @property
     def setting_target(self) -> bool:
@@ -133,16 +127,12 @@ def judge(target: tuple[int, ...], dice: tuple[int, ...], double_hit: int) -> tu
     return None, 0  # rule 3.4
 
 
-class SpichkiEngine:
+class SpichkiEngine(RulesEngine[SpichkiState, SpichkiOptions]):
     """The `spichki` engine (see the module docstring for the rules)."""
 
     code = "spichki"
+    options_type, state_type = SpichkiOptions, SpichkiState
     min_players, max_players = SEATS_RANGE
-
-    def options_from_json(self, raw: Mapping[str, Any] | None) -> SpichkiOptions:
-        options = SpichkiOptions.from_json(raw or {})  # unknown keys are ignored
-        options.validate()
-        return options
 
     def new_game(self, options: SpichkiOptions, seats: int, seed: str) -> tuple[SpichkiState, list[Event]]:
         options.validate(seats)
@@ -224,9 +214,6 @@ class SpichkiEngine:
             return state, [*events, Event("pile_empty", data={"winners": list(winners), "matches": best})]
         events.append(Event("again", seat=seat, data={"setting": state.setting_target}))
         return replace(state, turn=seat), events
-
-    def state_from_json(self, raw: JSON) -> SpichkiState:
-        return SpichkiState.from_json(raw)
 
 
 ENGINE = SpichkiEngine()

@@ -32,12 +32,9 @@ turn comes to them, and each skip uses up one missed turn.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from engines.base import (
-    JSON,
     Action,
     Event,
     IllegalActionError,
@@ -45,9 +42,13 @@ from engines.base import (
     LogEntry,
     OptionsError,
     Outcome,
+    RulesEngine,
+    TurnState,
+    check_seats,
     dice_source,
     draw_starter,
     next_seat,
+    rank_after,
 )
 
 SEATS_RANGE = (2, 6)
@@ -123,14 +124,12 @@ class TisheOptions(JsonData):
     def validate(self, seats: int | None = None) -> None:
         if not isinstance(self.both_home, bool):
             raise OptionsError("both_home", "not a yes/no value")
-        lo, hi = SEATS_RANGE
-        if seats is not None and not lo <= seats <= hi:
-            raise OptionsError("players", "out of range", min=lo, max=hi)
+        check_seats(seats, SEATS_RANGE)
 
 
 
 @dataclass(frozen=True, slots=True)
-class TisheState(JsonData):
+class TisheState(TurnState, JsonData):
     """Whole game state. ``checkers[2 * seat + i]`` is checker i of a seat: OFF, 1..99 or HOME."""
 
     seed: str
@@ -148,10 +147,6 @@ class TisheState(JsonData):
     last_move: tuple[int, ...] = ()  # seat, checker, from, direct, final of the last move
     finished: bool = False
     winner: int | None = None
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.finished else self.turn
 
     def of(self, seat: int) -> tuple[int, ...]:
         """A seat's checkers, in order."""
@@ -182,16 +177,12 @@ def move_actions(state: TisheState, seat: int, dice: tuple[int, ...]) -> list[Ac
     return actions
 
 
-class TisheEngine:
+class TisheEngine(RulesEngine[TisheState, TisheOptions]):
     """The `tishe` engine (see the module docstring for the rules)."""
 
     code = "tishe"
+    options_type, state_type = TisheOptions, TisheState
     min_players, max_players = SEATS_RANGE
-
-    def options_from_json(self, raw: Mapping[str, Any] | None) -> TisheOptions:
-        options = TisheOptions.from_json(raw or {})  # unknown keys are ignored
-        options.validate()
-        return options
 
     def new_game(self, options: TisheOptions, seats: int, seed: str) -> tuple[TisheState, list[Event]]:
         options.validate(seats)
@@ -211,11 +202,8 @@ class TisheEngine:
         if not state.finished or state.winner is None:
             return None
 
-        def progress(seat: int) -> tuple[int, ...]:
-            return tuple(sorted(state.of(seat), reverse=True))
-
-        others = sorted((s for s in range(state.seats) if s != state.winner), key=lambda s: progress(s), reverse=True)
-        return Outcome("win", winners=(state.winner,), ranking=(state.winner, *others))
+        ranking = rank_after(state.winner, state.seats, lambda seat: tuple(sorted(state.of(seat), reverse=True)))
+        return Outcome("win", winners=(state.winner,), ranking=ranking)
 
     def apply(self, state: TisheState, code: str) -> tuple[TisheState, list[Event], LogEntry]:
         seat = state.turn
@@ -297,9 +285,6 @@ class TisheEngine:
             missed[turn] -= 1
             events.append(Event("skip", seat=turn, data={"left": missed[turn]}))
         return replace(state, turn=turn, missed=tuple(missed)), lost + events
-
-    def state_from_json(self, raw: JSON) -> TisheState:
-        return TisheState.from_json(raw)
 
 
 ENGINE = TisheEngine()

@@ -1,4 +1,5 @@
-"""Shared drawing kit: fonts, player styles, dice, chips, text fitting, PNG encoding.
+"""Shared drawing kit: fonts, player styles, dice, chips, pieces, cards, text fitting, PNG encoding
+and the fixed palettes fitted to sample games.
 
 Everything that is expensive to draw well (anti-aliased dice, markers, chips) is drawn once
 at several times its size, downsampled, and cached; renderers paste the cached sprites.
@@ -10,15 +11,21 @@ from __future__ import annotations
 
 import io
 import math
+import random
 import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
+from engines.base import Engine, Event, GameState
+
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
+State = TypeVar("State", bound=GameState)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
@@ -41,6 +48,9 @@ GOLD: RGB = (255, 199, 44)
 RED: RGB = (190, 38, 38)
 CHIP: RGB = (236, 226, 204)
 CORK: RGB = (196, 150, 94)
+FELT_TEXT: RGB = (226, 240, 230)  # words on felt
+FELT_MUTED: RGB = (160, 196, 178)  # quieter words and marks on felt
+PANEL_DIM: RGB = (128, 132, 140)  # the veil over a player card that recedes
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +64,8 @@ class PlayerStyle:
     letter: str  # A..H, a fallback when a name has nothing printable
 
 
-def _tint(colour: RGB, amount: float, base: RGB = CARD) -> RGB:
+def tint(colour: RGB, amount: float, base: RGB = CARD) -> RGB:
+    """``colour`` mixed into ``base`` (``amount`` 1: the colour itself)."""
     r, g, b = (round(c * amount + k * (1 - amount)) for c, k in zip(colour, base, strict=True))
     return (r, g, b)
 
@@ -71,13 +82,20 @@ _PLAYERS_RAW: tuple[tuple[RGB, RGB, str], ...] = (
     ((60, 60, 68), (255, 255, 255), "cross"),  # near-black (Okabe–Ito's eighth colour)
 )
 PLAYERS: tuple[PlayerStyle, ...] = tuple(
-    PlayerStyle(colour=c, ink=ink, tint=_tint(c, 0.28), shape=shape, letter="ABCDEFGH"[i])
+    PlayerStyle(colour=c, ink=ink, tint=tint(c, 0.28), shape=shape, letter="ABCDEFGH"[i])
     for i, (c, ink, shape) in enumerate(_PLAYERS_RAW)
 )
 
 
 def player(seat: int) -> PlayerStyle:
     return PLAYERS[seat % len(PLAYERS)]
+
+
+def require_labels(labels: Mapping[str, str], keys: Iterable[str]) -> None:
+    """Raise KeyError naming every one of ``keys`` that ``labels`` lacks."""
+    missing = [key for key in keys if key not in labels]
+    if missing:
+        raise KeyError(f"labels missing: {', '.join(missing)}")
 
 
 # ---------------------------------------------------------------- fonts and text
@@ -137,6 +155,11 @@ def fit_name(name: str, max_width: float, size: int, bold: bool = True, fallback
     text = clean_text(name, bold) or fallback
     fnt = fit_font(text, max_width, size, max(12, round(size * 0.8)), bold)
     return ellipsize(text, fnt, max_width), fnt
+
+
+def seat_name(names: Sequence[str], seat: int, max_width: float, size: int) -> tuple[str, ImageFont.FreeTypeFont]:
+    """``seat``'s name (its letter when ``names`` has none) fitted by :func:`fit_name`: ``(text, font)``."""
+    return fit_name(names[seat] if seat < len(names) else "", max_width, size, fallback=player(seat).letter)
 
 
 def _target(canvas: Image.Image | ImageDraw.ImageDraw) -> Image.Image:
@@ -412,6 +435,21 @@ def felt(size: tuple[int, int], centre: RGB = FELT, edge: RGB = FELT_DARK) -> Im
     return img
 
 
+def wood_frame(img: Image.Image, box: Box, radius: int, rim: int, inner_radius: int, paper: RGB | None = None,
+               shadow: bool = False) -> None:
+    """Wood at ``box`` round :func:`felt` (or flat ``paper``) inset by ``rim``; ``shadow``: dark wood 3 px under it."""
+    x0, y0, x1, y1 = box
+    if shadow:
+        img.paste(WOOD_DARK, (x0, y0 + 3, x1, y1 + 3), rounded_mask(x1 - x0, y1 - y0, radius))
+    img.paste(WOOD, box, rounded_mask(x1 - x0, y1 - y0, radius))
+    if paper is None:
+        cloth = felt((x1 - x0 - 2 * rim, y1 - y0 - 2 * rim))
+        img.paste(cloth, (x0 + rim, y0 + rim), rounded_mask(cloth.width, cloth.height, inner_radius))
+    else:
+        img.paste(paper, (x0 + rim, y0 + rim, x1 - rim, y1 - rim),
+                  rounded_mask(x1 - x0 - 2 * rim, y1 - y0 - 2 * rim, inner_radius))
+
+
 # ---------------------------------------------------------------- encoding
 
 
@@ -425,6 +463,30 @@ def make_palette(samples: list[Image.Image], colors: int = 255) -> Image.Image:
         y += im.height
     return sheet.quantize(colors=colors, method=Image.Quantize.FASTOCTREE,
                           dither=Image.Dither.NONE)
+
+
+def random_game(engine: Engine[State, Any], options: Any, seats: int, seed: str, rng: random.Random,
+                limit: int | None = None) -> list[tuple[State, Sequence[Event]]]:
+    """Every (state, events of the action that made it) of a game played by ``rng``, ``limit`` states at most."""
+    state, events = engine.new_game(options, seats, seed)
+    game: list[tuple[State, Sequence[Event]]] = [(state, events)]
+    while not state.finished and (limit is None or len(game) < limit):  # type: ignore[attr-defined]
+        state, events, _entry = engine.apply(state, rng.choice(engine.legal_actions(state)).code)
+        game.append((state, events))
+    return game
+
+
+# names and words to fit a palette to: every seat, Latin and Cyrillic, tall and deep letters
+SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю", "Даша Ж", "Zoë Ф", "Юра Ы", "Эля Й")
+
+
+def fitted_palette(compose: Callable[[State, Sequence[str], Mapping[str, str], Sequence[Event]], Image.Image],
+                   game: Sequence[tuple[State, Sequence[Event]]], picks: Iterable[int], label_keys: Iterable[str],
+                   extra: Sequence[Image.Image] = ()) -> Image.Image:
+    """:func:`make_palette` fitted to ``game``'s steps ``picks`` drawn by ``compose``, and to ``extra``."""
+    labels = {key: f"{key} Шрифт Ёж" for key in label_keys}
+    samples = [compose(game[i][0], SAMPLE_NAMES, labels, game[i][1]) for i in sorted(set(picks))]
+    return make_palette([*samples, *extra])
 
 
 def to_png(
@@ -552,6 +614,52 @@ def panel_grid(seats: int, cols: int, top: int, panel_h: int, width: int, margin
     return tuple(panels), top + rows * panel_h + (rows - 1) * gap + margin
 
 
+def player_card(img: Image.Image, box: Box, seat: int, radius: int, header_h: int, marker: int = 32, inset: int = 10,
+                shadow: bool = True) -> None:
+    """``seat``'s card at ``box``: a header of its tint over a rule of its colour, its marker ``inset`` in."""
+    x0, y0, x1, y1 = box
+    mask = rounded_mask(x1 - x0, y1 - y0, radius)
+    if shadow:
+        shadowed_card(img, box, CARD, radius)
+    else:
+        img.paste(CARD, box, mask)
+    style = player(seat)
+    img.paste(style.tint, (x0, y0, x1, y0 + header_h), mask.crop((0, 0, x1 - x0, header_h)))
+    img.paste(style.colour, (x0, y0 + header_h - 3, x1, y0 + header_h))
+    paste(img, marker_image(seat, marker), (x0 + inset, y0 + (header_h - marker) // 2))
+
+
+def seat_standing(state: Any, seat: int) -> tuple[bool, bool]:
+    """(won, current) for ``seat``: the winner of a finished game, the player to move in a running one."""
+    return state.finished and state.winner == seat, not state.finished and state.turn == seat
+
+
+def mark_card(img: Image.Image, box: Box, radius: int, won: bool, current: bool, finished: bool,
+              veil_alpha: int = 110, edged: bool = False) -> None:
+    """A veil over a loser's card once ``finished``; a gold ring, ``edged`` in ink, round the winner's or mover's."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if finished and not won:
+        paste(img, veil(w, h, radius, PANEL_DIM, veil_alpha), (x0, y0))
+    if current or won:
+        if edged:
+            paste(img, frame_ring(w, h, radius, 9, INK), (x0 - 9, y0 - 9))
+        paste(img, frame_ring(w, h, radius, 6, GOLD), (x0 - 6, y0 - 6))
+
+
+def turn_line(img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[int, int], label: str, seat: int,
+              names: Sequence[str], right: int, width: int) -> None:
+    """A gold ``label`` pill (``width`` at most) from ``xy``, then ``seat``'s marker and name up to ``right``."""
+    x, y = xy
+    box = pill(d, (x, y), label, fit_font(label, width - 20, 20, 14, bold=True), GOLD, INK, pad=(10, 4),
+               max_width=width)
+    paste(img, marker_image(seat, 28), (box[2] + 8, y - 14))
+    room = right - box[2] - 44
+    if room >= 40:
+        text, fnt = seat_name(names, seat, room, 20)
+        d.text((box[2] + 42, y), text, font=fnt, fill=FELT_TEXT, anchor="lm")
+
+
 @lru_cache(maxsize=256)
 def numbered_token(seat: int, number: int, size: int) -> Image.Image:
     """The seat's marker with ``number`` on it (RGBA): one numbered piece or checker."""
@@ -584,10 +692,27 @@ def standing_piece(seat: int, number: int, size: int, halo: RGB = IVORY) -> Imag
     return img
 
 
+def put_piece(img: Image.Image, seat: int, number: int, size: int, xy: tuple[int, int]) -> None:
+    """Paste :func:`standing_piece` ``number`` of ``seat`` (a ``size`` px token) centred on ``xy``."""
+    paste(img, standing_piece(seat, number, size), (xy[0] - size // 2 - 4, xy[1] - size // 2 - 4))
+
+
+def draw_crowd(img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[int, int], who: Sequence[tuple[int, int]],
+               size: int, offsets: Sequence[tuple[int, int]]) -> None:
+    """The (seat, piece from 0)s ``who`` sharing a place, standing at ``offsets`` from ``xy``; more than fit: "+n"."""
+    cx, cy = xy
+    shown = who if len(who) <= len(offsets) else who[: len(offsets) - 1]
+    for (seat, i), (dx, dy) in zip(shown, offsets, strict=False):
+        put_piece(img, seat, i + 1, size, (cx + dx, cy + dy))
+    if len(shown) < len(who):
+        dx, dy = offsets[-1]
+        pill(d, (cx + dx, cy + dy), f"+{len(who) - len(shown)}", font(12, True), INK, LIGHT, anchor="m", pad=(3, 1))
+
+
 @lru_cache(maxsize=64)
-def dashed_ring(size: int, colour: RGB, dashes: int = 12, width: int = 4) -> Image.Image:
-    """A ring of ``dashes`` dashes ``size`` px across in ``colour`` edged with ink (RGBA): a place a
-    waiting throw can reach."""
+def dashed_ring(size: int, colour: RGB, dashes: int = 12, width: int = 4, dash: float = 0.62) -> Image.Image:
+    """A ring of ``dashes`` dashes (each ``dash`` of its share of the turn) ``size`` px across in ``colour`` edged
+    with ink (RGBA): a place a waiting throw can reach."""
     s = size * SS
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
@@ -595,8 +720,8 @@ def dashed_ring(size: int, colour: RGB, dashes: int = 12, width: int = 4) -> Ima
     step = 360 / dashes
     for i in range(dashes):
         a = i * step
-        d.arc((c - r, c - r, c + r, c + r), a, a + step * 0.62, fill=(*INK, 255), width=(width + 3) * SS)
+        d.arc((c - r, c - r, c + r, c + r), a, a + step * dash, fill=(*INK, 255), width=(width + 3) * SS)
         k = 1.5 * SS
-        d.arc((c - r + k, c - r + k, c + r - k, c + r - k), a + 1, a + step * 0.62 - 1, fill=(*colour, 255),
+        d.arc((c - r + k, c - r + k, c + r - k, c + r - k), a + 1, a + step * dash - 1, fill=(*colour, 255),
               width=width * SS)
     return img.reduce(SS)

@@ -24,7 +24,7 @@ from engines import ludo as rules
 from engines.base import Event
 from engines.ludo import CENTRE, COLOURS, LAST_CIRCUIT, PHASE_MOVE, PIECES, SAFE_CELLS, YARD, LudoState, cell_of
 from render import common as kit
-from render.common import GOLD, INK, LIGHT, RGB, Box, fit_font, fit_name, font, marker_image, paste, pill, player
+from render.common import FELT_TEXT, GOLD, INK, RGB, Box, fit_font, font, marker_image, paste, pill, player
 
 # the pills of the player to move and of the winner, the legend of the safe cells, the yard's name
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "safe_cells", "yard")
@@ -54,9 +54,6 @@ STAR: RGB = (226, 214, 182)
 STAR_EDGE: RGB = (128, 108, 72)
 NEUTRAL: RGB = (164, 164, 170)
 NEUTRAL_CARD: RGB = (214, 214, 218)
-FELT_TEXT: RGB = (226, 240, 230)
-FELT_MUTED: RGB = (160, 196, 178)
-PANEL_DIM: RGB = (128, 132, 140)
 
 # ---------------------------------------------------------------- geometry (grid units: col, row)
 
@@ -201,10 +198,8 @@ def _grid_art(seats: int) -> Image.Image:
 
 
 def _draw_strip(img: Image.Image, words: Mapping[str, str]) -> None:
-    x0, y0, x1, y1 = STRIP
-    img.paste(kit.WOOD, STRIP, kit.rounded_mask(x1 - x0, y1 - y0, RADIUS))
-    cloth = kit.felt((x1 - x0 - 12, y1 - y0 - 12))
-    img.paste(cloth, (x0 + 6, y0 + 6), kit.rounded_mask(cloth.width, cloth.height, RADIUS - 4))
+    _x0, y0, x1, y1 = STRIP
+    kit.wood_frame(img, STRIP, RADIUS, 6, RADIUS - 4)
     d = ImageDraw.Draw(img)
     lx = LEGEND_X
     rows = ((y0 + 30, "safe_cells"), (y1 - 30, "yard"))
@@ -230,18 +225,14 @@ def _draw_cards(img: Image.Image, seats: int) -> None:
     for colour in range(4):
         x0, y0, x1, y1 = box = card_box(colour)
         seat = owners.get(colour)
-        mask = kit.rounded_mask(x1 - x0, y1 - y0, RADIUS)
         if seat is None:
-            img.paste(NEUTRAL_CARD, box, mask)
+            img.paste(NEUTRAL_CARD, box, kit.rounded_mask(x1 - x0, y1 - y0, RADIUS))
             for i in range(PIECES):
                 x, y = yard_spot(colour, i)
                 d.ellipse((x - 38, y - 38, x + 38, y + 38), outline=NEUTRAL, width=3)
             continue
         style = player(seat)
-        img.paste(kit.CARD, box, mask)
-        img.paste(style.tint, (x0, y0, x1, y0 + HEADER_H), mask.crop((0, 0, x1 - x0, HEADER_H)))
-        img.paste(style.colour, (x0, y0 + HEADER_H - 3, x1, y0 + HEADER_H))
-        paste(img, marker_image(seat, 32), (x0 + 10, y0 + (HEADER_H - 32) // 2))
+        kit.player_card(img, box, seat, RADIUS, HEADER_H, shadow=False)
         for i in range(PIECES):
             x, y = yard_spot(colour, i)
             d.ellipse((x - 40, y - 40, x + 40, y + 40), fill=style.tint, outline=style.colour, width=4)
@@ -252,10 +243,7 @@ def _draw_cards(img: Image.Image, seats: int) -> None:
 def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     """The static picture for (seats, legend words): everything that never moves."""
     img = Image.new("RGB", (W, HEIGHT), kit.BG)
-    x0, y0, x1, y1 = BOARD
-    img.paste(kit.WOOD_DARK, (x0, y0 + 3, x1, y1 + 3), kit.rounded_mask(x1 - x0, y1 - y0, 22))
-    img.paste(kit.WOOD, BOARD, kit.rounded_mask(x1 - x0, y1 - y0, 22))
-    img.paste(PAPER, (x0 + 6, y0 + 6, x1 - 6, y1 - 6), kit.rounded_mask(x1 - x0 - 12, y1 - y0 - 12, 16))
+    kit.wood_frame(img, BOARD, 22, 6, 16, paper=PAPER, shadow=True)
     img.paste(_grid_art(seats), (GX, GY))
     _draw_cards(img, seats)
     _draw_strip(img, dict(zip(_STATIC_KEYS, words, strict=True)))
@@ -282,17 +270,13 @@ def _where(state: LudoState, seat: int, i: int, progress: int) -> tuple[int, int
     return cell_centre(colour, progress)
 
 
-def _put(img: Image.Image, seat: int, number: int, size: int, xy: tuple[int, int]) -> None:
-    paste(img, kit.standing_piece(seat, number, size), (xy[0] - size // 2 - 4, xy[1] - size // 2 - 4))
-
-
 def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState) -> None:
     cells: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for seat in range(state.seats):
         for i, progress in enumerate(state.of(seat)):
             if progress in (YARD, CENTRE):
                 size = YARD_PIECE if progress == YARD else CENTRE_PIECE
-                _put(img, seat, i + 1, size, _where(state, seat, i, progress))
+                kit.put_piece(img, seat, i + 1, size, _where(state, seat, i, progress))
             else:
                 cells.setdefault(cell_centre(state.colour(seat), progress), []).append((seat, i))
     for (cx, cy), who in sorted(cells.items()):
@@ -307,14 +291,7 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState) -> 
         block = len(who) == 2 and bool(walls)
         if len(who) > 4:  # a crowd: every colour first, then the seconds, so each colour shows
             who = sorted(who, key=lambda p: (seats[: who.index(p)].count(p[0]), p[0]))
-        size, offsets = _BLOCK if block else _STACKS[min(len(who), 5) - 1]
-        shown = who if len(who) <= len(offsets) else who[: len(offsets) - 1]
-        for (s, i), (dx, dy) in zip(shown, offsets, strict=False):
-            _put(img, s, i + 1, size, (cx + dx, cy + dy))
-        if len(shown) < len(who):
-            dx, dy = offsets[-1]
-            pill(d, (cx + dx, cy + dy), f"+{len(who) - len(shown)}", font(12, True), INK, LIGHT, anchor="m",
-                 pad=(3, 1))
+        kit.draw_crowd(img, d, (cx, cy), who, *(_BLOCK if block else _STACKS[min(len(who), 5) - 1]))
 
 
 def _fresh_move(state: LudoState, events: Sequence[Event]) -> bool:
@@ -380,22 +357,13 @@ def _draw_options(img: Image.Image, state: LudoState, numbers: bool) -> None:
 # ---------------------------------------------------------------- cards and strip
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else ""
-
-
 def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, state: LudoState, names: Sequence[str],
                labels: Mapping[str, str]) -> None:
-    x0, y0, x1, y1 = card_box(state.colour(seat))
-    pw, ph = x1 - x0, y1 - y0
-    won = state.finished and state.winner == seat
-    current = not state.finished and state.turn == seat
-    if state.finished and not won:
-        paste(img, kit.veil(pw, ph, RADIUS, PANEL_DIM, 90), (x0, y0))
-    if current or won:
-        paste(img, kit.frame_ring(pw, ph, RADIUS, 9, INK), (x0 - 9, y0 - 9))
-        paste(img, kit.frame_ring(pw, ph, RADIUS, 6, GOLD), (x0 - 6, y0 - 6))
-    text, fnt = fit_name(_name(names, seat), pw - 62, 24, fallback=player(seat).letter)
+    x0, y0, x1, y1 = box = card_box(state.colour(seat))
+    pw = x1 - x0
+    won, current = kit.seat_standing(state, seat)
+    kit.mark_card(img, box, RADIUS, won, current, state.finished, veil_alpha=90, edged=True)
+    text, fnt = kit.seat_name(names, seat, pw - 62, 24)
     d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     cy = y1 - STATUS_H // 2
     home = state.of(seat).count(CENTRE)
@@ -409,7 +377,6 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, state: LudoS
         key = "winner" if won else "turn"
         fnt = fit_font(labels[key], pw - 190, 20, 13, bold=True)
         pill(d, (x1 - 10, cy), labels[key], fnt, GOLD, INK, anchor="r", pad=(10, 4), max_width=pw - 170)
-
 
 
 def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names: Sequence[str],
@@ -426,7 +393,7 @@ def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names:
     tx = box[2] + 22
     room = LEGEND_X - 30 - tx
     if state.last_seat is not None and die:  # who threw
-        text, fnt = fit_name(_name(names, state.last_seat), room - 36, 22, fallback=player(state.last_seat).letter)
+        text, fnt = kit.seat_name(names, state.last_seat, room - 36, 22)
         paste(img, marker_image(state.last_seat, 28), (tx, y0 + 30 - 14))
         d.text((tx + 36, y0 + 30), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     ry = y1 - 30
@@ -440,14 +407,7 @@ def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names:
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
-    key = "winner" if state.finished else "turn"
-    fnt = fit_font(labels[key], 160, 20, 14, bold=True)
-    pbox = pill(d, (tx, ry), labels[key], fnt, GOLD, INK, pad=(10, 4), max_width=180)
-    paste(img, marker_image(seat, 28), (pbox[2] + 8, ry - 14))
-    room = LEGEND_X - 30 - pbox[2] - 44
-    if room >= 40:
-        text, nf = fit_name(_name(names, seat), room, 20, fallback=player(seat).letter)
-        d.text((pbox[2] + 42, ry), text, font=nf, fill=FELT_TEXT, anchor="lm")
+    kit.turn_line(img, d, (tx, ry), labels["winner" if state.finished else "turn"], seat, names, LEGEND_X - 30, 180)
 
 
 def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
@@ -469,27 +429,16 @@ def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
     return img
 
 
-_SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю")
-_SAMPLE_LABELS = {key: f"{key} Шрифт Ёж" for key in LABEL_KEYS}
-
-
 @lru_cache(maxsize=4)
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour."""
-    rng = random.Random(seats)
-    state, events = rules.ENGINE.new_game(rules.LudoOptions(bonuses=True), seats, "5" * 64)
-    history: list[tuple[LudoState, Sequence[Event]]] = [(state, events)]
-    while not state.finished and len(history) < 2000:
-        action = rng.choice(rules.ENGINE.legal_actions(state))
-        state, events, _entry = rules.ENGINE.apply(state, action.code)
-        history.append((state, events))
-    picks = {len(history) // 4, len(history) // 2, 3 * len(history) // 4, len(history) - 1}
-    picks.add(next((i for i, (_s, e) in enumerate(history) if any(x.kind == "capture" for x in e)), 0))
-    samples = [_compose(history[i][0], _SAMPLE_NAMES, _SAMPLE_LABELS, history[i][1]) for i in sorted(picks)]
+    game = kit.random_game(rules.ENGINE, rules.LudoOptions(bonuses=True), seats, "5" * 64, random.Random(seats), 2000)
+    n = len(game)
+    capture = next((i for i, (_s, e) in enumerate(game) if any(x.kind == "capture" for x in e)), 0)
     swatch = Image.new("RGB", (W, 24), kit.RED)  # the marks' colours, whatever the sample game held
     for i, colour in enumerate((GOLD, INK, kit.IVORY, NEUTRAL, *(player(s).colour for s in range(4)))):
         swatch.paste(colour, (i * 48 + 48, 0, i * 48 + 96, 24))
-    return kit.make_palette([*samples, swatch])
+    return kit.fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1, capture), LABEL_KEYS, [swatch])
 
 
 def render_board(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
@@ -501,7 +450,5 @@ def render_board(state: LudoState, names: Sequence[str], labels: Mapping[str, st
     ``events`` are those of the last action: with them the last move's route is drawn only
     when that action moved a piece, and a piece taken is marked with a red ✕.
     """
-    missing = [key for key in LABEL_KEYS if key not in labels]
-    if missing:
-        raise KeyError(f"labels missing: {', '.join(missing)}")
+    kit.require_labels(labels, LABEL_KEYS)
     return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)

@@ -27,7 +27,7 @@ from engines import parchis as rules
 from engines.base import Event
 from engines.parchis import CENTRE, HOME, LAST_CIRCUIT, PHASE_MOVE, SEGUROS, ParchisState
 from render import common as kit
-from render.common import GOLD, INK, LIGHT, RED, RGB, SS, Box, font, paste, player
+from render.common import FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, font, paste, player
 
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "seguro", "home", "barrier")
 _STATIC_KEYS = ("seguro", "home", "barrier")
@@ -59,16 +59,7 @@ SAFE: RGB = (214, 222, 232)
 SEGURO_RING: RGB = (110, 122, 140)
 LINE: RGB = (134, 120, 96)
 NEUTRAL: RGB = (206, 198, 182)  # a colour nobody plays
-PANEL_DIM: RGB = (128, 132, 140)
 MUTED_INK: RGB = (112, 104, 92)
-FELT_TEXT: RGB = (226, 240, 230)
-FELT_MUTED: RGB = (160, 196, 178)
-
-
-def _wash(colour: RGB, amount: float) -> RGB:
-    """``colour`` mixed into the card colour (``amount`` 1: the colour itself)."""
-    r, g, b = (round(c * amount + k * (1 - amount)) for c, k in zip(colour, kit.CARD, strict=True))
-    return (r, g, b)
 
 
 # ---------------------------------------------------------------- geometry
@@ -243,10 +234,10 @@ def _draw_board(seats: int, home_word: str) -> Image.Image:
         x1, y1 = at(*home_box(colour)[2:])
         d.rectangle((x0, y0, x1, y1), fill=style.colour if style else NEUTRAL, outline=LINE, width=2 * K)
         pts = [_turn(-HALF, HALF, colour), _turn(HALF, HALF, colour), (0, 0)]  # its triangle in the centre
-        d.polygon([at(CX + x, CY + y) for x, y in pts], fill=_wash(style.colour, 0.75) if style else NEUTRAL,
+        d.polygon([at(CX + x, CY + y) for x, y in pts], fill=kit.tint(style.colour, 0.75) if style else NEUTRAL,
                   outline=LINE, width=2 * K)
         for k in range(1, 8):  # its corridor
-            _draw_cell(d, corridor_box(colour, k), origin, _wash(style.colour, 0.5) if style else NEUTRAL, str(k),
+            _draw_cell(d, corridor_box(colour, k), origin, kit.tint(style.colour, 0.5) if style else NEUTRAL, str(k),
                        MUTED_INK, 13)
         if style is None:
             continue
@@ -302,17 +293,9 @@ def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     img = Image.new("RGB", (W, height), kit.BG)
     img.paste(_draw_board(seats, by_key["home"]), BOARD[:2])
     _draw_legend(img, by_key)
-    x0, y0, x1, y1 = DICE_CARD
-    img.paste(kit.WOOD, DICE_CARD, kit.rounded_mask(x1 - x0, y1 - y0, RADIUS))
-    cloth = kit.felt((x1 - x0 - 12, y1 - y0 - 12))
-    img.paste(cloth, (x0 + 6, y0 + 6), kit.rounded_mask(cloth.width, cloth.height, RADIUS - 4))
-    for seat, (px0, py0, px1, py1) in enumerate(panels):
-        kit.shadowed_card(img, (px0, py0, px1, py1), kit.CARD, RADIUS)
-        card = kit.rounded_mask(px1 - px0, py1 - py0, RADIUS)
-        style = player(seat)
-        img.paste(style.tint, (px0, py0, px1, py0 + HEADER_H), card.crop((0, 0, px1 - px0, HEADER_H)))
-        img.paste(style.colour, (px0, py0 + HEADER_H - 3, px1, py0 + HEADER_H))
-        paste(img, kit.marker_image(seat, 32), (px0 + 10, py0 + (HEADER_H - 32) // 2))
+    kit.wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
+    for seat, box in enumerate(panels):
+        kit.player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -330,9 +313,7 @@ def _draw_group(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, who: list[tu
     size, step = (34, 0) if len(who) == 1 else (30, 32) if len(who) == 2 else (22, 20)
     for k, (seat, i) in enumerate(who):
         off = round((k - (len(who) - 1) / 2) * step)
-        sprite = kit.standing_piece(seat, i + 1, size)
-        x, y = (cx + off, cy) if wide else (cx, cy + off)
-        paste(img, sprite, (x - sprite.width // 2, y - sprite.height // 2))
+        kit.put_piece(img, seat, i + 1, size, (cx + off, cy) if wide else (cx, cy + off))
     if barrier:
         d.rectangle(box, outline=INK, width=4)
 
@@ -346,9 +327,8 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState) 
             if place is not None:
                 places.setdefault(place[0], (place[1], []))[1].append((seat, i))
             else:  # at home and in the centre every piece has its own spot
-                x, y = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
-                sprite = kit.standing_piece(seat, i + 1, 46 if progress == HOME else 26)
-                paste(img, sprite, (x - sprite.width // 2, y - sprite.height // 2))
+                spot = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
+                kit.put_piece(img, seat, i + 1, 46 if progress == HOME else 26, spot)
         arrived = state.of(seat).count(CENTRE)
         if arrived:
             dx, dy = _turn(0, HALF - 56, colour)
@@ -405,10 +385,6 @@ def _draw_options(img: Image.Image, state: ParchisState) -> None:
 # ---------------------------------------------------------------- dice card and panels
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else ""
-
-
 def _draw_place(img: Image.Image, d: ImageDraw.ImageDraw, x: int, cy: int, state: ParchisState, seat: int,
                 progress: int, ink: RGB = INK) -> int:
     """Where a piece is or lands, from ``x``: a cell number, a corridor tab, the centre. Returns the width."""
@@ -420,7 +396,7 @@ def _draw_place(img: Image.Image, d: ImageDraw.ImageDraw, x: int, cy: int, state
     if progress == CENTRE:
         paste(img, _centre_icon(seat, state.colour(seat), 22), (x, cy - 11))
     else:
-        d.rectangle((x, cy - 12, x + 22, cy + 12), fill=_wash(player(seat).colour, 0.5), outline=INK, width=1)
+        d.rectangle((x, cy - 12, x + 22, cy + 12), fill=kit.tint(player(seat).colour, 0.5), outline=INK, width=1)
         d.text((x + 11, cy + 1), str(progress - LAST_CIRCUIT), font=font(16, True), fill=INK, anchor="mm")
     return 22
 
@@ -433,7 +409,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     die = state.last_dice[0] if state.last_dice else 0
     if state.last_seat is not None and die:
         seat = state.last_seat
-        text, fnt = kit.fit_name(_name(names, seat), x1 - x0 - 64, 20, fallback=player(seat).letter)
+        text, fnt = kit.seat_name(names, seat, x1 - x0 - 64, 20)
         paste(img, kit.marker_image(seat, 26), (x0 + 16, y0 + 19))
         d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     box = (mx - DIE // 2, y0 + 62, mx + DIE // 2, y0 + 62 + DIE)
@@ -459,7 +435,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     key, ry = "winner" if state.finished else "turn", y1 - 64
     fnt = kit.fit_font(labels[key], x1 - x0 - 40, 20, 13, bold=True)
     kit.pill(d, (mx, ry), labels[key], fnt, GOLD, INK, anchor="m", pad=(10, 4), max_width=x1 - x0 - 24)
-    text, fnt = kit.fit_name(_name(names, seat), x1 - x0 - 58, 20, fallback=player(seat).letter)
+    text, fnt = kit.seat_name(names, seat, x1 - x0 - 58, 20)
     width = 30 + round(fnt.getlength(text))
     paste(img, kit.marker_image(seat, 26), (mx - width // 2, ry + 23))
     d.text((mx - width // 2 + 32, ry + 36), text, font=fnt, fill=FELT_TEXT, anchor="lm")
@@ -469,18 +445,15 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     pw, ph = x1 - x0, y1 - y0
-    won = state.finished and state.winner == seat
-    current = not state.finished and state.turn == seat
-    if state.finished and not won:
-        paste(img, kit.veil(pw, ph, RADIUS, PANEL_DIM, 110), (x0, y0))
+    won, current = kit.seat_standing(state, seat)
+    kit.mark_card(img, box, RADIUS, won, current, state.finished)
     right = x1 - 10
     if current or won:
-        paste(img, kit.frame_ring(pw, ph, RADIUS, 6, GOLD), (x0 - 6, y0 - 6))
         text = labels["winner" if won else "turn"]
         fnt = kit.fit_font(text, pw * 0.35, 19, 13, bold=True)
         right = kit.pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
                          max_width=pw * 0.4)[0] - 8
-    text, fnt = kit.fit_name(_name(names, seat), right - x0 - 52, 24, fallback=player(seat).letter)
+    text, fnt = kit.seat_name(names, seat, right - x0 - 52, 24)
     d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     # the body: how many at home and in the centre, then every piece out on the board with its cell
     cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(22, True)
@@ -512,27 +485,17 @@ def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str
     return img
 
 
-_SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю")
-_SAMPLE_LABELS = {key: f"{key} Шрифт Ёж" for key in LABEL_KEYS}
-
-
 @lru_cache(maxsize=4)
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour
     and a strip of the colours the marks must keep."""
-    rng = random.Random(seats)
-    state, events = rules.ENGINE.new_game(rules.ParchisOptions(), seats, "7" * 64)
-    history: list[tuple[ParchisState, Sequence[Event]]] = [(state, events)]
-    while not state.finished and len(history) < 3000:
-        state, events, _entry = rules.ENGINE.apply(state, rng.choice(rules.ENGINE.legal_actions(state)).code)
-        history.append((state, events))
-    picks = sorted({len(history) // 3, len(history) // 2, 2 * len(history) // 3, len(history) - 1})
-    samples = [_compose(history[i][0], _SAMPLE_NAMES, _SAMPLE_LABELS, history[i][1]) for i in picks]
+    game = kit.random_game(rules.ENGINE, rules.ParchisOptions(), seats, "7" * 64, random.Random(seats), 3000)
+    n = len(game)
     keep = [GOLD, RED, INK, LIGHT, CELL, SAFE, LINE, *(player(s).colour for s in range(seats))]
     strip = Image.new("RGB", (W, 24 * len(keep)), kit.BG)
     for j, colour in enumerate(keep):
         strip.paste(colour, (0, 24 * j, W, 24 * j + 24))
-    return kit.make_palette([*samples, strip])
+    return kit.fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS, [strip])
 
 
 def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
@@ -544,7 +507,5 @@ def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str,
     ``events`` are those of the last action: its moves are ringed in gold (without events,
     ``state.last_move`` is), a capture gets a red ✕ and the captured piece a red ring.
     """
-    missing = [key for key in LABEL_KEYS if key not in labels]
-    if missing:
-        raise KeyError(f"labels missing: {', '.join(missing)}")
+    kit.require_labels(labels, LABEL_KEYS)
     return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)

@@ -16,24 +16,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from random import Random
 
 from PIL import Image, ImageChops, ImageDraw
 
 from engines.base import Event
-from engines.sosedi import ENGINE, NUMBER_TABLE, ROLL, SosediOptions, SosediState, owner_of
+from engines.sosedi import ENGINE, NUMBER_TABLE, SosediOptions, SosediState, owner_of
 from render.common import (
     BG,
-    CARD,
     CHIP,
     CORK,
     FELT_DARK,
+    FELT_MUTED,
+    FELT_TEXT,
     GOLD,
     INK,
     LIGHT,
+    PANEL_DIM,
     RED,
     RGB,
     SS,
-    WOOD,
     WOOD_DARK,
     Box,
     chip_image,
@@ -41,21 +43,22 @@ from render.common import (
     draw_die,
     draw_stack,
     ellipsize,
-    felt,
     fit_font,
-    fit_name,
+    fitted_palette,
     font,
     frame_ring,
-    make_palette,
     marker_image,
     panel_grid,
     paste,
     pill,
     player,
-    rounded_mask,
-    shadowed_card,
+    player_card,
+    random_game,
+    require_labels,
+    seat_name,
     to_png,
     veil,
+    wood_frame,
 )
 
 LABEL_KEYS: tuple[str, ...] = (
@@ -86,10 +89,7 @@ BOWL_W = 170
 BOWL_CHIP = 34
 TOWER_W = 84
 
-PANEL_DIM: RGB = (128, 132, 140)
 CORK_RIM: RGB = (150, 108, 60)
-FELT_TEXT: RGB = (226, 240, 230)
-FELT_MUTED: RGB = (160, 196, 178)
 
 
 # ---------------------------------------------------------------- layout
@@ -193,25 +193,13 @@ def _base(seats: int, mode: str) -> Image.Image:
     """The static picture for (seats, mode): everything that never moves."""
     lay = _layout(seats)
     img = Image.new("RGB", (lay.width, lay.height), BG)
-    # table: a wooden rim around felt
-    x0, y0, x1, y1 = lay.table
-    img.paste(WOOD_DARK, (x0, y0 + 3, x1, y1 + 3), rounded_mask(x1 - x0, y1 - y0, 34))
-    img.paste(WOOD, (x0, y0, x1, y1), rounded_mask(x1 - x0, y1 - y0, 34))
-    rim = 10
-    cloth = felt((x1 - x0 - 2 * rim, y1 - y0 - 2 * rim))
-    img.paste(cloth, (x0 + rim, y0 + rim), rounded_mask(cloth.width, cloth.height, 26))
+    wood_frame(img, lay.table, 34, 10, 26, shadow=True)  # table: a wooden rim around felt
     sx0, sy0, _sx1, sy1 = lay.side
     line = ImageDraw.Draw(img)
     line.line((sx0 - 12, sy0 + 10, sx0 - 12, sy1 - 10), fill=(28, 84, 64), width=2)
     # player cards
     for seat, (px0, py0, px1, py1) in enumerate(lay.panels):
-        pw, ph = px1 - px0, py1 - py0
-        shadowed_card(img, (px0, py0, px1, py1), CARD, RADIUS)
-        card = rounded_mask(pw, ph, RADIUS)
-        style = player(seat)
-        img.paste(style.tint, (px0, py0, px1, py0 + HEADER_H), card.crop((0, 0, pw, HEADER_H)))
-        img.paste(style.colour, (px0, py0 + HEADER_H - 3, px1, py0 + HEADER_H))
-        paste(img, marker_image(seat, 36), (px0 + 12, py0 + (HEADER_H - 36) // 2))
+        player_card(img, (px0, py0, px1, py1), seat, RADIUS, HEADER_H, marker=36, inset=12)
         for i, number in enumerate(NUMBER_TABLE[seats][seat]):
             x = px0 + 14 + i * (SMALL_DIE + 8)
             draw_die(img, (x, py0 + HEADER_H + 14, x + SMALL_DIE, py0 + HEADER_H + 14 + SMALL_DIE),
@@ -311,8 +299,7 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: S
         return
     # who threw: marker + name above the dice
     top = lay.dice[0][1]
-    text, fnt = fit_name(_name(names, throw.roller), right - left - 60, 26,
-                         fallback=player(throw.roller).letter)
+    text, fnt = seat_name(names, throw.roller, right - left - 60, 26)
     tw = fnt.getlength(text) + 38
     x = round(centre - tw / 2)
     paste(img, marker_image(throw.roller, 28), (x, top - 50))
@@ -394,10 +381,6 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: So
             img.paste(die, (x + i * 34, y - 14), die)
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else ""
-
-
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
                 state: SosediState, names: Sequence[str], labels: Mapping[str, str],
                 throw: _Throw | None) -> None:
@@ -420,8 +403,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
     # header: the name, leaving room for the badge of the last throw
     badge_font = font(26, True)
     badge_w = round(badge_font.getlength(_signed(delta))) + 28 if delta else 0
-    text, fnt = fit_name(_name(names, seat), pw - 58 - 12 - badge_w, 28,
-                         fallback=style.letter)
+    text, fnt = seat_name(names, seat, pw - 58 - 12 - badge_w, 28)
     d.text((x0 + 58, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
 
     # bottom: chips / coasters held, as a big number and as a stack
@@ -472,11 +454,6 @@ def _compose(state: SosediState, names: Sequence[str], labels: Mapping[str, str]
     return img
 
 
-_SAMPLE_SEED = "5" * 64
-_SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю", "Даша Ж", "Zoë Ф")
-_SAMPLE_LABELS = {key: f"{key} Шрифт Ёж" for key in LABEL_KEYS}
-
-
 @lru_cache(maxsize=16)
 def _palette(seats: int, mode: str) -> Image.Image:
     """The fixed palette for (seats, mode): fitted once to a sample game drawn in full colour.
@@ -484,15 +461,9 @@ def _palette(seats: int, mode: str) -> Image.Image:
     Mapping each picture to a fixed palette is several times faster than fitting one per
     picture, and the palette depends only on (seats, mode), so output stays deterministic.
     """
-    options = SosediOptions(mode=mode, roller_immune=True)
-    state, _ = ENGINE.new_game(options, seats, _SAMPLE_SEED)
-    history: list[tuple[SosediState, Sequence[Event]]] = [(state, ())]
-    while not state.finished:
-        state, events, _entry = ENGINE.apply(state, ROLL.code)
-        history.append((state, events))
-    picks = sorted({0, len(history) // 3, 2 * len(history) // 3, len(history) - 1})
-    samples = [_compose(*history[i][:1], _SAMPLE_NAMES, _SAMPLE_LABELS, history[i][1]) for i in picks]
-    return make_palette(samples)
+    game = random_game(ENGINE, SosediOptions(mode=mode, roller_immune=True), seats, "5" * 64, Random(seats))
+    n = len(game)
+    return fitted_palette(_compose, game, (0, n // 3, 2 * n // 3, n - 1), LABEL_KEYS)
 
 
 def render_board(state: SosediState, names: Sequence[str], labels: Mapping[str, str],
@@ -503,8 +474,6 @@ def render_board(state: SosediState, names: Sequence[str], labels: Mapping[str, 
     :data:`LABEL_KEYS` (the bot fills them from its locale); a missing key raises KeyError.
     ``events`` are those of the last action (they link each die to what its owner did).
     """
-    missing = [key for key in LABEL_KEYS if key not in labels]
-    if missing:
-        raise KeyError(f"labels missing: {', '.join(missing)}")
+    require_labels(labels, LABEL_KEYS)
     image = _compose(state, names, labels, events)
     return to_png(image, palette=_palette(state.seats, state.options.mode))

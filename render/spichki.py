@@ -19,35 +19,35 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFilter
 
 from engines.base import Event
-from engines.spichki import DOUBLE_ON_TARGET, ENGINE, ROLL_CODE, SpichkiOptions, SpichkiState, judge
+from engines.spichki import DOUBLE_ON_TARGET, ENGINE, SpichkiOptions, SpichkiState, judge
 from render.common import (
     BG,
-    CARD,
+    FELT_DARK,
+    FELT_MUTED,
+    FELT_TEXT,
     GOLD,
     INK,
     LIGHT,
     RGB,
     SS,
-    WOOD,
-    WOOD_DARK,
     Box,
     draw_die,
     ellipsize,
-    felt,
     fit_font,
-    fit_name,
+    fitted_palette,
     font,
     frame_ring,
-    make_palette,
+    mark_card,
     marker_image,
     panel_grid,
     paste,
     pill,
-    player,
-    rounded_mask,
-    shadowed_card,
+    player_card,
+    random_game,
+    require_labels,
+    seat_name,
     to_png,
-    veil,
+    wood_frame,
 )
 
 LABEL_KEYS: tuple[str, ...] = (
@@ -76,8 +76,6 @@ DICE_Y = MARGIN + 70
 ROW_Y = MARGIN + 228  # the line under the dice
 HEAP_W, HEAP_H, HEAP_MAX = 220, 170, 120
 
-FELT_TEXT: RGB = (226, 240, 230)
-FELT_MUTED: RGB = (160, 196, 178)
 FELT_LINE: RGB = (28, 84, 64)
 STICK: RGB = (238, 208, 150)
 STICK_EDGE: RGB = (150, 112, 62)
@@ -85,7 +83,6 @@ HEAD: RGB = (196, 40, 34)
 HEAD_DARK: RGB = (120, 22, 20)
 GHOST: RGB = (224, 216, 200)
 GHOST_HEAD: RGB = (232, 206, 200)
-PANEL_DIM: RGB = (128, 132, 140)
 MUTED_INK: RGB = (120, 118, 126)
 
 # ---------------------------------------------------------------- layout
@@ -225,24 +222,14 @@ def _base(seats: int, goal: int) -> Image.Image:
     """The static picture for (seats, goal): everything that never moves."""
     lay = _layout(seats)
     img = Image.new("RGB", (lay.width, lay.height), BG)
-    x0, y0, x1, y1 = lay.table
-    img.paste(WOOD_DARK, (x0, y0 + 3, x1, y1 + 3), rounded_mask(x1 - x0, y1 - y0, 34))
-    img.paste(WOOD, (x0, y0, x1, y1), rounded_mask(x1 - x0, y1 - y0, 34))
-    rim = 10
-    cloth = felt((x1 - x0 - 2 * rim, y1 - y0 - 2 * rim))
-    img.paste(cloth, (x0 + rim, y0 + rim), rounded_mask(cloth.width, cloth.height, 26))
+    _x0, y0, _x1, y1 = lay.table
+    wood_frame(img, lay.table, 34, 10, 26, shadow=True)
     d = ImageDraw.Draw(img)
     for _a, b in SECTIONS[:-1]:
         d.line((b, y0 + 28, b, y1 - 28), fill=FELT_LINE, width=2)
     for seat, (px0, py0, px1, py1) in enumerate(lay.panels):
-        pw, ph = px1 - px0, py1 - py0
-        shadowed_card(img, (px0, py0, px1, py1), CARD, RADIUS)
-        card = rounded_mask(pw, ph, RADIUS)
-        style = player(seat)
-        img.paste(style.tint, (px0, py0, px1, py0 + HEADER_H), card.crop((0, 0, pw, HEADER_H)))
-        img.paste(style.colour, (px0, py0 + HEADER_H - 3, px1, py0 + HEADER_H))
-        paste(img, marker_image(seat, 32), (px0 + 12, py0 + (HEADER_H - 32) // 2))
-        row = _stick_row(goal, goal, pw - 28, ghost=True)
+        player_card(img, (px0, py0, px1, py1), seat, RADIUS, HEADER_H, inset=12)
+        row = _stick_row(goal, goal, px1 - px0 - 28, ghost=True)
         paste(img, row, (px0 + 14, py1 - 12 - row.height))
     return img
 
@@ -277,10 +264,6 @@ def _throw(state: SpichkiState, events: Sequence[Event]) -> _Throw | None:
 
 
 # ---------------------------------------------------------------- drawing
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else ""
 
 
 def _caption(d: ImageDraw.ImageDraw, section: int, text: str) -> None:
@@ -323,7 +306,7 @@ def _draw_throw(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: S
     badge_w = round(badge_font.getlength(badge)) + 30 if badge else 0
     passed_w = 70 if throw.passed_to is not None else 0
     room = b - a - 40 - 34 - badge_w - passed_w
-    text, fnt = fit_name(_name(names, throw.seat), room, 24, fallback=player(throw.seat).letter)
+    text, fnt = seat_name(names, throw.seat, room, 24)
     total = 34 + fnt.getlength(text) + badge_w + passed_w
     x = round((a + b) / 2 - total / 2)
     paste(img, marker_image(throw.seat, 28), (x, ROW_Y - 14))
@@ -346,22 +329,17 @@ def _draw_pile(img: Image.Image, d: ImageDraw.ImageDraw, state: SpichkiState, la
     d.text((b - 70, DICE_Y + DIE // 2 + 4), num, font=fnt, fill=LIGHT, anchor="mm")
     goal = f"{labels['goal']}: {state.options.goal}"
     gfont = fit_font(goal, b - a - 60, 21, 14, bold=True)
-    pill(d, ((a + b) // 2, ROW_Y), goal, gfont, (20, 66, 50), FELT_TEXT, anchor="m", max_width=b - a - 36,
+    pill(d, ((a + b) // 2, ROW_Y), goal, gfont, FELT_DARK, FELT_TEXT, anchor="m", max_width=b - a - 36,
          pad=(12, 5))
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: SpichkiState,
                 names: Sequence[str], labels: Mapping[str, str], throw: _Throw | None) -> None:
     x0, y0, x1, y1 = box
-    pw, ph = x1 - x0, y1 - y0
+    pw = x1 - x0
     won = state.finished and seat in state.winners
     current = not state.finished and state.turn == seat
-    if state.finished and not won:
-        veil_img = veil(pw, ph, RADIUS, PANEL_DIM, 110)
-        paste(img, veil_img, (x0, y0))
-    if current or won:
-        ring = frame_ring(pw, ph, RADIUS, 6, GOLD)
-        paste(img, ring, (x0 - 6, y0 - 6))
+    mark_card(img, box, RADIUS, won, current, state.finished)
     if won:  # a gold band under the header
         img.paste(GOLD, (x0, y0 + HEADER_H - 4, x1, y0 + HEADER_H + 1))
 
@@ -369,7 +347,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     award = throw.award if throw and throw.seat == seat else 0
     badge_font = font(24, True)
     badge_w = round(badge_font.getlength(f"+{award}")) + 28 if award else 0
-    text, fnt = fit_name(_name(names, seat), pw - 54 - 12 - badge_w, 26, fallback=player(seat).letter)
+    text, fnt = seat_name(names, seat, pw - 54 - 12 - badge_w, 26)
     d.text((x0 + 54, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     if award:
         pill(d, (x1 - 10, y0 + HEADER_H // 2 - 1), f"+{award}", badge_font, INK, LIGHT, anchor="r", pad=(10, 3))
@@ -410,22 +388,12 @@ def _compose(state: SpichkiState, names: Sequence[str], labels: Mapping[str, str
     return img
 
 
-_SAMPLE_SEED = "5" * 64
-_SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю", "Даша Ж", "Zoë Ф", "Юра Ы", "Эля Й")
-_SAMPLE_LABELS = {key: f"{key} Шрифт Ёж" for key in LABEL_KEYS}
-
-
 @lru_cache(maxsize=8)
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour."""
-    state, _ = ENGINE.new_game(SpichkiOptions(), seats, _SAMPLE_SEED)
-    history: list[tuple[SpichkiState, Sequence[Event]]] = [(state, ())]
-    while not state.finished:
-        state, events, _entry = ENGINE.apply(state, ROLL_CODE)
-        history.append((state, events))
-    picks = sorted({0, len(history) // 3, 2 * len(history) // 3, len(history) - 1})
-    samples = [_compose(history[i][0], _SAMPLE_NAMES, _SAMPLE_LABELS, history[i][1]) for i in picks]
-    return make_palette(samples)
+    game = random_game(ENGINE, SpichkiOptions(), seats, "5" * 64, random.Random(seats))
+    n = len(game)
+    return fitted_palette(_compose, game, (0, n // 3, 2 * n // 3, n - 1), LABEL_KEYS)
 
 
 def render_board(state: SpichkiState, names: Sequence[str], labels: Mapping[str, str],
@@ -436,7 +404,5 @@ def render_board(state: SpichkiState, names: Sequence[str], labels: Mapping[str,
     :data:`LABEL_KEYS` (the bot fills them from its locale); a missing key raises KeyError.
     ``events`` are those of the last action (they tell what the throw earned).
     """
-    missing = [key for key in LABEL_KEYS if key not in labels]
-    if missing:
-        raise KeyError(f"labels missing: {', '.join(missing)}")
+    require_labels(labels, LABEL_KEYS)
     return to_png(_compose(state, names, labels, events), palette=_palette(state.seats))

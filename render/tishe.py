@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import groupby, pairwise
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw
 
 from engines import tishe as rules
 from engines.base import Action, Event
 from engines.tishe import HOME, OFF, PHASE_CHOOSE, TisheState
 from render import common as kit
-from render.common import GOLD, INK, LIGHT, RGB, SS, Box, fit_font, fit_name, font, marker_image, paste, pill, player
+from render.common import FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RGB, SS, Box, fit_font, font, paste, pill, player
 
 # legend texts (cell_*), the band caption, the word over circle 100, the missed-turns badge word
 # (drawn as "<missed> <n>"), and the pills of the player to move and of the winner
@@ -56,10 +56,7 @@ PAPER: RGB = (238, 228, 204)
 PATH: RGB = (212, 194, 158)
 PATH_DARK: RGB = (168, 140, 98)
 BAND_FILL: RGB = (220, 206, 176)
-FELT_TEXT: RGB = (226, 240, 230)
-FELT_MUTED: RGB = (160, 196, 178)
 VIOLET: RGB = (118, 78, 190)
-PANEL_DIM: RGB = (128, 132, 140)
 MUTED_INK: RGB = (112, 104, 92)
 
 # what a direct landing does -> (fill, outline, number ink, glyph under the number)
@@ -150,57 +147,9 @@ def _circle(n: int, size: int = DOT) -> Image.Image:
     return img.reduce(SS)
 
 
-@lru_cache(maxsize=128)
-def _token(seat: int, number: int, size: int) -> Image.Image:
-    """Checker ``number`` (1 or 2) of ``seat``: the seat's marker with the number on it (RGBA)."""
-    img = marker_image(seat, size).copy()
-    style = player(seat)
-    shift = {"triangle": 0.12, "pentagon": 0.04, "star": 0.05}.get(style.shape, 0)
-    scale = {"star": 0.42, "triangle": 0.42, "diamond": 0.46, "cross": 0.46}.get(style.shape, 0.52)
-    d = ImageDraw.Draw(img)
-    d.text((size / 2, size / 2 + size * shift), str(number), font=font(max(8, round(size * scale)), True),
-           fill=style.ink, anchor="mm", stroke_width=max(1, size // 22), stroke_fill=style.colour)
-    return img
-
-
-@lru_cache(maxsize=128)
-def _piece(seat: int, number: int, size: int) -> Image.Image:
-    """A checker standing on the board: the token with a light halo and a soft shadow (RGBA, 8 px larger)."""
-    tok = _token(seat, number, size)
-    m = 4
-    alpha = Image.new("L", (size + 2 * m, size + 2 * m), 0)
-    alpha.paste(tok.getchannel("A"), (m, m))
-    img = Image.new("RGBA", alpha.size, (0, 0, 0, 0))
-    shadow = Image.new("RGBA", alpha.size, (0, 0, 0, 255))
-    shadow.putalpha(ImageChops.offset(alpha, 1, 2).filter(ImageFilter.GaussianBlur(2)).point(lambda a: a * 150 // 255))
-    img.alpha_composite(shadow)
-    halo = Image.new("RGBA", alpha.size, (*kit.IVORY, 255))
-    halo.putalpha(alpha.filter(ImageFilter.MaxFilter(7)))
-    img.alpha_composite(halo)
-    img.alpha_composite(tok, (m, m))
-    return img
-
-
-@lru_cache(maxsize=16)
-def _ghost(seat: int) -> Image.Image:
-    """A dashed ring in the seat's colour round a circle: a place the waiting throw can reach."""
-    s = (DOT + 12) * SS
-    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    c, r = s / 2, s / 2 - SS
-    for i in range(12):
-        a = i * 30
-        d.arc((c - r, c - r, c + r, c + r), a, a + 19, fill=(*INK, 255), width=7 * SS)
-        d.arc((c - r + 1.5 * SS, c - r + 1.5 * SS, c + r - 1.5 * SS, c + r - 1.5 * SS), a + 1, a + 18,
-              fill=(*player(seat).colour, 255), width=4 * SS)
-    return img.reduce(SS)
-
-
 def _draw_board(img: Image.Image, seats: int, words: Mapping[str, str]) -> None:
-    x0, y0, x1, y1 = BOARD
-    img.paste(kit.WOOD_DARK, (x0, y0 + 3, x1, y1 + 3), kit.rounded_mask(x1 - x0, y1 - y0, 22))
-    img.paste(kit.WOOD, BOARD, kit.rounded_mask(x1 - x0, y1 - y0, 22))
-    img.paste(PAPER, (x0 + 6, y0 + 6, x1 - 6, y1 - 6), kit.rounded_mask(x1 - x0 - 12, y1 - y0 - 12, 16))
+    x0, y0, _x1, _y1 = BOARD
+    kit.wood_frame(img, BOARD, 22, 6, 16, paper=PAPER, shadow=True)
     d = ImageDraw.Draw(img)
     for n in range(1, HOME):  # the path: a faint band between neighbours, and which way it runs
         (ax, ay), (bx, by) = centre(n), centre(n + 1)
@@ -256,17 +205,9 @@ def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     img = Image.new("RGB", (W, lay.height), kit.BG)
     _draw_board(img, seats, by_key)
     _draw_legend(img, by_key)
-    x0, y0, x1, y1 = DICE_CARD
-    img.paste(kit.WOOD, DICE_CARD, kit.rounded_mask(x1 - x0, y1 - y0, RADIUS))
-    cloth = kit.felt((x1 - x0 - 12, y1 - y0 - 12))
-    img.paste(cloth, (x0 + 6, y0 + 6), kit.rounded_mask(cloth.width, cloth.height, RADIUS - 4))
-    for seat, (px0, py0, px1, py1) in enumerate(lay.panels):
-        kit.shadowed_card(img, (px0, py0, px1, py1), kit.CARD, RADIUS)
-        card = kit.rounded_mask(px1 - px0, py1 - py0, RADIUS)
-        style = player(seat)
-        img.paste(style.tint, (px0, py0, px1, py0 + HEADER_H), card.crop((0, 0, px1 - px0, HEADER_H)))
-        img.paste(style.colour, (px0, py0 + HEADER_H - 3, px1, py0 + HEADER_H))
-        paste(img, marker_image(seat, 32), (px0 + 10, py0 + (HEADER_H - 32) // 2))
+    kit.wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
+    for seat, box in enumerate(lay.panels):
+        kit.player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -286,21 +227,13 @@ def _draw_checkers(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, 
         seat, i = divmod(slot, 2)
         if pos == OFF:
             x, y = lay.slots[slot]
-            paste(img, _token(seat, i + 1, SLOT), (x, y))
+            paste(img, kit.numbered_token(seat, i + 1, SLOT), (x, y))
             if (seat, i) in marked:  # just taken off: a red ring
                 d.ellipse((x - 4, y - 4, x + SLOT + 4, y + SLOT + 4), outline=kit.RED, width=3)
         else:
             groups.setdefault(pos, []).append((seat, i))
     for pos, who in sorted(groups.items()):
-        cx, cy = centre(pos)
-        size, offsets = _STACKS[min(len(who), 5) - 1]
-        shown = who if len(who) <= len(offsets) else who[: len(offsets) - 1]
-        for (seat, i), (dx, dy) in zip(shown, offsets, strict=False):
-            paste(img, _piece(seat, i + 1, size), (cx + dx - size // 2 - 4, cy + dy - size // 2 - 4))
-        if len(shown) < len(who):
-            dx, dy = offsets[-1]
-            pill(d, (cx + dx, cy + dy), f"+{len(who) - len(shown)}", font(12, True), INK, LIGHT, anchor="m",
-                 pad=(3, 1))
+        kit.draw_crowd(img, d, centre(pos), who, *_STACKS[min(len(who), 5) - 1])
 
 
 def _bezier(p0: tuple[float, float], p1: tuple[float, float], bend: float) -> list[tuple[float, float]]:
@@ -402,9 +335,9 @@ def _draw_options(img: Image.Image, state: TisheState, actions: Sequence[Action]
     for action in actions:
         number, where = _option(state, action)
         cx, cy = centre(where.final or where.direct)  # taken off: ring the circle that does it
-        ghost = _ghost(state.turn)
+        ghost = kit.dashed_ring(DOT + 12, player(state.turn).colour, dash=19 / 30)
         paste(img, ghost, (cx - ghost.width // 2, cy - ghost.height // 2))
-        paste(img, _token(state.turn, number, 24), (cx + DOT // 2 - 18, cy - DOT // 2 - 6))
+        paste(img, kit.numbered_token(state.turn, number, 24), (cx + DOT // 2 - 18, cy - DOT // 2 - 6))
 
 
 def _option(state: TisheState, action: Action) -> tuple[int, rules.Landing]:
@@ -415,10 +348,6 @@ def _option(state: TisheState, action: Action) -> tuple[int, rules.Landing]:
 
 
 # ---------------------------------------------------------------- dice card and panels
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else ""
 
 
 def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, names: Sequence[str],
@@ -436,12 +365,12 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
     sx = (boxes[1][2] + x1 - 6) // 2
     if all(dice):
         text = "?" if choosing else str(sum(dice))
-        fill, ink = (GOLD, INK) if choosing else ((20, 66, 50), FELT_TEXT)
+        fill, ink = (GOLD, INK) if choosing else (kit.FELT_DARK, FELT_TEXT)
         d.ellipse((sx - 19, dy + DIE // 2 - 19, sx + 19, dy + DIE // 2 + 19), fill=fill)
         d.text((sx, dy + DIE // 2 + 1), text, font=font(24, True), fill=ink, anchor="mm")
     if state.last_seat is not None and all(dice):  # who threw
-        text, fnt = fit_name(_name(names, state.last_seat), x1 - x0 - 70, 22, fallback=player(state.last_seat).letter)
-        paste(img, marker_image(state.last_seat, 28), (x0 + 16, y0 + 16))
+        text, fnt = kit.seat_name(names, state.last_seat, x1 - x0 - 70, 22)
+        paste(img, kit.marker_image(state.last_seat, 28), (x0 + 16, y0 + 16))
         d.text((x0 + 52, y0 + 30), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     ry = y1 - 32
     if choosing:  # the choices of the waiting throw: checker -> circle
@@ -450,7 +379,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
         widths = [30 + 22 + round(fnt.getlength(t)) for _n, t in parts]
         x = (x0 + x1 - sum(widths) - 10 * (len(parts) - 1)) // 2
         for (number, text), w in zip(parts, widths, strict=True):
-            paste(img, _token(state.turn, number, 28), (x, ry - 14))
+            paste(img, kit.numbered_token(state.turn, number, 28), (x, ry - 14))
             d.text((x + 31, ry), "→", font=font(18, True), fill=FELT_MUTED, anchor="lm")
             d.text((x + 52, ry), text, font=fnt, fill=LIGHT, anchor="lm")
             x += w + 10
@@ -458,26 +387,15 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
-    key = "winner" if state.finished else "turn"
-    fnt = fit_font(labels[key], 150, 20, 14, bold=True)
-    box = pill(d, (x0 + 16, ry), labels[key], fnt, GOLD, INK, pad=(10, 4), max_width=170)
-    paste(img, marker_image(seat, 28), (box[2] + 8, ry - 14))
-    room = x1 - 12 - box[2] - 44
-    if room >= 40:
-        text, nf = fit_name(_name(names, seat), room, 20, fallback=player(seat).letter)
-        d.text((box[2] + 42, ry), text, font=nf, fill=FELT_TEXT, anchor="lm")
+    kit.turn_line(img, d, (x0 + 16, ry), labels["winner" if state.finished else "turn"], seat, names, x1 - 12, 170)
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: TisheState,
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     pw, ph = x1 - x0, y1 - y0
-    won = state.finished and state.winner == seat
-    current = not state.finished and state.turn == seat
-    if state.finished and not won:
-        paste(img, kit.veil(pw, ph, RADIUS, PANEL_DIM, 110), (x0, y0))
-    if current or won:
-        paste(img, kit.frame_ring(pw, ph, RADIUS, 6, GOLD), (x0 - 6, y0 - 6))
+    won, current = kit.seat_standing(state, seat)
+    kit.mark_card(img, box, RADIUS, won, current, state.finished)
     if won:
         img.paste(GOLD, (x0, y0 + HEADER_H - 4, x1, y0 + HEADER_H + 1))
     # header: the name, and the status pill on the right
@@ -492,14 +410,14 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
         pbox = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, fill, ink, anchor="r", pad=(9, 4),
                     max_width=pw * 0.45 / len(badges))
         right = pbox[0] - 8
-    text, fnt = fit_name(_name(names, seat), right - x0 - 52, 24, fallback=player(seat).letter)
+    text, fnt = kit.seat_name(names, seat, right - x0 - 52, 24)
     d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     # body: both checkers and their circles, then turns still to miss
     cy = y0 + HEADER_H + (ph - HEADER_H) // 2
     num = font(26, True)
     x = x0 + 12
     for i, pos in enumerate(state.of(seat)):
-        paste(img, _token(seat, i + 1, 32), (x, cy - 16))
+        paste(img, kit.numbered_token(seat, i + 1, 32), (x, cy - 16))
         text = "—" if pos == OFF else str(pos)
         d.text((x + 38, cy + 1), text, font=num, fill=INK if pos else MUTED_INK, anchor="lm")
         x += 38 + max(48, round(num.getlength(text))) + 16
@@ -527,23 +445,12 @@ def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
     return img
 
 
-_SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю", "Даша Ж", "Zoë Ф")
-_SAMPLE_LABELS = {key: f"{key} Шрифт Ёж" for key in LABEL_KEYS}
-
-
 @lru_cache(maxsize=8)
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour."""
-    rng = random.Random(seats)
-    state, events = rules.ENGINE.new_game(rules.TisheOptions(both_home=True), seats, "5" * 64)
-    history: list[tuple[TisheState, Sequence[Event]]] = [(state, events)]
-    while not state.finished and len(history) < 600:
-        action = rng.choice(rules.ENGINE.legal_actions(state))
-        state, events, _entry = rules.ENGINE.apply(state, action.code)
-        history.append((state, events))
-    picks = sorted({len(history) // 4, len(history) // 2, 3 * len(history) // 4, len(history) - 1})
-    samples = [_compose(history[i][0], _SAMPLE_NAMES, _SAMPLE_LABELS, history[i][1]) for i in picks]
-    return kit.make_palette(samples)
+    game = kit.random_game(rules.ENGINE, rules.TisheOptions(both_home=True), seats, "5" * 64, random.Random(seats), 600)
+    n = len(game)
+    return kit.fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1), LABEL_KEYS)
 
 
 def render_board(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
@@ -555,7 +462,5 @@ def render_board(state: TisheState, names: Sequence[str], labels: Mapping[str, s
     ``events`` are those of the last action: with them the last move's arrow is drawn only
     when that action moved a checker, and checkers just taken off are ringed in red.
     """
-    missing = [key for key in LABEL_KEYS if key not in labels]
-    if missing:
-        raise KeyError(f"labels missing: {', '.join(missing)}")
+    kit.require_labels(labels, LABEL_KEYS)
     return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)

@@ -12,16 +12,15 @@ circuit counted from the colour's start cell, 51..55 in the colour's lane, C (th
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import GAMES, get_engine
-from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry, OptionsError, replay
+from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry
 from engines.ludo import (
     EFFECT_CAPTURE,
     EFFECT_CENTRE,
@@ -35,15 +34,27 @@ from engines.ludo import (
     move_actions,
 )
 from tests.engine_helpers import (
-    assert_json_round_trip,
-    assert_replay_and_tampering,
+    NOT_BOOLS,
+    apply_choice,
+    assert_nothing_legal,
+    assert_options_refused,
+    assert_player_count_refused,
+    assert_step_matches,
+    first_throws,
+    flag_option_games,
     kinds,
     new_state,
     play_out,
-    seed_for,
+    play_random,
+    playthrough,
+    prop_settings,
+    random_wins,
+    roll_die,
     seed_str,
+    setups,
+    starter_games,
     states_of,
-    with_dice,
+    whole_game_properties,
 )
 
 Y = -1  # the yard
@@ -71,21 +82,12 @@ def progress_at(colour: int, cell: int) -> int:
 
 def roll(state: LudoState, die: int):
     """Apply one throw that shows exactly ``die``; returns (state, events)."""
-    rigged = with_dice(state, (die,), count=1)
-    after, events, entry = ENGINE.apply(rigged, "r")
-    assert entry == LogEntry(seat=state.turn, code="r", dice=(die,))
-    assert events[0] == Event("roll", seat=state.turn, data={"die": die})
-    assert after.last_dice == (die,) and after.last_seat == state.turn
-    assert after.throws == state.throws + 1 and after.version == state.version + 1
-    return after, events
+    return roll_die(ENGINE, state, die)
 
 
 def pick(state: LudoState, code: str):
     """Apply a choice in the move phase; returns (state, events)."""
-    assert state.phase == "move"
-    after, events, entry = ENGINE.apply(state, code)
-    assert entry == LogEntry(seat=state.turn, code=code)  # a choice throws no dice
-    assert after.throws == state.throws and after.version == state.version + 1
+    after, events = apply_choice(ENGINE, state, code, "move")
     assert after.phase == "roll" and after.moves == () and after.die == 0
     return after, events
 
@@ -611,56 +613,38 @@ def test_rule9_a_block_just_behind_the_lane_entry_is_no_obstacle():
 
 @pytest.mark.parametrize("seats", range(2, 5))
 def test_settled_starter_drawn_from_throw0(seats):
-    for seat in range(seats):
-        seed = seed_for([], count=1, starter=(seat, seats))
-        state, events = ENGINE.new_game(LudoOptions(), seats, seed)
-        assert state.turn == state.current_player == seat
+    for seat, (state, events) in enumerate(starter_games(ENGINE, LudoOptions(), seats)):
         assert events == [Event("starter", seat=seat)]
-        assert state.throws == 1 and state.version == 0 and state.phase == "roll" and state.sixes == 0
+        assert state.phase == "roll" and state.sixes == 0
         assert state.pieces == (Y,) * (4 * seats)
         assert not state.finished and state.winner is None
 
 
 def test_settled_first_throw_is_throw1_with_one_die():
     seed = seed_str(77)
-    state, _ = ENGINE.new_game(LudoOptions(), 4, seed)
-    after, events, entry = ENGINE.apply(state, "r")
-    assert entry.dice == (DiceSource(seed).die(1),) == DiceSource(seed).throw(1, 1) == after.last_dice
-    assert entry.seat == state.turn and events[0].data == {"die": entry.dice[0]}
+    ((_, _, events, entry),) = first_throws(ENGINE, LudoOptions(), seed, count=1)
+    assert entry.dice == (DiceSource(seed).die(1),)
+    assert events[0].data == {"die": entry.dice[0]}
 
 
 # ====================================================================== options
 
 
-@pytest.mark.parametrize("value", [1, 0, "yes", "true", None, 1.0])
+@pytest.mark.parametrize("value", NOT_BOOLS)
 def test_options_bonuses_must_be_a_bool(value):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.options_from_json({"bonuses": value})
-    assert err.value.key == "bonuses"
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(LudoOptions(bonuses=value), 3, seed_str(0))
-    assert err.value.key == "bonuses"
+    assert_options_refused(ENGINE, LudoOptions, {"bonuses": value}, "bonuses", 3)
 
 
 @pytest.mark.parametrize("seats", [0, 1, 5, 6])
 def test_options_player_count(seats):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(LudoOptions(), seats, seed_str(0))
-    assert err.value.key == "players"
-    assert err.value.limits == {"min": 2, "max": 4}
+    assert_player_count_refused(ENGINE, LudoOptions(), seats)
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
 
 
 @pytest.mark.parametrize("raw", [None, {}, {"bonuses": False}, {"bonuses": True}, {"colour": "red"}])
 def test_options_valid(raw):
-    options = ENGINE.options_from_json(raw)
-    assert options.bonuses is bool(raw and raw.get("bonuses"))
-    for seats in range(2, 5):
-        options.validate(seats)
-        state, _ = ENGINE.new_game(options, seats, seed_str(seats))
-        assert state.options == options and len(state.pieces) == 4 * seats
-    assert ENGINE.options_from_json(json.loads(json.dumps(options.to_json()))) == options
-    assert LudoOptions().to_json() == {"bonuses": False}
+    states = flag_option_games(ENGINE, raw, "bonuses")
+    assert [len(state.pieces) for state in states] == [4 * seats for seats in range(2, 5)]
     assert ENGINE.code == "ludo" and get_engine("ludo") is ENGINE and GAMES["ludo"] is ENGINE
 
 
@@ -690,13 +674,9 @@ def test_move_phase_without_an_exit_rejects_e():
 
 def test_after_the_end_nothing_is_legal():
     state, _ = roll(game(2, (53, C, C, C)), 3)
-    assert state.finished and ENGINE.legal_actions(state) == []
-    for code in ("r", "e", "p0"):
-        with pytest.raises(IllegalActionError):
-            ENGINE.apply(state, code)
+    assert_nothing_legal(ENGINE, state, ("r", "e", "p0"))
     state, _, _ = play_out(ENGINE, ENGINE.new_game(LudoOptions(), 2, seed_str(5))[0], limit=MAX_ACTIONS)
-    with pytest.raises(IllegalActionError):
-        ENGINE.apply(state, "r")
+    assert_nothing_legal(ENGINE, state)
 
 
 def test_state_json_round_trip_in_the_move_phase():
@@ -799,7 +779,8 @@ def reference_step(before: LudoState, entry: LogEntry) -> dict:
     pieces = list(before.pieces)
     if effect == EFFECT_CAPTURE:
         cell = ref_cell(ref_colours(seats)[seat], to)
-        (victim,) = [k for k, (_, c) in enumerate(ref_where(before.pieces, seats)) if c == cell]
+        # the single opposing piece there: the mover's own pieces do not shield it (rule 4)
+        (victim,) = [k for k, (_, c) in enumerate(ref_where(before.pieces, seats)) if c == cell and k // 4 != seat]
         pieces[victim] = Y
     pieces[4 * seat + i] = to
     if pieces[4 * seat:4 * seat + 4] == [C] * 4:
@@ -812,51 +793,27 @@ def reference_step(before: LudoState, entry: LogEntry) -> dict:
 # ====================================================================== properties
 
 MAX_ACTIONS = 3000  # longest of 3000 random games (2-4 seats, either option): 984 actions
+SETUPS = setups(st.builds(LudoOptions, bonuses=st.booleans()), st.integers(2, 4))
+PROPS = prop_settings(15)
 
 
-@st.composite
-def setups(draw):
-    """(options, seats, seed, choice seed)."""
-    seats = draw(st.integers(2, 4))
-    bonuses = draw(st.booleans())
-    seed = seed_str(draw(st.integers(0, 2**256 - 1)))
-    return LudoOptions(bonuses=bonuses), seats, seed, draw(st.integers(0, 2**32))
-
-
-PROPS = settings(max_examples=15, deadline=None)
-
-
-def playthrough(options: LudoOptions, seats: int, seed: str, choice_seed: int):
-    """(start, steps) with steps = [(before, after, events, entry), ...], random legal choices."""
-    rng = random.Random(choice_seed)
-    start, _ = ENGINE.new_game(options, seats, seed)
-    state, steps = start, []
-    while not state.finished and len(steps) < MAX_ACTIONS:
-        action = rng.choice(ENGINE.legal_actions(state))
-        after, events, entry = ENGINE.apply(state, action.code)
-        steps.append((state, after, events, entry))
-        state = after
-    return start, steps
-
-
-@PROPS
-@given(setups())
-def test_prop_game_ends_within_bound(setup):
-    _, steps = playthrough(*setup)
-    assert steps and steps[-1][1].finished, f"not over after {MAX_ACTIONS} actions"
-    assert all(not before.finished for before, *_ in steps)
-    final = steps[-1][1]
+def winner_alone_in_the_centre(_setup: tuple, final: LudoState) -> None:
+    """The winner has all four pieces in the centre, nobody else has."""
     assert final.of(final.winner) == (C, C, C, C)
     assert all(final.of(s) != (C, C, C, C) for s in range(final.seats) if s != final.winner)
 
 
+# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
+(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
+ test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_alone_in_the_centre)
+
+
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_every_step_matches_the_reference(setup):
     options, seats, _, _ = setup
-    for before, after, _, entry in playthrough(*setup)[1]:
-        assert entry.seat == before.turn
-        assert (entry.code == "r") == (before.phase == "roll") == bool(entry.dice)
+    for before, after, _, entry in playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1]:
+        assert_step_matches(before, after, entry, reference_step(before, entry))
         if before.phase == "move":
             assert before.moves == tuple(sorted(ref_moves(before.pieces, seats, before.turn, before.die,
                                                           options.bonuses)))
@@ -866,15 +823,13 @@ def test_prop_every_step_matches_the_reference(setup):
         for die in range(1, 7):
             assert move_actions(before, before.turn, die) == \
                 ref_actions(ref_moves(before.pieces, seats, before.turn, die, options.bonuses))
-        for key, value in reference_step(before, entry).items():
-            assert getattr(after, key) == value, (key, before, entry)
 
 
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_board_invariants(setup):
     options, seats, _, _ = setup
-    start, steps = playthrough(*setup)
+    start, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
     colours = ref_colours(seats)
     for state in states_of(start, steps):
         assert all(Y <= p <= C for p in state.pieces)
@@ -899,25 +854,11 @@ def test_prop_board_invariants(setup):
                 victim = 4 * e.seat + e.data["piece"]
                 cell = ref_cell(colours[e.seat], before.pieces[victim])
                 assert cell is not None and cell not in SAFE
-                assert [c for _, c in ref_where(before.pieces, seats)].count(cell) == 1  # it was alone
                 by, _, _, to = after.last_move
+                # it was the single opposing piece there (the mover's own pieces do not shield it, rule 4)
+                assert [c for k, (_, c) in enumerate(ref_where(before.pieces, seats)) if k // 4 != by].count(cell) == 1
                 assert by == e.data["by"] != e.seat and ref_cell(colours[by], to) == cell
                 assert after.pieces[victim] == Y
-
-
-@PROPS
-@given(setups())
-def test_prop_json_round_trip_every_step(setup):
-    assert_json_round_trip(ENGINE, *playthrough(*setup))
-
-
-@PROPS
-@given(setups(), st.data())
-def test_prop_replay_and_tampering(setup, data):
-    options, seats, seed, _ = setup
-    _, steps = playthrough(*setup)
-    rolls = [i for i, (*_, entry) in enumerate(steps) if entry.dice]
-    assert_replay_and_tampering(ENGINE, options, seats, seed, steps, data.draw(st.sampled_from(rolls)))
 
 
 # ====================================================================== random play
@@ -926,20 +867,10 @@ def test_prop_replay_and_tampering(setup, data):
 @pytest.mark.parametrize("bonuses", [False, True])
 @pytest.mark.parametrize("seats", range(2, 5))
 def test_random_play_every_seat_count(seats, bonuses):
-    options = LudoOptions(bonuses=bonuses)
-    for i in range(3):
-        seed = seed_str(100 * seats + 10 * bonuses + i)
-        rng = random.Random(seed)
-        start, _ = ENGINE.new_game(options, seats, seed)
-        state, per_action, log = play_out(ENGINE, start, limit=MAX_ACTIONS,
-                                          choose=lambda _s, actions, rng=rng: rng.choice(actions))
-        assert state.version == len(log)
+    seeds = [seed_str(100 * seats + 10 * bonuses + i) for i in range(3)]
+    for state, _ in random_wins(ENGINE, LudoOptions(bonuses=bonuses), seats, seeds, MAX_ACTIONS):
         centres = [state.of(s).count(C) for s in range(seats)]
         assert centres[state.winner] == 4 and all(n < 4 for s, n in enumerate(centres) if s != state.winner)
-        out = ENGINE.outcome(state)
-        assert out.kind == "win" and out.winners == (state.winner,) and sorted(out.ranking) == list(range(seats))
-        assert per_action[-1][-1] == Event("win", seat=state.winner)
-        assert replay(ENGINE, options, seats, seed, log) == state
 
 
 def test_random_play_shows_every_event():
@@ -947,10 +878,8 @@ def test_random_play_shows_every_event():
     bonus_flags: set[bool] = set()
     for i in range(12):
         seats, bonuses = 2 + i % 3, bool(i % 2)
-        rng = random.Random(i)
-        state, _ = ENGINE.new_game(LudoOptions(bonuses=bonuses), seats, seed_str(7000 + i))
-        _, per_action, _ = play_out(ENGINE, state, limit=MAX_ACTIONS,
-                                    choose=lambda _s, actions, rng=rng: rng.choice(actions))
+        _, per_action, _ = play_random(ENGINE, LudoOptions(bonuses=bonuses), seats, seed_str(7000 + i),
+                                       limit=MAX_ACTIONS, choice_seed=i)
         for events in per_action:
             seen.update(kinds(events))
             bonus_flags.update(e.data["bonus"] for e in events if e.kind == "again")

@@ -14,16 +14,15 @@ straightforward re-implementation of the rules that walks the board cell by cell
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry, OptionsError, replay
+from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry
 from engines.parchis import (
     EFFECT_CAPTURE,
     EFFECT_CENTRE,
@@ -41,15 +40,25 @@ from engines.parchis import (
     find_moves,
 )
 from tests.engine_helpers import (
-    assert_json_round_trip,
-    assert_replay_and_tampering,
+    apply_choice,
+    assert_nothing_legal,
+    assert_player_count_refused,
+    assert_step_matches,
+    first_throws,
     kinds,
     new_state,
     play_out,
-    seed_for,
+    playthrough,
+    prop_settings,
+    random_choice,
+    random_wins,
+    roll_die,
     seed_str,
+    setups,
+    starter_games,
     states_of,
-    with_dice,
+    valid_option_games,
+    whole_game_properties,
 )
 
 HOME = -1
@@ -98,22 +107,12 @@ def game(seats: int = 4, turn: int = 0, pieces: dict[int, tuple[int, ...]] | Non
 
 def roll(state: ParchisState, die: int):
     """Apply one throw that shows exactly ``die``; returns (state, events)."""
-    rigged = with_dice(state, (die,), count=1)
-    after, events, entry = ENGINE.apply(rigged, "r")
-    assert entry == LogEntry(seat=state.turn, code="r", dice=(die,))
-    assert events[0] == Event("roll", seat=state.turn, data={"die": die})
-    assert after.last_dice == (die,) and after.last_seat == state.turn
-    assert after.throws == state.throws + 1 and after.version == state.version + 1
-    return after, events
+    return roll_die(ENGINE, state, die)
 
 
 def pick(state: ParchisState, code: str):
     """Apply a choice in the move phase; returns (state, events)."""
-    assert state.phase == "move"
-    after, events, entry = ENGINE.apply(state, code)
-    assert entry == LogEntry(seat=state.turn, code=code)  # a choice throws no dice
-    assert after.throws == state.throws and after.version == state.version + 1
-    return after, events
+    return apply_choice(ENGINE, state, code, "move")
 
 
 def mv(seat: int, piece: int, start: int, to: int, count: int, bonus: bool = False, kind: str = "move") -> Event:
@@ -653,22 +652,18 @@ def test_rule9_win_with_a_six_throws_no_more():
 
 @pytest.mark.parametrize("seats", range(2, 5))
 def test_settled_starter_drawn_from_throw0(seats):
-    for seat in range(seats):
-        seed = seed_for([], count=1, starter=(seat, seats))
-        state, events = ENGINE.new_game(ParchisOptions(), seats, seed)
-        assert state.turn == state.current_player == seat
+    for seat, (state, events) in enumerate(starter_games(ENGINE, ParchisOptions(), seats)):
         assert events == [Event("starter", seat=seat)]
-        assert state.throws == 1 and state.version == 0 and state.phase == "roll"
+        assert state.phase == "roll"
         assert state.pieces == (HOME,) * (4 * seats) and state.stamps == (0,) * (4 * seats)
         assert state.sixes == 0 and state.moved == -1 and not state.finished and state.winner is None
 
 
 def test_settled_first_throw_is_throw1_with_one_die():
     seed = seed_str(77)
-    state, _ = ENGINE.new_game(ParchisOptions(), 4, seed)
-    after, events, entry = ENGINE.apply(state, "r")
-    assert entry.dice == (DiceSource(seed).die(1),) == after.last_dice
-    assert entry.seat == state.turn and events[0].data == {"die": entry.dice[0]}
+    ((_, _, events, entry),) = first_throws(ENGINE, ParchisOptions(), seed, count=1)
+    assert entry.dice == (DiceSource(seed).die(1),)
+    assert events[0].data == {"die": entry.dice[0]}
 
 
 def test_settled_two_players_sit_opposite():
@@ -741,13 +736,9 @@ def test_move_phase_rejects_other_codes(code):
 
 def test_after_the_end_nothing_is_legal():
     after, _ = roll(game(4, turn=0, pieces={0: (CENTRE, CENTRE, CENTRE, 70)}), 1)
-    assert after.finished and ENGINE.legal_actions(after) == []
-    for code in ("r", "p0", "p3", "e"):
-        with pytest.raises(IllegalActionError):
-            ENGINE.apply(after, code)
+    assert_nothing_legal(ENGINE, after, ("r", "p0", "p3", "e"))
     state, _, _ = play_out(ENGINE, ENGINE.new_game(ParchisOptions(), 2, seed_str(5))[0], limit=MAX_ACTIONS)
-    with pytest.raises(IllegalActionError):
-        ENGINE.apply(state, "r")
+    assert_nothing_legal(ENGINE, state)
 
 
 def test_state_json_round_trip_in_the_move_phase():
@@ -767,19 +758,14 @@ def test_state_json_round_trip_in_the_move_phase():
 def test_options_valid(raw):
     options = ENGINE.options_from_json(raw)
     assert options == ParchisOptions() and options.to_json() == {}
-    for seats in range(2, 5):
-        options.validate(seats)
-        state, _ = ENGINE.new_game(options, seats, seed_str(seats))
-        assert state.options == options and len(state.pieces) == len(state.stamps) == 4 * seats
+    states = valid_option_games(ENGINE, options)
+    assert [(len(state.pieces), len(state.stamps)) for state in states] == [(4 * seats,) * 2 for seats in range(2, 5)]
     assert ENGINE.code == "parchis"
 
 
 @pytest.mark.parametrize("seats", [0, 1, 5, 6])
 def test_options_player_count(seats):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(ParchisOptions(), seats, seed_str(0))
-    assert err.value.key == "players"
-    assert err.value.limits == {"min": 2, "max": 4}
+    assert_player_count_refused(ENGINE, ParchisOptions(), seats)
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
 
 
@@ -911,51 +897,26 @@ def test_reference_agrees_on_the_scenarios_above():
 # ====================================================================== properties
 
 MAX_ACTIONS = 3000  # longest of 1800 random games: 859 actions (4 players)
+SETUPS = setups(st.just(ParchisOptions()), st.integers(2, 4))
+PROPS = prop_settings(15)
 
 
-@st.composite
-def setups(draw):
-    """(options, seats, seed, choice seed)."""
-    seats = draw(st.integers(2, 4))
-    seed = seed_str(draw(st.integers(0, 2**256 - 1)))
-    return ParchisOptions(), seats, seed, draw(st.integers(0, 2**32))
-
-
-PROPS = settings(max_examples=15, deadline=None)
-
-
-def playthrough(options: ParchisOptions, seats: int, seed: str, choice_seed: int):
-    """(start, steps) with steps = [(before, after, events, entry), ...], random legal choices."""
-    rng = random.Random(choice_seed)
-    start, _ = ENGINE.new_game(options, seats, seed)
-    state, steps = start, []
-    while not state.finished and len(steps) < MAX_ACTIONS:
-        action = rng.choice(ENGINE.legal_actions(state))
-        after, events, entry = ENGINE.apply(state, action.code)
-        steps.append((state, after, events, entry))
-        state = after
-    return start, steps
-
-
-@PROPS
-@given(setups())
-def test_prop_game_ends_within_bound(setup):
-    _, steps = playthrough(*setup)
-    assert steps and steps[-1][1].finished, f"not over after {MAX_ACTIONS} actions"
-    assert all(not before.finished for before, *_ in steps)
-    final = steps[-1][1]
+def winner_alone_in_the_centre(_setup: tuple, final: ParchisState) -> None:
+    """The winner has all four pieces in the centre, nobody else has."""
     assert final.of(final.winner) == (CENTRE,) * 4
     assert all(final.of(s) != (CENTRE,) * 4 for s in range(final.seats) if s != final.winner)
 
 
+# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
+(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
+ test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_alone_in_the_centre)
+
+
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_every_step_matches_the_reference(setup):
-    for before, after, _events, entry in playthrough(*setup)[1]:
-        assert entry.seat == before.turn
-        assert (entry.code == "r") == (before.phase == "roll") == bool(entry.dice)
-        for key, value in ref_action(before, entry).items():
-            assert getattr(after, key) == value, (key, before, entry)
+    for before, after, _events, entry in playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1]:
+        assert_step_matches(before, after, entry, ref_action(before, entry))
         if after.phase == "move":
             assert [a.code for a in ENGINE.legal_actions(after)] == [m[0] for m in after.moves]
         elif not after.finished:
@@ -963,13 +924,13 @@ def test_prop_every_step_matches_the_reference(setup):
 
 
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_board_invariants_and_captures(setup):
     """No cell over two pieces, two colours only on a seguro; no move passes a barrier that
     stood before it; only a lone opponent off the seguros is captured, or one on the exit;
     the stamps of two colours sharing a cell tell which arrived last."""
     _, seats, _, _ = setup
-    start, steps = playthrough(*setup)
+    start, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
     arrival, clock = [0] * (4 * seats), 0
     for state in states_of(start, steps):
         crowd = Counter(place for place in places(seats, state.pieces) if place is not None)
@@ -1014,54 +975,27 @@ def test_prop_board_invariants_and_captures(setup):
                 assert (after.stamps[a] > after.stamps[b]) == (arrival[a] > arrival[b]), (a, b, after)
 
 
-@PROPS
-@given(setups())
-def test_prop_json_round_trip_every_step(setup):
-    assert_json_round_trip(ENGINE, *playthrough(*setup))
-
-
-@PROPS
-@given(setups(), st.data())
-def test_prop_replay_and_tampering(setup, data):
-    options, seats, seed, _ = setup
-    _, steps = playthrough(*setup)
-    rolls = [i for i, (*_, entry) in enumerate(steps) if entry.dice]
-    assert_replay_and_tampering(ENGINE, options, seats, seed, steps, data.draw(st.sampled_from(rolls)))
-
-
 # ====================================================================== random play
 
 
 @pytest.mark.parametrize("seats", range(2, 5))
 def test_random_play_every_seat_count(seats):
-    options = ParchisOptions()
-    for i in range(3):
-        seed = seed_str(100 * seats + i)
-        rng = random.Random(seed)
-        start, _ = ENGINE.new_game(options, seats, seed)
-        state, per_action, log = play_out(ENGINE, start, limit=MAX_ACTIONS,
-                                          choose=lambda _s, actions, rng=rng: rng.choice(actions))
-        assert state.version == len(log)
+    seeds = [seed_str(100 * seats + i) for i in range(3)]
+    for state, result in random_wins(ENGINE, ParchisOptions(), seats, seeds, MAX_ACTIONS):
         assert state.of(state.winner) == (CENTRE,) * 4
-        assert per_action[-1][-1] == Event("win", seat=state.winner)
-        result = ENGINE.outcome(state)
-        assert result.kind == "win" and result.winners == (state.winner,)
         steps_made = {s: sum(p + 1 for p in state.of(s)) for s in range(seats)}
-        assert result.ranking[0] == state.winner and sorted(result.ranking) == list(range(seats))
+        assert result.ranking[0] == state.winner
         assert [steps_made[s] for s in result.ranking[1:]] == sorted((steps_made[s] for s in result.ranking[1:]),
                                                                      reverse=True)
-        assert replay(ENGINE, options, seats, seed, log) == state
 
 
 def test_random_play_shows_every_event():
     seen: Counter[str] = Counter()
     for i in range(12):
         seats = 2 + i % 3
-        rng = random.Random(i)
         state, events = ENGINE.new_game(ParchisOptions(), seats, seed_str(7000 + i))
         seen.update(kinds(events))
-        _, per_action, _ = play_out(ENGINE, state, limit=MAX_ACTIONS,
-                                    choose=lambda _s, actions, rng=rng: rng.choice(actions))
+        _, per_action, _ = play_out(ENGINE, state, MAX_ACTIONS, random_choice(i))
         for events in per_action:
             seen.update(kinds(events))
     assert set(seen) == {"starter", "roll", "no_move", "choose", "exit", "move", "capture", "centre", "bonus_lost",

@@ -13,20 +13,31 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import GAMES, get_engine
-from engines.base import DiceSource, IllegalActionError, LogEntry, OptionsError, replay
+from engines.base import IllegalActionError, LogEntry, OptionsError, replay
 from engines.sosedi import ENGINE, MODES, NUMBER_TABLE, SosediOptions, SosediState, owner_of
 from tests.engine_helpers import (
-    assert_json_round_trip,
+    apply_throw,
+    assert_nothing_legal,
+    assert_options_refused,
+    assert_player_count_refused,
+    assert_starter_is_throw0,
+    first_throws,
     kinds,
     new_state,
+    of_kind,
     play_out,
-    seed_for,
+    playthrough,
+    prop_settings,
     seed_str,
-    with_dice,
+    setups,
+    starter_games,
+    states_of,
+    valid_option_games,
+    whole_game_properties,
 )
 
 # THE SPEC's number table, written out face by face (index = face - 1; None = dead)
@@ -58,15 +69,9 @@ def game(mode: str = "classic", seats: int = 3, *, immune: bool = False, chips: 
 
 def roll(state: SosediState, dice: tuple[int, ...]):
     """Apply one throw that shows exactly ``dice``; returns (state, events, log entry)."""
-    rigged = with_dice(state, dice)
-    after, events, entry = ENGINE.apply(rigged, "r")
-    assert entry.dice == dice == after.last_dice
+    after, events, entry = apply_throw(ENGINE, state, dice)
     assert events[0].kind == "roll" and events[0].data["dice"] == list(dice)
     return after, events, entry
-
-
-def of_kind(events, kind: str) -> list:
-    return [e for e in events if e.kind == kind]
 
 
 def paid(events) -> dict[int, int]:
@@ -591,15 +596,7 @@ def test_rule10_void_across_phases_restores_phase1():
     ],
 )
 def test_options_invalid(raw, key):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.options_from_json(raw)
-    assert err.value.key == key
-    with pytest.raises(OptionsError) as err:
-        SosediOptions(**raw).validate(3)
-    assert err.value.key == key
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(SosediOptions(**raw), 3, seed_str(0))
-    assert err.value.key == key
+    assert_options_refused(ENGINE, SosediOptions, raw, key, 3)
 
 
 def test_options_error_limits():
@@ -613,9 +610,7 @@ def test_options_error_limits():
 
 @pytest.mark.parametrize("seats", [0, 1, 7, 8])
 def test_options_player_count(seats):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(SosediOptions(), seats, seed_str(0))
-    assert err.value.key == "players"
+    assert_player_count_refused(ENGINE, SosediOptions(), seats)
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 6)
 
 
@@ -625,11 +620,7 @@ def test_options_player_count(seats):
      {"mode": "reverse", "roller_immune": True}, {"mode": "tower", "tower": 33}],
 )
 def test_options_valid(raw):
-    options = ENGINE.options_from_json(raw)
-    for seats in range(2, 7):
-        options.validate(seats)
-        ENGINE.new_game(options, seats, seed_str(0))
-    assert ENGINE.options_from_json(json.loads(json.dumps(options.to_json()))) == options
+    assert len(valid_option_games(ENGINE, ENGINE.options_from_json(raw))) == len(range(2, 7))
 
 
 def test_options_defaults_and_unknown_keys():
@@ -656,10 +647,7 @@ def test_legal_actions_during_game_is_one_roll():
 def test_after_the_end_nothing_is_legal(mode):
     state, _ = ENGINE.new_game(SosediOptions(mode=mode, chips=5, tower=5), 2, seed_str(9))
     state, _, _ = play_out(ENGINE, state)
-    assert ENGINE.legal_actions(state) == []
-    assert state.current_player is None
-    with pytest.raises(IllegalActionError):
-        ENGINE.apply(state, "r")
+    assert_nothing_legal(ENGINE, state)
 
 
 @pytest.mark.parametrize("code", ["", "x", "R", "r ", "roll"])
@@ -678,31 +666,16 @@ def test_spec_turn_passes_to_the_next_seat():
 
 @pytest.mark.parametrize("seats", range(2, 7))
 def test_spec_starter_drawn_from_throw0(seats):
-    for seat in range(seats):
-        seed = seed_for([], starter=(seat, seats))
-        state, events = ENGINE.new_game(SosediOptions(), seats, seed)
-        assert state.turn == state.current_player == seat
-        assert [(e.kind, e.seat) for e in events] == [("starter", seat)]
-        assert state.throws == 1 and state.version == 0
+    assert len(starter_games(ENGINE, SosediOptions(), seats)) == seats
 
 
 def test_spec_starter_matches_dice_source_for_any_seed():
-    for i in range(60):
-        seed = seed_str(i * 7919)
-        seats = 2 + i % 5
-        state, _ = ENGINE.new_game(SosediOptions(), seats, seed)
-        assert state.turn == DiceSource(seed).throw(0, 1, sides=seats)[0] - 1
+    assert_starter_is_throw0(ENGINE, SosediOptions(), games=60)
 
 
 def test_spec_first_roll_is_throw1():
-    seed = seed_str(77)
-    state, _ = ENGINE.new_game(SosediOptions(), 4, seed)
-    after, events, entry = ENGINE.apply(state, "r")
-    assert entry.dice == DiceSource(seed).throw(1, 3) == after.last_dice
+    (_, _, events, entry), _ = first_throws(ENGINE, SosediOptions(), seed_str(77), count=3, throws=2)
     assert events[0].data == {"dice": list(entry.dice)}
-    assert after.last_seat == state.turn == entry.seat
-    _, _, entry2 = ENGINE.apply(after, "r")
-    assert entry2.dice == DiceSource(seed).throw(2, 3)
 
 
 # ====================================================================== pub rounds
@@ -731,27 +704,16 @@ def test_spec_pub_round_again_with_same_settings():
 
 MAX_ACTIONS = 1000  # longest game seen in 20k+ seeded games: ~130 throws
 
-options_st = st.builds(
+OPTIONS = st.builds(
     SosediOptions,
     mode=st.sampled_from(MODES),
     chips=st.integers(5, 30),
     tower=st.none() | st.integers(5, 60),
     roller_immune=st.booleans(),
 )
-seats_st = st.integers(2, 6)
-seed_st = st.integers(0, 2**256 - 1).map(seed_str)
-PROPS = settings(max_examples=150, deadline=None)
-
-
-def playthrough(options: SosediOptions, seats: int, seed: str):
-    """(start, steps) with steps = [(before, after, events, entry), ...] up to the bound."""
-    start, _ = ENGINE.new_game(options, seats, seed)
-    state, steps = start, []
-    while not state.finished and len(steps) < MAX_ACTIONS:
-        after, events, entry = ENGINE.apply(state, "r")
-        steps.append((state, after, events, entry))
-        state = after
-    return start, steps
+SEATS = st.integers(2, 6)
+SETUPS = setups(OPTIONS, SEATS)
+PROPS = prop_settings(150)
 
 
 def reference_step(state: SosediState, dice: tuple[int, ...]) -> dict | None:
@@ -801,17 +763,15 @@ def reference_step(state: SosediState, dice: tuple[int, ...]) -> dict | None:
     return result
 
 
-@PROPS
-@given(options_st, seats_st, seed_st)
-def test_prop_game_ends_within_bound(options, seats, seed):
-    _, steps = playthrough(options, seats, seed)
-    assert steps[-1][1].finished, f"not over after {MAX_ACTIONS} throws"
+# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
+(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
+ test_prop_replay_equals_final_state) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS)
 
 
 @PROPS
-@given(options_st, seats_st, seed_st)
-def test_prop_every_step_matches_the_spec(options, seats, seed):
-    for before, after, events, entry in playthrough(options, seats, seed)[1]:
+@given(SETUPS)
+def test_prop_every_step_matches_the_spec(setup):
+    for before, after, events, entry in playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1]:
         assert entry.seat == before.turn and entry.code == "r"
         expected = reference_step(before, entry.dice)
         if expected is None:
@@ -827,10 +787,11 @@ def test_prop_every_step_matches_the_spec(options, seats, seed):
 
 
 @PROPS
-@given(options_st.filter(lambda o: o.mode != "tower"), seats_st, seed_st)
-def test_prop_chips_conserved(options, seats, seed):
-    start, steps = playthrough(options, seats, seed)
-    for state in [start] + [s[1] for s in steps]:
+@given(setups(OPTIONS.filter(lambda o: o.mode != "tower"), SEATS))
+def test_prop_chips_conserved(setup):
+    options, seats, _, _ = setup
+    start, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
+    for state in states_of(start, steps):
         assert sum(state.chips) + state.bowl == seats * options.chips
         assert min(state.chips) >= 0
         assert state.tower == 0 and state.phase == 0 and not any(state.safe)
@@ -838,11 +799,12 @@ def test_prop_chips_conserved(options, seats, seed):
 
 
 @PROPS
-@given(options_st.map(lambda o: replace(o, mode="tower")), seats_st, seed_st)
-def test_prop_tower_conserved(options, seats, seed):
-    start, steps = playthrough(options, seats, seed)
+@given(setups(OPTIONS.map(lambda o: replace(o, mode="tower")), SEATS))
+def test_prop_tower_conserved(setup):
+    options, seats, _, _ = setup
+    start, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
     size = options.tower_size(seats)
-    for state in [start] + [s[1] for s in steps]:
+    for state in states_of(start, steps):
         assert state.tower + sum(state.chips) == size
         assert min(state.chips) >= 0 and state.tower >= 0 and state.bowl == 0
         assert all(h == 0 for h, s in zip(state.chips, state.safe, strict=True) if s)
@@ -855,10 +817,9 @@ def test_prop_tower_conserved(options, seats, seed):
 
 
 @PROPS
-@given(options_st, seats_st, seed_st)
-def test_prop_legal_actions_sorted_and_unique(options, seats, seed):
-    start, steps = playthrough(options, seats, seed)
-    for state in [start] + [s[1] for s in steps]:
+@given(SETUPS)
+def test_prop_legal_actions_sorted_and_unique(setup):
+    for state in states_of(*playthrough(ENGINE, *setup, limit=MAX_ACTIONS)):
         codes = [a.code for a in ENGINE.legal_actions(state)]
         assert codes == sorted(set(codes))
         assert bool(codes) == (not state.finished)
@@ -866,24 +827,11 @@ def test_prop_legal_actions_sorted_and_unique(options, seats, seed):
 
 
 @PROPS
-@given(options_st, seats_st, seed_st)
-def test_prop_json_round_trip_every_step(options, seats, seed):
-    assert_json_round_trip(ENGINE, *playthrough(options, seats, seed))
-
-
-@PROPS
-@given(options_st, seats_st, seed_st)
-def test_prop_replay_equals_final_state(options, seats, seed):
-    _, steps = playthrough(options, seats, seed)
-    log = [entry for *_, entry in steps]
-    assert replay(ENGINE, options, seats, seed, log) == steps[-1][1]
-
-
-@PROPS
-@given(options_st, seats_st, seed_st)
-def test_prop_outcome_iff_finished_with_one_result_seat(options, seats, seed):
-    start, steps = playthrough(options, seats, seed)
-    for state in [start] + [s[1] for s in steps]:
+@given(SETUPS)
+def test_prop_outcome_iff_finished_with_one_result_seat(setup):
+    options, seats, _, _ = setup
+    start, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
+    for state in states_of(start, steps):
         out = ENGINE.outcome(state)
         assert (out is not None) == state.finished
         assert (state.current_player is None) == state.finished

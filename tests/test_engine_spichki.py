@@ -13,30 +13,34 @@ import json
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import GAMES, get_engine
-from engines.base import (
-    Action,
-    DiceSource,
-    Event,
-    IllegalActionError,
-    LogEntry,
-    OptionsError,
-    replay,
-)
+from engines.base import Action, Event, IllegalActionError, OptionsError
 from engines.spichki import ENGINE, SpichkiOptions, SpichkiState, judge
 from tests.engine_helpers import (
-    assert_json_round_trip,
-    assert_replay_and_tampering,
+    SEEDS,
+    apply_throw,
+    assert_nothing_legal,
+    assert_options_refused,
+    assert_player_count_refused,
+    assert_replays,
+    assert_starter_is_throw0,
+    first_throws,
     kinds,
     new_state,
+    of_kind,
     play,
     play_out,
-    seed_for,
+    play_random,
+    playthrough,
+    prop_settings,
     seed_str,
+    starter_games,
     states_of,
+    valid_option_games,
+    whole_game_properties,
     with_dice,
 )
 
@@ -67,14 +71,10 @@ def game(seats: int = 4, *, goal: int = 11, per_player: int = 10, double_hit: in
 
 def roll(state: SpichkiState, dice: tuple[int, int]):
     """Apply one throw that shows exactly ``dice``; returns (state, events, log entry)."""
-    rigged = with_dice(state, dice, count=2)
-    after, events, entry = ENGINE.apply(rigged, "r")
-    assert entry == LogEntry(seat=state.turn, code="r", dice=dice)
-    assert after.last_dice == dice and after.last_seat == state.turn
+    after, events, entry = apply_throw(ENGINE, state, dice)
     assert after.last_target == state.target
     assert events[0] == Event("throw", seat=state.turn,
                               data={"dice": list(dice), "target": list(state.target)})
-    assert after.throws == state.throws + 1 and after.version == state.version + 1
     return after, events, entry
 
 
@@ -88,10 +88,6 @@ def rolls(state: SpichkiState, *throws: tuple[int, int]):
         assert entry.dice == dice and entry.seat == before.turn
         per_throw.append(events)
     return state, per_throw
-
-
-def of_kind(events, kind: str) -> list:
-    return [e for e in events if e.kind == kind]
 
 
 def take(events) -> dict:
@@ -492,31 +488,16 @@ def test_rule6_no_outcome_while_matches_are_left():
 
 @pytest.mark.parametrize("seats", range(2, 9))
 def test_settled_starter_drawn_from_throw0(seats):
-    for seat in range(seats):
-        seed = seed_for([], count=2, starter=(seat, seats))
-        state, events = ENGINE.new_game(SpichkiOptions(goal=5), seats, seed)
-        assert state.turn == state.current_player == seat
-        assert [(e.kind, e.seat) for e in events] == [("starter", seat)]
-        assert state.throws == 1 and state.version == 0
+    assert len(starter_games(ENGINE, SpichkiOptions(goal=5), seats)) == seats
 
 
 def test_settled_starter_matches_dice_source_for_any_seed():
-    for i in range(70):
-        seed = seed_str(i * 7919)
-        seats = 2 + i % 7
-        state, _ = ENGINE.new_game(SpichkiOptions(), seats, seed)
-        assert state.turn == DiceSource(seed).throw(0, 1, sides=seats)[0] - 1
+    assert_starter_is_throw0(ENGINE, SpichkiOptions(), games=70)
 
 
 def test_settled_first_throw_is_throw1_with_two_dice():
-    seed = seed_str(77)
-    state, _ = ENGINE.new_game(SpichkiOptions(), 4, seed)
-    after, events, entry = ENGINE.apply(state, "r")
-    assert entry.dice == DiceSource(seed).throw(1, 2) == after.last_dice
+    (_, _, events, entry), _ = first_throws(ENGINE, SpichkiOptions(), seed_str(77), count=2, throws=2)
     assert events[0].data == {"dice": list(entry.dice), "target": []}
-    assert entry.seat == state.turn
-    _, _, entry2 = ENGINE.apply(after, "r")
-    assert entry2.dice == DiceSource(seed).throw(2, 2)
 
 
 @pytest.mark.parametrize(("seats", "per_player", "goal"), [(2, 8, 17), (2, 10, 21), (2, 14, 29), (3, 8, 25)])
@@ -565,15 +546,7 @@ def test_settled_goal_equal_to_pile_allowed():
     ],
 )
 def test_options_invalid(raw, key):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.options_from_json(raw)
-    assert err.value.key == key
-    with pytest.raises(OptionsError) as err:
-        SpichkiOptions(**raw).validate(4)
-    assert err.value.key == key
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(SpichkiOptions(**raw), 4, seed_str(0))
-    assert err.value.key == key
+    assert_options_refused(ENGINE, SpichkiOptions, raw, key, 4)
 
 
 def test_options_double_hit_bool_rejected():
@@ -595,10 +568,7 @@ def test_options_error_limits():
 
 @pytest.mark.parametrize("seats", [0, 1, 9, 10])
 def test_options_player_count(seats):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(SpichkiOptions(), seats, seed_str(0))
-    assert err.value.key == "players"
-    assert err.value.limits == {"min": 2, "max": 8}
+    assert_player_count_refused(ENGINE, SpichkiOptions(), seats)
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 8)
 
 
@@ -608,12 +578,7 @@ def test_options_player_count(seats):
      {"double_hit": 1}, {"double_hit": 2}, {"goal": 16, "per_player": 8, "double_hit": 1}],
 )
 def test_options_valid(raw):
-    options = ENGINE.options_from_json(raw)
-    for seats in range(2, 9):
-        options.validate(seats)
-        state, _ = ENGINE.new_game(options, seats, seed_str(0))
-        assert state.options == options
-    assert ENGINE.options_from_json(json.loads(json.dumps(options.to_json()))) == options
+    assert len(valid_option_games(ENGINE, ENGINE.options_from_json(raw))) == len(range(2, 9))
 
 
 def test_options_unknown_keys_ignored():
@@ -648,17 +613,13 @@ def test_apply_rejects_unknown_codes(code, target):
 def test_after_the_end_nothing_is_legal():
     state, _ = ENGINE.new_game(SpichkiOptions(goal=5), 2, seed_str(9))
     state, _, _ = play_out(ENGINE, state)
-    assert state.finished
-    assert ENGINE.legal_actions(state) == [] and state.current_player is None
-    with pytest.raises(IllegalActionError):
-        ENGINE.apply(state, "r")
+    assert_nothing_legal(ENGINE, state)
 
 
 def test_after_a_draw_nothing_is_legal():
     after, _, _ = roll(game(3, per_player=8, held=(10, 3, 10), target=(4, 6), turn=1), (6, 3))
     assert ENGINE.outcome(after).kind == "draw"
-    with pytest.raises(IllegalActionError):
-        ENGINE.apply(after, "r")
+    assert_nothing_legal(ENGINE, after)
 
 
 def test_state_json_round_trip_mid_game():
@@ -679,11 +640,11 @@ def setups(draw):
     per_player = draw(st.integers(8, 15))
     goal = draw(st.integers(5, min(30, per_player * seats)))
     double_hit = draw(st.sampled_from((1, 2)))
-    seed = seed_str(draw(st.integers(0, 2**256 - 1)))
-    return SpichkiOptions(goal=goal, per_player=per_player, double_hit=double_hit), seats, seed
+    return SpichkiOptions(goal=goal, per_player=per_player, double_hit=double_hit), seats, draw(SEEDS)
 
 
-PROPS = settings(max_examples=80, deadline=None)
+SETUPS = setups()
+PROPS = prop_settings(80)
 
 EVENT_SHAPES = {
     ("throw", "target", "pass"),
@@ -692,17 +653,6 @@ EVENT_SHAPES = {
     ("throw", "take", "win"),
     ("throw", "take", "pile_empty"),
 }
-
-
-def playthrough(options: SpichkiOptions, seats: int, seed: str):
-    """(start, steps) with steps = [(before, after, events, entry), ...] up to the bound."""
-    start, _ = ENGINE.new_game(options, seats, seed)
-    state, steps = start, []
-    while not state.finished and len(steps) < MAX_ACTIONS:
-        after, events, entry = ENGINE.apply(state, "r")
-        steps.append((state, after, events, entry))
-        state = after
-    return start, steps
 
 
 def reference_step(state: SpichkiState, dice: tuple[int, int]) -> dict:
@@ -737,18 +687,15 @@ def reference_step(state: SpichkiState, dice: tuple[int, int]) -> dict:
 
 
 
-@PROPS
-@given(setups())
-def test_prop_game_ends_within_bound(setup):
-    _, steps = playthrough(*setup)
-    assert steps and steps[-1][1].finished, f"not over after {MAX_ACTIONS} throws"
-    assert all(not before.finished for before, *_ in steps)  # only the last throw ends it
+# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
+(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
+ test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS)
 
 
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_every_step_matches_the_spec(setup):
-    for before, after, events, entry in playthrough(*setup)[1]:
+    for before, after, events, entry in playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1]:
         assert entry.seat == before.turn and entry.code == "r"
         assert tuple(kinds(events)) in EVENT_SHAPES
         for key, value in reference_step(before, entry.dice).items():
@@ -756,10 +703,10 @@ def test_prop_every_step_matches_the_spec(setup):
 
 
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_matches_conserved_and_never_decrease(setup):
     options, seats, _ = setup
-    start, steps = playthrough(*setup)
+    start, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
     total = options.per_player * seats
     for state in states_of(start, steps):
         assert state.pile + sum(state.matches) == total
@@ -776,9 +723,9 @@ def test_prop_matches_conserved_and_never_decrease(setup):
 
 
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_turn_changes_only_on_pass(setup):
-    _, steps = playthrough(*setup)
+    _, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
     for before, after, events, _ in steps:
         passed = of_kind(events, "pass")
         assert (after.turn != before.turn) == bool(passed)
@@ -791,23 +738,10 @@ def test_prop_turn_changes_only_on_pass(setup):
 
 
 @PROPS
-@given(setups())
-def test_prop_json_round_trip_every_step(setup):
-    assert_json_round_trip(ENGINE, *playthrough(*setup))
-
-
-@PROPS
-@given(setups(), st.data())
-def test_prop_replay_and_tampering(setup, data):
-    _, steps = playthrough(*setup)
-    assert_replay_and_tampering(ENGINE, *setup, steps, data.draw(st.integers(0, len(steps) - 1)))
-
-
-@PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_outcome_iff_finished_and_winner_is_right(setup):
     options, seats, _ = setup
-    start, steps = playthrough(*setup)
+    start, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
     for state in states_of(start, steps):
         out = ENGINE.outcome(state)
         assert (out is not None) == state.finished
@@ -843,14 +777,12 @@ def test_random_play_many_games(seats):
         options = SpichkiOptions(double_hit=1 + i % 2, per_player=8 + i % 8,
                                  goal=min(30, [11, 5, 16, 30][i % 4], (8 + i % 8) * seats))
         seed = seed_str(1000 * seats + i)
-        state, _ = ENGINE.new_game(options, seats, seed)
-        state, per_action, log = play_out(ENGINE, state, limit=MAX_ACTIONS)
+        state, per_action, log = play_random(ENGINE, options, seats, seed, limit=MAX_ACTIONS)
         assert state.pile + sum(state.matches) == options.per_player * seats
-        assert state.version == len(log)
         out = ENGINE.outcome(state)
         endings.add(out.kind if max(state.matches) < options.goal else "goal")
         for events in per_action:
             why_seen.update(e.data["why"] for e in of_kind(events, "take"))
-        assert replay(ENGINE, options, seats, seed, log) == state
+        assert_replays(ENGINE, options, seats, seed, state, log)
     assert why_seen == {"double", "exact", "double_hit", "one"}
     assert "goal" in endings

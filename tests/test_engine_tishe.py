@@ -10,23 +10,14 @@ the wanted one. Mid-game positions are built with dataclasses.replace.
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.base import (
-    Action,
-    DiceSource,
-    Event,
-    IllegalActionError,
-    LogEntry,
-    OptionsError,
-    replay,
-)
+from engines.base import Action, Event, IllegalActionError, LogEntry
 from engines.tishe import (
     EFFECT_BACK,
     EFFECT_FORWARD,
@@ -40,15 +31,28 @@ from engines.tishe import (
     move_actions,
 )
 from tests.engine_helpers import (
-    assert_json_round_trip,
-    assert_replay_and_tampering,
+    NOT_BOOLS,
+    apply_choice,
+    apply_throw,
+    assert_nothing_legal,
+    assert_options_refused,
+    assert_player_count_refused,
+    assert_step_matches,
+    first_throws,
+    flag_option_games,
     kinds,
     new_state,
+    of_kind,
     play_out,
-    seed_for,
+    play_random,
+    playthrough,
+    prop_settings,
+    random_wins,
     seed_str,
+    setups,
+    starter_games,
     states_of,
-    with_dice,
+    whole_game_properties,
 )
 
 HOME = 100
@@ -71,21 +75,14 @@ def game(seats: int = 2, *, both_home: bool = False, checkers: tuple[int, ...] |
 
 def roll(state: TisheState, dice: tuple[int, int]):
     """Apply one throw that shows exactly ``dice``; returns (state, events)."""
-    rigged = with_dice(state, dice, count=2)
-    after, events, entry = ENGINE.apply(rigged, "r")
-    assert entry == LogEntry(seat=state.turn, code="r", dice=dice)
+    after, events, _ = apply_throw(ENGINE, state, dice)
     assert events[0] == Event("roll", seat=state.turn, data={"dice": list(dice)})
-    assert after.last_dice == dice and after.last_seat == state.turn
-    assert after.throws == state.throws + 1 and after.version == state.version + 1
     return after, events
 
 
 def pick(state: TisheState, code: str):
     """Apply a choice in the choose phase; returns (state, events)."""
-    assert state.phase == "choose"
-    after, events, entry = ENGINE.apply(state, code)
-    assert entry == LogEntry(seat=state.turn, code=code)  # a choice throws no dice
-    assert after.throws == state.throws and after.version == state.version + 1
+    after, events = apply_choice(ENGINE, state, code, "choose")
     assert after.phase == "roll" and after.dice == ()
     return after, events
 
@@ -106,10 +103,6 @@ def moved(seat: int, checker: int, start: int, to: int, bounced: bool = False, k
 
 def landed(seat: int, checker: int, rule: str, at: int, to: int) -> Event:
     return Event("land", seat=seat, data={"checker": checker, "rule": rule, "at": at, "to": to})
-
-
-def of_kind(events, kind: str) -> list:
-    return [e for e in events if e.kind == kind]
 
 
 # ====================================================================== rule 1: entering with a 6
@@ -665,22 +658,16 @@ def test_settled_same_circle_with_a_six_is_enter_or_one_move():
 
 @pytest.mark.parametrize("seats", range(2, 7))
 def test_settled_starter_drawn_from_throw0(seats):
-    for seat in range(seats):
-        seed = seed_for([], count=2, starter=(seat, seats))
-        state, events = ENGINE.new_game(TisheOptions(), seats, seed)
-        assert state.turn == state.current_player == seat
+    for seat, (state, events) in enumerate(starter_games(ENGINE, TisheOptions(), seats)):
         assert events == [Event("starter", seat=seat)]
-        assert state.throws == 1 and state.version == 0 and state.phase == "roll"
+        assert state.phase == "roll"
         assert state.checkers == (0,) * (2 * seats) and state.missed == (0,) * seats
         assert not state.finished and state.winner is None
 
 
 def test_settled_first_throw_is_throw1_with_two_dice():
-    seed = seed_str(77)
-    state, _ = ENGINE.new_game(TisheOptions(), 4, seed)
-    after, events, entry = ENGINE.apply(state, "r")
-    assert entry.dice == DiceSource(seed).throw(1, 2) == after.last_dice
-    assert entry.seat == state.turn and events[0].data == {"dice": list(entry.dice)}
+    ((_, _, events, entry),) = first_throws(ENGINE, TisheOptions(), seed_str(77), count=2)
+    assert events[0].data == {"dice": list(entry.dice)}
 
 
 def test_settled_effect_codes_in_action_args():
@@ -709,35 +696,21 @@ def test_settled_double_flag_in_action_args():
 # ====================================================================== options
 
 
-@pytest.mark.parametrize("value", [1, 0, "yes", "true", None, 1.0])
+@pytest.mark.parametrize("value", NOT_BOOLS)
 def test_options_both_home_must_be_a_bool(value):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.options_from_json({"both_home": value})
-    assert err.value.key == "both_home"
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(TisheOptions(both_home=value), 3, seed_str(0))
-    assert err.value.key == "both_home"
+    assert_options_refused(ENGINE, TisheOptions, {"both_home": value}, "both_home", 3)
 
 
 @pytest.mark.parametrize("seats", [0, 1, 7, 8])
 def test_options_player_count(seats):
-    with pytest.raises(OptionsError) as err:
-        ENGINE.new_game(TisheOptions(), seats, seed_str(0))
-    assert err.value.key == "players"
-    assert err.value.limits == {"min": 2, "max": 6}
+    assert_player_count_refused(ENGINE, TisheOptions(), seats)
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 6)
 
 
 @pytest.mark.parametrize("raw", [None, {}, {"both_home": False}, {"both_home": True}, {"colour": "red"}])
 def test_options_valid(raw):
-    options = ENGINE.options_from_json(raw)
-    assert options.both_home is bool(raw and raw.get("both_home"))
-    for seats in range(2, 7):
-        options.validate(seats)
-        state, _ = ENGINE.new_game(options, seats, seed_str(seats))
-        assert state.options == options and len(state.checkers) == 2 * seats
-    assert ENGINE.options_from_json(json.loads(json.dumps(options.to_json()))) == options
-    assert TisheOptions().to_json() == {"both_home": False}
+    states = flag_option_games(ENGINE, raw, "both_home")
+    assert [len(state.checkers) for state in states] == [2 * seats for seats in range(2, 7)]
     assert ENGINE.code == "tishe"
 
 
@@ -760,13 +733,9 @@ def test_choose_phase_rejects_other_codes(code):
 
 def test_after_the_end_nothing_is_legal():
     state, _ = roll(game(2, turn=0, checkers=(92, 0, 0, 0)), (5, 3))
-    assert state.finished and ENGINE.legal_actions(state) == []
-    for code in ("r", "e", "m0"):
-        with pytest.raises(IllegalActionError):
-            ENGINE.apply(state, code)
+    assert_nothing_legal(ENGINE, state, ("r", "e", "m0"))
     state, _, _ = play_out(ENGINE, ENGINE.new_game(TisheOptions(), 2, seed_str(5))[0], limit=6000)
-    with pytest.raises(IllegalActionError):
-        ENGINE.apply(state, "r")
+    assert_nothing_legal(ENGINE, state)
 
 
 def test_state_json_round_trip_in_the_choose_phase():
@@ -825,31 +794,8 @@ def test_land_finals_never_hold_a_zero_except_70():
 # ====================================================================== properties
 
 MAX_ACTIONS = 6000  # longest of 3000 random 6-seat both_home games: 1357 actions
-
-
-@st.composite
-def setups(draw):
-    """(options, seats, seed, choice seed)."""
-    seats = draw(st.integers(2, 6))
-    both_home = draw(st.booleans())
-    seed = seed_str(draw(st.integers(0, 2**256 - 1)))
-    return TisheOptions(both_home=both_home), seats, seed, draw(st.integers(0, 2**32))
-
-
-PROPS = settings(max_examples=40, deadline=None)
-
-
-def playthrough(options: TisheOptions, seats: int, seed: str, choice_seed: int):
-    """(start, steps) with steps = [(before, after, events, entry), ...], random legal choices."""
-    rng = random.Random(choice_seed)
-    start, _ = ENGINE.new_game(options, seats, seed)
-    state, steps = start, []
-    while not state.finished and len(steps) < MAX_ACTIONS:
-        action = rng.choice(ENGINE.legal_actions(state))
-        after, events, entry = ENGINE.apply(state, action.code)
-        steps.append((state, after, events, entry))
-        state = after
-    return start, steps
+SETUPS = setups(st.builds(TisheOptions, both_home=st.booleans()), st.integers(2, 6))
+PROPS = prop_settings(40)
 
 
 def reference_choices(own: tuple[int, ...], dice: tuple[int, int]) -> list[tuple[str, int]]:
@@ -896,34 +842,31 @@ def reference_step(before: TisheState, entry: LogEntry) -> dict:
 
 
 
-@PROPS
-@given(setups())
-def test_prop_game_ends_within_bound(setup):
-    _, steps = playthrough(*setup)
-    assert steps and steps[-1][1].finished, f"not over after {MAX_ACTIONS} actions"
-    assert all(not before.finished for before, *_ in steps)
-    final = steps[-1][1]
+def winner_is_home(setup: tuple, final: TisheState) -> None:
+    """The winner has both checkers home in the variant, one of them otherwise."""
     won = final.of(final.winner)
     assert won == (HOME, HOME) if setup[0].both_home else HOME in won
 
 
+# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
+(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
+ test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_is_home)
+
+
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_every_step_matches_the_spec(setup):
-    for before, after, events, entry in playthrough(*setup)[1]:
-        assert entry.seat == before.turn
-        assert (entry.code == "r") == (before.phase == "roll") == bool(entry.dice)
-        for key, value in reference_step(before, entry).items():
-            assert getattr(after, key) == value, (key, before, entry)
+    for before, after, events, entry in playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1]:
+        assert_step_matches(before, after, entry, reference_step(before, entry))
         assert len(of_kind(events, "skip")) == sum(before.missed) - sum(after.missed) + 2 * len(
             of_kind(events, "double_circle"))
 
 
 @PROPS
-@given(setups())
+@given(SETUPS)
 def test_prop_board_invariants(setup):
     options, seats, _, _ = setup
-    start, steps = playthrough(*setup)
+    start, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
     for state in states_of(start, steps):
         for c in state.checkers:
             assert c in (OFF, HOME) or 1 <= c <= 99
@@ -950,54 +893,27 @@ def is_five(c: int) -> bool:
     return "5" in str(c) and c != HOME
 
 
-@PROPS
-@given(setups())
-def test_prop_json_round_trip_every_step(setup):
-    assert_json_round_trip(ENGINE, *playthrough(*setup))
-
-
-@PROPS
-@given(setups(), st.data())
-def test_prop_replay_and_tampering(setup, data):
-    options, seats, seed, _ = setup
-    _, steps = playthrough(*setup)
-    rolls = [i for i, (*_, entry) in enumerate(steps) if entry.dice]
-    assert_replay_and_tampering(ENGINE, options, seats, seed, steps, data.draw(st.sampled_from(rolls)))
-
-
 # ====================================================================== random play
 
 
 @pytest.mark.parametrize("both_home", [False, True])
 @pytest.mark.parametrize("seats", range(2, 7))
 def test_random_play_every_seat_count(seats, both_home):
-    options = TisheOptions(both_home=both_home)
-    for i in range(3):
-        seed = seed_str(100 * seats + 10 * both_home + i)
-        rng = random.Random(seed)
-        start, _ = ENGINE.new_game(options, seats, seed)
-        state, per_action, log = play_out(ENGINE, start, limit=MAX_ACTIONS,
-                                          choose=lambda _s, actions, rng=rng: rng.choice(actions))
-        assert state.version == len(log)
+    seeds = [seed_str(100 * seats + 10 * both_home + i) for i in range(3)]
+    for state, _ in random_wins(ENGINE, TisheOptions(both_home=both_home), seats, seeds, MAX_ACTIONS):
         homes = [state.of(s).count(HOME) for s in range(seats)]
         assert homes[state.winner] == (2 if both_home else 1)
         assert all(h <= 1 for s, h in enumerate(homes) if s != state.winner)
         if not both_home:
             assert sum(homes) == 1
-        out = ENGINE.outcome(state)
-        assert out.kind == "win" and out.winners == (state.winner,) and sorted(out.ranking) == list(range(seats))
-        assert per_action[-1][-1] == Event("win", seat=state.winner)
-        assert replay(ENGINE, options, seats, seed, log) == state
 
 
 def test_random_play_shows_every_event():
     seen: Counter[str] = Counter()
     for i in range(40):
         seats, both_home = 2 + i % 5, bool(i % 2)
-        rng = random.Random(i)
-        state, _ = ENGINE.new_game(TisheOptions(both_home=both_home), seats, seed_str(7000 + i))
-        _, per_action, _ = play_out(ENGINE, state, limit=MAX_ACTIONS,
-                                    choose=lambda _s, actions, rng=rng: rng.choice(actions))
+        _, per_action, _ = play_random(ENGINE, TisheOptions(both_home=both_home), seats, seed_str(7000 + i),
+                                       limit=MAX_ACTIONS, choice_seed=i)
         for events in per_action:
             seen.update(kinds(events))
     assert set(seen) == {"roll", "no_move", "choose", "enter", "move", "land", "bump", "home", "win",

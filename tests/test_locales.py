@@ -73,6 +73,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"tishe-ev-land-{rule}" for rule in (RULE_ZERO, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN)}
     keys |= {f"action-{game}-{kind}" for game in ("ludo", "parchis") for kind in ("roll", "exit", "move")}
     keys |= {f"ludo-variant-{v}" for v in ("classic", "bonuses")}
+    keys |= {f"{game}-{key}-variant" for game in ("ludo", "tishe") for key in ("lobby", "btn")}
     keys |= {f"parchis-pos-{where}" for where in ("home", "cell", "corridor", "centre")}
     keys |= {f"spichki-ev-take-{why.replace('_', '-')}" for why in (WHY_DOUBLE, WHY_EXACT, WHY_DOUBLE_HIT, WHY_ONE)}
     return keys

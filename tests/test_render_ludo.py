@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-import struct
 from dataclasses import replace
 from itertools import pairwise
 
@@ -19,14 +17,21 @@ from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
     close,
-    count_pixels,
-    decode,
+    count_close,
     diff_bbox,
+    find_state,
     gold_share,
+    ignores_label,
     inside,
+    play_game,
+    png_size,
+    render_all,
+    renderer,
     rgb,
     ring_points,
+    seat_colour,
     seed,
+    shows_label,
 )
 
 LABELS = {"turn": "Ходит", "winner": "Победитель", "safe_cells": "★ и старт — здесь не рубят", "yard": "Двор"}
@@ -36,13 +41,7 @@ GOLD, RED = common.GOLD, common.RED
 
 def play(seats: int, k: int = 1, **opts) -> list[tuple[LudoState, list[Event]]]:
     """Every (state, events of the action that made it) of one game, choices drawn at random (seeded)."""
-    rng = random.Random(k)
-    state, events = ENGINE.new_game(LudoOptions(**opts), seats, seed(k))
-    out = [(state, events)]
-    while not state.finished:
-        state, events, _entry = ENGINE.apply(state, rng.choice(ENGINE.legal_actions(state)).code)
-        out.append((state, events))
-    return out
+    return play_game(ENGINE, LudoOptions(**opts), seats, k)
 
 
 def at(seats: int, where: dict[tuple[int, int], int] | None = None, bonuses: bool = False, **changes) -> LudoState:
@@ -61,20 +60,15 @@ def choosing(state: LudoState, die: int) -> LudoState:
     return replace(state, phase="move", die=die, moves=moves, last_dice=(die,), last_seat=state.turn)
 
 
-def render(state: LudoState, labels=LABELS, names=NAMES, events=()) -> bytes:
-    return render_board(state, names[: state.seats], labels, events)
+render = renderer(render_board, LABELS, NAMES)
 
 
-def count(img: Image.Image, box: tuple[int, int, int, int], colour: Pixel, tol: int = 30) -> int:
-    return count_pixels(img, box, lambda px: close(px, colour, tol))
+def count(img: Image.Image, box: tuple[int, int, int, int], col: Pixel, tol: int = 30) -> int:
+    return count_close(img, box, col, tol)
 
 
 def around(xy: tuple[int, int], r: int) -> tuple[int, int, int, int]:
     return (xy[0] - r, xy[1] - r, xy[0] + r + 1, xy[1] + r + 1)
-
-
-def colour(seat: int) -> Pixel:
-    return common.player(seat).colour
 
 
 def is_gold(px: Pixel) -> bool:
@@ -89,12 +83,8 @@ def test_png_is_1024_wide_palette_small_and_one_size(seats):
     game = play(seats, k=seats)
     state, events = game[len(game) // 2]
     png = render(state, events=events)
-    assert png.startswith(PNG_SIGNATURE) and png[12:16] == b"IHDR"
-    width, height, depth, colour_type = struct.unpack(">IIBB", png[16:26])
+    width, height = png_size(png)
     assert (width, height) == (1024, board.HEIGHT) and height <= 1150
-    assert colour_type == 3 and depth == 8  # indexed colour
-    assert decode(png).size == (width, height)
-    assert b"tEXt" not in png and b"tIME" not in png and b"iTXt" not in png
     assert len(png) <= 150_000
 
 
@@ -123,10 +113,9 @@ def test_every_label_is_drawn_and_a_hidden_one_changes_nothing():
     start = at(3, turn=1)
     won = at(2, {(1, i): CENTRE for i in range(4)}, finished=True, winner=1, turn=1)
     for key in LABEL_KEYS:
-        state = won if key == "winner" else start
-        assert render(state) != render(state, labels={**LABELS, key: LABELS[key] + " Ж"}), key
-    assert render(start) == render(start, labels={**LABELS, "winner": "ЖЖЖ"})
-    assert render(won) == render(won, labels={**LABELS, "turn": "ЖЖЖ"})
+        assert shows_label(render, won if key == "winner" else start, LABELS, key), key
+    assert ignores_label(render, start, LABELS, "winner")
+    assert ignores_label(render, won, LABELS, "turn")
 
 
 # ---------------------------------------------------------------- the board
@@ -167,7 +156,7 @@ def test_each_colour_starts_just_out_of_its_yard_and_its_lane_runs_into_the_cent
 def test_start_cells_stars_and_quadrants_are_coloured_by_owner():
     img = rgb(render(at(2)))  # two players: colours 0 and 2; 1 and 3 are nobody's
     for c, seat in ((0, 0), (1, None), (2, 1), (3, None)):
-        want = board.NEUTRAL if seat is None else colour(seat)
+        want = board.NEUTRAL if seat is None else seat_colour(seat)
         x, y = cell_centre(c, 0)
         assert count(img, (x - 30, y - 30, x - 22, y - 22), want, 12) > 40  # the start cell's corner
         x0, y0, _x1, _y1 = board.yard_box(c)
@@ -190,13 +179,13 @@ def test_a_piece_shows_on_its_cell_and_leaves_with_it(seats, seat):
     moved = replace(state, pieces=at(seats, {(seat, 2): 33}).pieces)
     c = state.colour(seat)
     here, there = rgb(render(state)), rgb(render(moved))
-    assert count(here, around(cell_centre(c, 20), 12), colour(seat)) > 150
-    assert count(there, around(cell_centre(c, 20), 12), colour(seat)) == 0
-    assert count(there, around(cell_centre(c, 33), 12), colour(seat)) > 150
-    assert count(here, around(cell_centre(c, 33), 12), colour(seat)) == 0
+    assert count(here, around(cell_centre(c, 20), 12), seat_colour(seat)) > 150
+    assert count(there, around(cell_centre(c, 20), 12), seat_colour(seat)) == 0
+    assert count(there, around(cell_centre(c, 33), 12), seat_colour(seat)) > 150
+    assert count(here, around(cell_centre(c, 33), 12), seat_colour(seat)) == 0
     spot = around(yard_spot(c, 2), 12)  # its yard spot is empty both times; a yard piece fills its spot
-    assert count(here, spot, colour(seat)) == count(there, spot, colour(seat)) == 0
-    assert count(here, around(yard_spot(c, 1), 12), colour(seat)) > 150
+    assert count(here, spot, seat_colour(seat)) == count(there, spot, seat_colour(seat)) == 0
+    assert count(here, around(yard_spot(c, 1), 12), seat_colour(seat)) > 150
 
 
 def test_pieces_in_the_lane_and_the_centre_are_drawn_there():
@@ -217,7 +206,7 @@ def test_pieces_in_the_lane_and_the_centre_are_drawn_there():
 def test_pieces_in_the_centre_are_counted_on_the_card(home):
     state = at(4, {(2, i): CENTRE for i in range(home)}, turn=0)
     img = rgb(render(state))
-    filled = [close(img.getpixel(home_dot(2, i)), colour(2), 20) for i in range(4)]
+    filled = [close(img.getpixel(home_dot(2, i)), seat_colour(2), 20) for i in range(4)]
     assert filled == [i < home for i in range(4)]
     for i in range(4):  # and each stands in its slot of the triangle (a light halo round it)
         halo = count(img, around(centre_slot(2, i), 16), common.IVORY, 12)
@@ -230,15 +219,15 @@ def test_pieces_sharing_a_cell_are_all_visible():
     assert {cell_of(s, p) for (s, _i), p in where.items()} == {star}
     two = rgb(render(at(4, {k: v for k, v in where.items() if k[0] in (0, 2)})))
     x, y = cell_centre(0, star)
-    assert count(two, (x - 26, y - 24, x, y), colour(0)) > 60  # one up-left
-    assert count(two, (x, y, x + 26, y + 24), colour(2)) > 60  # the other down-right
+    assert count(two, (x - 26, y - 24, x, y), seat_colour(0)) > 60  # one up-left
+    assert count(two, (x, y, x + 26, y + 24), seat_colour(2)) > 60  # the other down-right
     four = rgb(render(at(4, where)))
     quads = [(x - 28, y - 28, x, y), (x, y - 28, x + 28, y), (x - 28, y, x, y + 28), (x, y, x + 28, y + 28)]
     for seat, quad in enumerate(quads):
-        assert count(four, quad, colour(seat)) > 40, seat
+        assert count(four, quad, seat_colour(seat)) > 40, seat
     crowd = at(4, {(s, i): (star - 13 * s) % 52 for s in range(4) for i in range(3)})  # twelve: never crashes
     img = rgb(render(crowd))
-    assert sum(count(img, around((x, y), 30), colour(s)) > 20 for s in range(4)) == 4
+    assert sum(count(img, around((x, y), 30), seat_colour(s)) > 20 for s in range(4)) == 4
 
 
 def test_two_own_pieces_make_a_visible_block_only_with_bonuses():
@@ -248,10 +237,10 @@ def test_two_own_pieces_make_a_visible_block_only_with_bonuses():
     edge = [(x + dx, y + dy) for dx in range(-20, 21, 4) for dy in (-25, 25)]  # the wall's top and bottom
     for bonuses in (True, False):
         img = rgb(render(at(4, pair, bonuses=bonuses)))
-        walled = sum(close(img.getpixel(p), colour(1), 30) for p in edge)
+        walled = sum(close(img.getpixel(p), seat_colour(1), 30) for p in edge)
         assert (walled > len(edge) * 0.8) if bonuses else walled == 0, (bonuses, walled)
-        assert count(img, (x - 28, y - 20, x - 4, y + 20), colour(1)) > 60  # both pieces show
-        assert count(img, (x + 4, y - 20, x + 28, y + 20), colour(1)) > 60
+        assert count(img, (x - 28, y - 20, x - 4, y + 20), seat_colour(1)) > 60  # both pieces show
+        assert count(img, (x + 4, y - 20, x + 28, y + 20), seat_colour(1)) > 60
 
 
 # ---------------------------------------------------------------- the last move, captures, choices
@@ -264,7 +253,7 @@ def test_the_last_move_rings_both_ends_and_draws_its_way():
     new, old, mid = cell_centre(0, 15), cell_centre(0, 10), cell_centre(0, 12)
     assert count(a, around(new, 34), GOLD, 24) > 150 and count(b, around(new, 34), GOLD, 24) == 0
     assert ImageChops.difference(a, b).crop(around(old, 28)).getbbox() is not None  # a pale ring where it was
-    assert count(a, around(mid, 3), colour(0)) > 20 and count(b, around(mid, 3), colour(0)) == 0  # its way
+    assert count(a, around(mid, 3), seat_colour(0)) > 20 and count(b, around(mid, 3), seat_colour(0)) == 0  # its way
     events = [Event("roll", 0, {"die": 5}), Event("move", 0, {"piece": 1, "from": 10, "to": 15})]
     assert render(moved, events=events) == render(moved)
     no_move = [Event("roll", 1, {"die": 3}), Event("no_move", 1)]  # the action did not move: no highlight
@@ -280,7 +269,7 @@ def test_an_exit_is_drawn_from_the_yard_spot():
 
 
 def test_a_capture_is_marked_with_a_red_cross_and_a_red_ring_in_the_yard():
-    state, events = next((s, e) for k in range(40) for s, e in play(4, k) if any(x.kind == "capture" for x in e))
+    state, events = find_state(lambda k: play(4, k), lambda s, e: any(x.kind == "capture" for x in e), 40)
     capture = next(e for e in events if e.kind == "capture")
     mover, _piece, _start, end = state.last_move
     x, y = cell_centre(state.colour(mover), end)
@@ -299,11 +288,11 @@ def test_choosing_marks_where_each_offered_move_would_land():
     for end in (0, 16, 36):
         x, y = cell_centre(2, end)
         ring = [(x - 30, y - 31, x + 31, y - 24), (x - 30, y + 25, x + 31, y + 32)]  # the dashed ring's top and bottom
-        dashes = sum(count(img, b, colour(2)) - count(rolled, b, colour(2)) for b in ring)
+        dashes = sum(count(img, b, seat_colour(2)) - count(rolled, b, seat_colour(2)) for b in ring)
         ink = sum(count(img, b, common.INK, 20) - count(rolled, b, common.INK, 20) for b in ring)
         assert dashes > 40 or (end == 0 and ink > 40), (end, dashes, ink)  # (the start cell is green already)
         badge = (x + 8, y - 40, x + 40, y - 8)  # and the piece's number at its corner
-        assert end == 0 or count(img, badge, colour(2)) > 40 + count(rolled, badge, colour(2)), end
+        assert end == 0 or count(img, badge, seat_colour(2)) > 40 + count(rolled, badge, seat_colour(2)), end
     x0, y0, _x1, y1 = board.STRIP  # the die waits in a gold ring
     die_box = (x0 + 10, y0 + 5, x0 + 30 + board.DIE, y1 - 5)
     assert count(img, die_box, GOLD, 24) > 200 + count(rolled, die_box, GOLD, 24)
@@ -376,10 +365,6 @@ def test_fewer_names_than_seats_fall_back_to_letters():
 def test_every_step_of_a_random_game_renders_at_one_size(seats, k, opts):
     game = play(seats, k, **opts)
     assert {s.phase for s, _e in game} == {"roll", "move"} and game[-1][0].finished
-    sizes, pngs = set(), set()
-    for state, events in game:
-        png = render(state, events=events)
-        sizes.add(decode(png).size)
-        pngs.add(png)
+    sizes, pngs = render_all(render, game)
     assert sizes == {(1024, board.HEIGHT)}  # one picture size for the whole game: no jumping message
     assert len(pngs) > len(game) // 2

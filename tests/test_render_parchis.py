@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import random
-import struct
 from dataclasses import replace
 from itertools import pairwise
 
@@ -20,14 +18,21 @@ from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
     close,
-    count_pixels,
-    decode,
+    count_close,
     diff_bbox,
+    find_state,
     gold_share,
+    ignores_label,
     inside,
+    play_game,
+    png_size,
+    render_all,
+    renderer,
     rgb,
     ring_points,
+    seat_colour,
     seed,
+    shows_label,
 )
 
 LABELS = {
@@ -44,21 +49,11 @@ Box = tuple[int, int, int, int]
 
 def play(seats: int, k: int = 1) -> list[tuple[ParchisState, list[Event]]]:
     """Every (state, events of the action that made it) of one game, choices drawn at random (seeded)."""
-    rng = random.Random(k)
-    state, events = ENGINE.new_game(ParchisOptions(), seats, seed(k))
-    out = [(state, events)]
-    while not state.finished:
-        state, events, _entry = ENGINE.apply(state, rng.choice(ENGINE.legal_actions(state)).code)
-        out.append((state, events))
-    return out
+    return play_game(ENGINE, ParchisOptions(), seats, k)
 
 
 def find(seats: int, pred) -> tuple[ParchisState, list[Event]]:
-    for k in range(50):
-        for state, events in play(seats, k):
-            if pred(state, events):
-                return state, events
-    raise AssertionError("no such state in 50 games")
+    return find_state(lambda k: play(seats, k), pred, 50)
 
 
 def at(seats: int, where: dict[tuple[int, int], int], **changes) -> ParchisState:
@@ -77,16 +72,8 @@ def on(state: ParchisState, seat: int, number: int) -> int:
     return progress
 
 
-def render(state: ParchisState, labels=LABELS, names=NAMES, events=()) -> bytes:
-    return render_board(state, names[: state.seats], labels, events)
-
-
-def colour(seat: int) -> Pixel:
-    return common.player(seat).colour
-
-
-def count(img: Image.Image, box: Box, col: Pixel, tol: int = 36) -> int:
-    return count_pixels(img, box, lambda px: close(px, col, tol))
+render = renderer(render_board, LABELS, NAMES)
+count = count_close
 
 
 def around(xy: tuple[int, int], r: int) -> Box:
@@ -136,12 +123,8 @@ def test_png_is_1024_wide_palette_small_and_fits_a_phone(seats):
     game = play(seats, k=seats)
     state, events = game[len(game) // 2]
     png = render(state, events=events)
-    assert png.startswith(PNG_SIGNATURE) and png[12:16] == b"IHDR"
-    width, height, depth, colour_type = struct.unpack(">IIBB", png[16:26])
+    width, height = png_size(png)
     assert width == 1024 and 800 <= height <= 1150
-    assert colour_type == 3 and depth == 8  # indexed colour
-    assert decode(png).size == (width, height)
-    assert b"tEXt" not in png and b"tIME" not in png and b"iTXt" not in png
     assert len(png) <= 150_000
 
 
@@ -166,10 +149,9 @@ def test_every_label_is_drawn_and_the_hidden_ones_change_nothing():
     playing = at(3, {(0, 0): 4})
     won = at(3, {(1, i): CENTRE for i in range(4)}, finished=True, winner=1, turn=1)
     for key in LABEL_KEYS:
-        state = won if key == "winner" else playing
-        assert render(state) != render(state, labels={**LABELS, key: LABELS[key] + " Ж"}), key
-    assert render(playing) == render(playing, labels={**LABELS, "winner": "ЖЖЖ"})
-    assert render(won) == render(won, labels={**LABELS, "turn": "ЖЖЖ"})
+        assert shows_label(render, won if key == "winner" else playing, LABELS, key), key
+    assert ignores_label(render, playing, LABELS, "winner")
+    assert ignores_label(render, won, LABELS, "turn")
 
 
 # ---------------------------------------------------------------- geometry
@@ -242,7 +224,7 @@ def test_a_piece_shows_in_its_colour_on_its_cell_and_leaves_with_it(seat):
     here = at(4, {(seat, 0): on(blank, seat, 30)})
     there = at(4, {(seat, 0): on(blank, seat, 44)})
     img_here, img_there = rgb(render(here)), rgb(render(there))
-    c = colour(seat)
+    c = seat_colour(seat)
     assert count(img_here, around(cell_centre(30), 10), c) > 100
     assert count(img_there, around(cell_centre(30), 10), c) == 0
     assert count(img_there, around(cell_centre(44), 10), c) > 100
@@ -254,7 +236,7 @@ def test_a_piece_shows_in_its_colour_on_its_cell_and_leaves_with_it(seat):
 def test_corridor_centre_and_home_pieces_stand_in_their_places():
     state = at(2, {(1, 0): 66, (1, 1): CENTRE, (1, 2): CENTRE})
     img = rgb(render(state))
-    c, col = colour(1), state.colour(1)
+    c, col = seat_colour(1), state.colour(1)
     assert count(img, around(corridor_centre(col, 3), 10), c) > 100
     for i in (1, 2):
         assert count(img, around(board.centre_spot(col, i), 7), c) > 40
@@ -291,8 +273,8 @@ def test_two_pieces_on_one_cell_are_both_visible():
         x0, y0, x1, y1 = cell_box(number)
         first, second = ((x0, y - 12, x - 4, y + 12), (x + 4, y - 12, x1, y + 12)) if x1 - x0 > y1 - y0 else \
             ((x - 12, y0, x + 12, y - 4), (x - 12, y + 4, x + 12, y1))
-        assert count(img, first, colour(0)) > 80 and count(img, second, colour(3)) > 80, number
-        assert count(img, first, colour(3)) == 0 and count(img, second, colour(0)) == 0, number
+        assert count(img, first, seat_colour(0)) > 80 and count(img, second, seat_colour(3)) > 80, number
+        assert count(img, first, seat_colour(3)) == 0 and count(img, second, seat_colour(0)) == 0, number
 
 
 def test_a_barrier_is_framed_only_when_two_pieces_of_one_colour_share_a_cell():
@@ -343,7 +325,7 @@ def test_offered_moves_are_marked_with_the_piece_number_in_phase_move():
                           and all(m[3] < 64 for m in s.moves))
     rolled = replace(state, phase="roll", moves=())
     a, b = rgb(render(state)), rgb(render(rolled))
-    c = colour(state.turn)
+    c = seat_colour(state.turn)
     for _code, _piece, _start, end, _effect in state.moves:
         box = board._spot_box(state.colour(state.turn), end, 0)
         assert gained(a, b, box, c) > 40
@@ -441,10 +423,6 @@ def test_every_step_of_a_random_game_renders_at_one_size(seats, k):
     assert {s.phase for s, _e in game} == {"roll", "move"} and game[-1][0].finished
     kinds = {e.kind for _s, events in game for e in events}
     assert {"capture", "centre", "win", "bonus_lost", "third_six", "six_as_seven", "choose"} <= kinds
-    sizes, pngs = set(), set()
-    for state, events in game:
-        png = render(state, events=events)
-        sizes.add(decode(png).size)
-        pngs.add(png)
+    sizes, pngs = render_all(render, game)
     assert len(sizes) == 1  # one picture size for the whole game: no jumping message
     assert len(pngs) > len(game) // 2

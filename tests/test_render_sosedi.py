@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import struct
 import sys
 from dataclasses import replace
 from itertools import pairwise
@@ -16,7 +15,18 @@ from engines.sosedi import ENGINE, SosediOptions, SosediState, owner_of
 from render import common
 from render import sosedi as board
 from render.sosedi import LABEL_KEYS, render_board
-from tests.render_helpers import PNG_SIGNATURE, decode, diff_bbox, seed
+from tests.render_helpers import (
+    PNG_SIGNATURE,
+    decode,
+    diff_bbox,
+    find_state,
+    ignores_label,
+    play_game,
+    png_size,
+    render_all,
+    renderer,
+    shows_label,
+)
 
 LABELS = {
     "bowl": "Миска",
@@ -34,23 +44,17 @@ LABELS = {
 NAMES = ["Аня", "Борис", "Вика", "Григорий", "Даша", "Евгений"]
 
 
+render = renderer(render_board, LABELS, NAMES)
+
+
 def play(mode: str, seats: int, k: int = 1, **opts) -> list[tuple[SosediState, list]]:
     """Every (state, events of the throw that made it) of one whole game."""
-    state, events = ENGINE.new_game(SosediOptions(mode=mode, **opts), seats, seed(k))
-    out = [(state, events)]
-    while not state.finished:
-        state, events, _entry = ENGINE.apply(state, "r")
-        out.append((state, events))
-    return out
+    return play_game(ENGINE, SosediOptions(mode=mode, **opts), seats, k)
 
 
 def find_with_events(mode: str, seats: int, pred, **opts) -> tuple[SosediState, list]:
     """The first engine state (over seeds 0, 1, …) for which ``pred(state, events)`` holds."""
-    for k in range(400):
-        for state, events in play(mode, seats, k, **opts):
-            if pred(state, events):
-                return state, events
-    raise AssertionError("no such state in 400 games")
+    return find_state(lambda k: play(mode, seats, k, **opts), pred, 400)
 
 
 def find(mode: str, seats: int, pred, **opts) -> SosediState:
@@ -79,15 +83,10 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_png_signature_size_and_palette_mode(mode, seats):
     png = render_board(mid(mode, seats), NAMES[:seats], LABELS)
-    assert png.startswith(PNG_SIGNATURE)
-    assert png[12:16] == b"IHDR"
-    width, height, depth, colour_type = struct.unpack(">IIBB", png[16:26])
+    width, height = png_size(png)
     assert width == 1024
     assert 400 <= height <= 1024 and width + height <= 10000
-    assert colour_type == 3 and depth == 8  # indexed colour
-    img = decode(png)
-    assert img.mode == "P" and img.size == (width, height)
-    assert b"tEXt" not in png and b"tIME" not in png and b"iTXt" not in png
+    assert decode(png).mode == "P"
 
 
 @pytest.mark.parametrize("mode", ["classic", "reverse", "tower"])
@@ -99,11 +98,8 @@ def test_six_players_mid_game_fit_in_100_kb(mode):
 @pytest.mark.parametrize("mode", ["classic", "reverse", "tower"])
 @pytest.mark.parametrize("seats", [2, 3, 6])
 def test_every_state_of_a_whole_game_renders(mode, seats):
-    sizes = set()
     game = play(mode, seats, k=7, roller_immune=mode != "classic")
-    for state, _events in game:
-        png = render_board(state, NAMES[:seats], LABELS)
-        sizes.add(decode(png).size)
+    sizes, _pngs = render_all(lambda state, events: render(state), game)  # pictures without the events
     assert len(sizes) == 1  # one picture size for the whole game: no jumping message
 
 
@@ -186,17 +182,13 @@ def test_every_label_key_is_drawn():
     states = _label_states()
     assert set(states) == set(LABEL_KEYS)
     for key, state in states.items():
-        names = NAMES[: state.seats]
-        before = render_board(state, names, LABELS)
-        after = render_board(state, names, {**LABELS, key: LABELS[key] + " Ж"})
-        assert before != after, f"label {key!r} does not appear"
+        assert shows_label(render, state, LABELS, key), f"label {key!r} does not appear"
 
 
 def test_labels_not_shown_do_not_change_the_picture():
     state = play("classic", 3)[0][0]  # classic start: no tower, no phase, no winner
-    base = render_board(state, NAMES[:3], LABELS)
     for key in ("tower", "phase1", "phase2", "winner", "loser", "void"):
-        assert render_board(state, NAMES[:3], {**LABELS, key: "ЖЖЖ"}) == base
+        assert ignores_label(render, state, LABELS, key), key
 
 
 @pytest.mark.parametrize("key", LABEL_KEYS)

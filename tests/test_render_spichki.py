@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import struct
 from dataclasses import replace
 from itertools import pairwise
 
@@ -17,13 +16,18 @@ from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
     count_pixels,
-    decode,
     diff_bbox,
+    find_state,
     gold_share,
+    ignores_label,
     inside,
+    play_game,
+    png_size,
+    render_all,
+    renderer,
     rgb,
     ring_points,
-    seed,
+    shows_label,
 )
 
 LABELS = {
@@ -41,21 +45,12 @@ NAMES = ["Аня", "Борис", "Вика", "Григорий", "Даша", "Е
 
 def play(seats: int, k: int = 1, **opts) -> list[tuple[SpichkiState, list]]:
     """Every (state, events of the throw that made it) of one whole game."""
-    state, events = ENGINE.new_game(SpichkiOptions(**opts), seats, seed(k))
-    out = [(state, events)]
-    while not state.finished:
-        state, events, _entry = ENGINE.apply(state, "r")
-        out.append((state, events))
-    return out
+    return play_game(ENGINE, SpichkiOptions(**opts), seats, k)
 
 
 def find(seats: int, pred, **opts) -> tuple[SpichkiState, list]:
     """The first (state, events) over seeds 0, 1, … for which ``pred(state, events)`` holds."""
-    for k in range(300):
-        for state, events in play(seats, k, **opts):
-            if pred(state, events):
-                return state, events
-    raise AssertionError("no such state in 300 games")
+    return find_state(lambda k: play(seats, k, **opts), pred, 300)
 
 
 def mid(seats: int, k: int = 1) -> tuple[SpichkiState, list]:
@@ -63,8 +58,7 @@ def mid(seats: int, k: int = 1) -> tuple[SpichkiState, list]:
     return game[len(game) // 2]
 
 
-def render(state: SpichkiState, labels=LABELS, names=NAMES, events=()) -> bytes:
-    return render_board(state, names[: state.seats], labels, events)
+render = renderer(render_board, LABELS, NAMES)
 
 
 def is_gold(px: Pixel) -> bool:
@@ -90,12 +84,8 @@ def section_box(i: int) -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("seats", range(2, 9))
 def test_png_is_1024_wide_palette_and_of_a_reasonable_height(seats):
     png = render(mid(seats)[0])
-    assert png.startswith(PNG_SIGNATURE) and png[12:16] == b"IHDR"
-    width, height, depth, colour_type = struct.unpack(">IIBB", png[16:26])
+    width, height = png_size(png)
     assert width == 1024 and 400 <= height <= 900
-    assert colour_type == 3 and depth == 8  # indexed colour
-    assert decode(png).size == (width, height)
-    assert b"tEXt" not in png and b"tIME" not in png
     assert len(png) <= 100_000
 
 
@@ -111,11 +101,7 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
 
 @pytest.mark.parametrize("seats", [2, 8])
 def test_every_state_of_a_whole_game_renders_at_one_size(seats):
-    sizes, pngs = set(), set()
-    for state, events in play(seats, k=7):
-        png = render(state, events=events)
-        sizes.add(decode(png).size)
-        pngs.add(png)
+    sizes, pngs = render_all(render, play(seats, k=7))
     assert len(sizes) == 1  # one picture size for the whole game: no jumping message
     assert len(pngs) > 10
 
@@ -147,16 +133,13 @@ def test_every_label_key_is_drawn():
     states = _label_states()
     assert set(states) == set(LABEL_KEYS)
     for key, state in states.items():
-        before = render(state)
-        after = render(state, labels={**LABELS, key: LABELS[key] + " Ж"})
-        assert before != after, f"label {key!r} does not appear"
+        assert shows_label(render, state, LABELS, key), f"label {key!r} does not appear"
 
 
 def test_labels_not_shown_do_not_change_the_picture():
     chasing = find(3, lambda s, e: bool(s.target) and not s.finished)[0]
-    base = render(chasing)
     for key in ("no_target", "winner", "draw"):
-        assert render(chasing, labels={**LABELS, key: "ЖЖЖ"}) == base
+        assert ignores_label(render, chasing, LABELS, key), key
 
 
 @pytest.mark.parametrize("key", LABEL_KEYS)

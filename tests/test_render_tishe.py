@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import random
-import struct
 from dataclasses import replace
 from itertools import pairwise
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 from engines.base import Event
 from engines.tishe import ENGINE, HOME, OFF, TisheOptions, TisheState, land
@@ -19,14 +17,21 @@ from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
     close,
-    count_pixels,
-    decode,
+    count_close,
     diff_bbox,
+    find_state,
     gold_share,
+    ignores_label,
     inside,
+    play_game,
+    png_size,
+    render_all,
+    renderer,
     rgb,
     ring_points,
+    seat_colour,
     seed,
+    shows_label,
 )
 
 LABELS = {
@@ -48,22 +53,11 @@ RED = common.RED
 
 def play(seats: int, k: int = 1, **opts) -> list[tuple[TisheState, list[Event]]]:
     """Every (state, events of the action that made it) of one game, choices drawn at random (seeded)."""
-    rng = random.Random(k)
-    state, events = ENGINE.new_game(TisheOptions(**opts), seats, seed(k))
-    out = [(state, events)]
-    while not state.finished:
-        action = rng.choice(ENGINE.legal_actions(state))
-        state, events, _entry = ENGINE.apply(state, action.code)
-        out.append((state, events))
-    return out
+    return play_game(ENGINE, TisheOptions(**opts), seats, k)
 
 
 def find(seats: int, pred, **opts) -> tuple[TisheState, list[Event]]:
-    for k in range(200):
-        for state, events in play(seats, k, **opts):
-            if pred(state, events):
-                return state, events
-    raise AssertionError("no such state in 200 games")
+    return find_state(lambda k: play(seats, k, **opts), pred, 200)
 
 
 def blank(seats: int, **changes) -> TisheState:
@@ -80,22 +74,13 @@ def at(seats: int, where: dict[tuple[int, int], int], **changes) -> TisheState:
     return blank(seats, checkers=tuple(checkers), **changes)
 
 
-def render(state: TisheState, labels=LABELS, names=NAMES, events=()) -> bytes:
-    return render_board(state, names[: state.seats], labels, events)
-
-
-def count(img: Image.Image, box: tuple[int, int, int, int], colour: Pixel, tol: int = 36) -> int:
-    """Pixels inside ``box`` within ``tol`` of ``colour``."""
-    return count_pixels(img, box, lambda px: close(px, colour, tol))
+render = renderer(render_board, LABELS, NAMES)
+count = count_close
 
 
 def around(n: int, r: int) -> tuple[int, int, int, int]:
     x, y = centre(n)
     return (x - r, y - r, x + r, y + r)
-
-
-def colour(seat: int) -> tuple[int, int, int]:
-    return common.player(seat).colour
 
 
 def is_gold(px: Pixel) -> bool:
@@ -116,12 +101,8 @@ def test_png_is_1024_wide_palette_and_fits_a_phone(seats):
     game = play(seats, k=seats)
     state, events = game[len(game) // 2]
     png = render(state, events=events)
-    assert png.startswith(PNG_SIGNATURE) and png[12:16] == b"IHDR"
-    width, height, depth, colour_type = struct.unpack(">IIBB", png[16:26])
+    width, height = png_size(png)
     assert width == 1024 and 800 <= height <= 1100
-    assert colour_type == 3 and depth == 8  # indexed colour
-    assert decode(png).size == (width, height)
-    assert b"tEXt" not in png and b"tIME" not in png and b"iTXt" not in png
     assert len(png) <= 200_000
 
 
@@ -129,8 +110,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, k=3)[40]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, board._layout, board._circle, board._token, board._piece,
-                   board._ghost, common.die_image, common.marker_image, common.font):
+    for cached in (board._base, board._palette, board._layout, board._circle, common.numbered_token,
+                   common.standing_piece, common.dashed_ring, common.die_image, common.marker_image, common.font):
         cached.cache_clear()
     assert render_board(state, list(NAMES[:4]), dict(LABELS), list(events)) == first
 
@@ -153,11 +134,10 @@ def test_every_label_key_is_drawn_and_hidden_ones_change_nothing():
     won = at(3, {(1, 0): HOME, (1, 1): 40}, finished=True, winner=1, turn=1)
     where = {"missed": missing, "winner": won}
     for key in LABEL_KEYS:
-        state = where.get(key, start)
-        assert render(state) != render(state, labels={**LABELS, key: LABELS[key] + " Ж"}), key
+        assert shows_label(render, where.get(key, start), LABELS, key), key
     for key in ("missed", "winner"):  # not on a fresh board
-        assert render(start) == render(start, labels={**LABELS, key: "ЖЖЖ"}), key
-    assert render(won) == render(won, labels={**LABELS, "turn": "ЖЖЖ"})
+        assert ignores_label(render, start, LABELS, key), key
+    assert ignores_label(render, won, LABELS, "turn")
 
 
 # ---------------------------------------------------------------- the board
@@ -220,7 +200,7 @@ def test_a_checker_shows_in_its_colour_on_its_circle_and_leaves_with_it(seat):
     here = render(at(6, {(seat, 0): 23}))
     there = render(at(6, {(seat, 0): 68}))
     img_here, img_there = rgb(here), rgb(there)
-    c = colour(seat)
+    c = seat_colour(seat)
     assert count(img_here, around(23, 12), c) > 80
     assert count(img_there, around(23, 12), c) == 0
     assert count(img_there, around(68, 12), c) > 80
@@ -235,19 +215,19 @@ def test_a_checker_off_the_board_sits_in_the_band():
     x, y = lay.slots[2 * 1 + 1]
     slot = (x, y, x + board.SLOT, y + board.SLOT)
     off, on = rgb(render(blank(3))), rgb(render(at(3, {(1, 1): 23})))
-    assert count(off, slot, colour(1)) > 200
-    assert count(on, slot, colour(1)) == 0
-    assert count(on, around(23, 12), colour(1)) > 150
+    assert count(off, slot, seat_colour(1)) > 200
+    assert count(on, slot, seat_colour(1)) == 0
+    assert count(on, around(23, 12), seat_colour(1)) > 150
 
 
 def test_checkers_sharing_a_circle_are_all_visible():
     img = rgb(render(at(4, {(0, 0): 34, (2, 1): 34})))
     x, y = centre(34)
-    assert count(img, (x - 26, y - 26, x, y), colour(0)) > 60  # one up-left
-    assert count(img, (x, y, x + 26, y + 26), colour(2)) > 60  # the other down-right
+    assert count(img, (x - 26, y - 26, x, y), seat_colour(0)) > 60  # one up-left
+    assert count(img, (x, y, x + 26, y + 26), seat_colour(2)) > 60  # the other down-right
     crowd = at(6, {(s, i): 64 for s in range(6) for i in range(2)})  # all twelve: never crashes
     img = rgb(render(crowd))
-    seen = [count(img, around(64, 30), colour(s)) > 20 for s in range(6)]
+    seen = [count(img, around(64, 30), seat_colour(s)) > 20 for s in range(6)]
     assert sum(seen) >= 4
 
 
@@ -257,8 +237,8 @@ def test_own_checkers_on_one_circle_show_both_numbers():
     assert ImageChops.difference(one.crop(around(46, 30)), two.crop(around(46, 30))).getbbox()
     x, y = centre(46)
     for corner in ((x - 22, y - 20, x - 16, y - 14), (x + 16, y + 14, x + 22, y + 20)):  # offset both ways
-        assert count(two, corner, colour(0)) > 20
-        assert count(one, corner, colour(0)) == 0
+        assert count(two, corner, seat_colour(0)) > 20
+        assert count(one, corner, seat_colour(0)) == 0
 
 
 # ---------------------------------------------------------------- the last move
@@ -275,8 +255,8 @@ def test_the_last_move_is_an_arrow_from_where_it_started():
     still = replace(moved, last_move=())
     a, b = rgb(render(moved)), rgb(render(still))
     x, y = _arrow_mid(28, 36)
-    assert count(a, (x - 3, y - 3, x + 4, y + 4), colour(0)) >= 10
-    assert count(b, (x - 3, y - 3, x + 4, y + 4), colour(0)) == 0
+    assert count(a, (x - 3, y - 3, x + 4, y + 4), seat_colour(0)) >= 10
+    assert count(b, (x - 3, y - 3, x + 4, y + 4), seat_colour(0)) == 0
     # with the action's events, an arrow is drawn only when that action moved a checker
     moved_events = [Event("roll", 0, {"dice": [3, 5]}), Event("move", 0, {"checker": 0, "from": 28, "to": 36})]
     assert render(moved, events=moved_events) == render(moved)
@@ -317,10 +297,10 @@ def test_choosing_shows_the_reachable_circles_and_the_waiting_dice():
     rolled = rgb(render(replace(state, phase="roll", dice=())))
     for n in (8, 32):
         ring = around(n, 35)
-        assert count(img, ring, colour(2)) > 60 + count(rolled, ring, colour(2))
+        assert count(img, ring, seat_colour(2)) > 60 + count(rolled, ring, seat_colour(2))
     off = rgb(render(replace(state, dice=(6, 4), last_dice=(6, 4))))  # enter: 10 takes it off; move: 24 -> 34
     for n in (10, 34):
-        assert count(off, around(n, 35), colour(2)) > 60 + count(rolled, around(n, 35), colour(2))
+        assert count(off, around(n, 35), seat_colour(2)) > 60 + count(rolled, around(n, 35), seat_colour(2))
     x0, y0, x1, _y1 = board.DICE_CARD
     assert count(img, (x0, y0 + 50, x1, y0 + 150), GOLD, 30) > 300 + count(rolled, (x0, y0 + 50, x1, y0 + 150),
                                                                             GOLD, 30)
@@ -350,7 +330,7 @@ def test_the_winner_is_ringed_and_the_others_recede():
     img = rgb(render(state))
     for seat, box in enumerate(board._layout(3).panels):
         assert (gold_share(img, ring_points(box), is_gold) > 0.9) == (seat == 2)
-    assert count(img, around(HOME, 12), colour(2)) > 100  # the checker stands on 100
+    assert count(img, around(HOME, 12), seat_colour(2)) > 100  # the checker stands on 100
 
 
 def test_missed_turns_show_a_badge_in_that_players_header():
@@ -404,14 +384,10 @@ def test_fewer_names_than_seats_fall_back_to_letters():
 @pytest.mark.parametrize(("seats", "k", "every", "opts"),
                          [(2, 1, 1, {}), (6, 5, 1, {}), (3, 3, 3, {"both_home": True})])
 def test_every_step_of_a_random_game_renders_at_one_size(seats, k, every, opts):
-    sizes, pngs = set(), set()
     whole = play(seats, k, **opts)
     game = [*whole[:-1:every], whole[-1]]
     assert {s.phase for s, _e in game} == {"roll", "choose"} and game[-1][0].finished
-    for state, events in game:
-        png = render(state, events=events)
-        sizes.add(decode(png).size)
-        pngs.add(png)
+    sizes, pngs = render_all(render, game)
     assert len(sizes) == 1  # one picture size for the whole game: no jumping message
     assert len(pngs) > len(game) // 2
 

@@ -2,51 +2,35 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import pytest
-
-from bot.games.common import set_option
+from bot.games.common import Tr, set_option
 from bot.games.ludo import UI
 from engines.ludo import CENTRE, ENGINE, YARD, LudoOptions, LudoState
 from locales import Translator
-from tests.engine_helpers import with_dice
+from tests.engine_helpers import new_state
+from tests.ui_helpers import NAMES, button_labels, throw_lines, tr_fixture, translator_fixture
 
-NAMES = ("Оля", "Боря", "Вера", "Гоша")
-
-
-@pytest.fixture(scope="module")
-def translator() -> Translator:
-    return Translator.load(strict=True)
-
-
-@pytest.fixture
-def tr(translator: Translator):
-    return lambda key, /, **args: translator.t("ru", key, **args)
+translator = translator_fixture()
+tr = tr_fixture()
 
 
 def table(pieces: tuple[int, ...], turn: int = 0, bonuses: bool = False, **changes) -> LudoState:
-    state, _ = ENGINE.new_game(LudoOptions(bonuses=bonuses), 4, "cd" * 32)
-    return replace(state, pieces=pieces + (YARD,) * (16 - len(pieces)), turn=turn, **changes)
+    """Four players; ``pieces`` from seat 0 on, the rest in the yard."""
+    return new_state(ENGINE, LudoOptions(bonuses=bonuses), 4, "cd" * 32,
+                     pieces=pieces + (YARD,) * (16 - len(pieces)), turn=turn, **changes)
 
 
-def throw(state: LudoState, die: int, tr) -> tuple[LudoState, list[str]]:
-    state, events, _ = ENGINE.apply(with_dice(state, (die,), count=1), "r")
-    return state, UI.describe(events, NAMES, tr)
-
-
-def labels(state: LudoState, translator: Translator) -> list[str]:
-    return [translator.t("ru", f"action-ludo-{a.kind}", **{f"a{i}": v for i, v in enumerate(a.args)})
-            for a in ENGINE.legal_actions(state)]
+def throw(state: LudoState, die: int, tr: Tr) -> tuple[LudoState, list[str]]:
+    """Roll ``die``: the new state and its log lines."""
+    return throw_lines(ENGINE, UI, NAMES, state, (die,), tr)
 
 
 def test_buttons_name_the_piece_and_where_it_goes(translator: Translator, tr) -> None:
     state, lines = throw(table((YARD, 13, 20, YARD)), 6, tr)
     assert lines == ["Оля: 🎲 6 → выбирает фишку"]
-    assert labels(state, translator) == ["🐣 Вывести фишку", "Фишка 2: 14 → 20", "Фишка 3: 21 → 27 🛡"]
+    assert button_labels(ENGINE, state, translator) == ["🐣 Вывести фишку", "Фишка 2: 14 → 20", "Фишка 3: 21 → 27 🛡"]
     # Боря (colour 1) stands alone on cell 17; Оля's piece on cell 14 hits it with a 3
     state, _ = throw(table((14, 53, CENTRE, CENTRE, 17 - 13)), 3, tr)
-    assert labels(state, translator) == ["Фишка 1: 15 → 18 ⚔", "Фишка 2: 54 → 🏁"]
+    assert button_labels(ENGINE, state, translator) == ["Фишка 1: 15 → 18 ⚔", "Фишка 2: 54 → 🏁"]
 
 
 def test_each_kind_of_throw_in_words(tr) -> None:

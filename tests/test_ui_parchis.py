@@ -2,50 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import pytest
-
+from bot.games.common import Tr
 from bot.games.parchis import UI
 from engines.parchis import CENTRE, ENGINE, HOME, ParchisOptions, ParchisState
 from locales import Translator
-from tests.engine_helpers import with_dice
+from tests.engine_helpers import new_state
+from tests.ui_helpers import NAMES, button_labels, throw_lines, tr_fixture, translator_fixture
 
-NAMES = ("Оля", "Боря", "Вера", "Гоша")
-
-
-@pytest.fixture(scope="module")
-def translator() -> Translator:
-    return Translator.load(strict=True)
-
-
-@pytest.fixture
-def tr(translator: Translator):
-    return lambda key, /, **args: translator.t("ru", key, **args)
+translator = translator_fixture()
+tr = tr_fixture()
 
 
 def table(pieces: tuple[int, ...], turn: int = 0, **changes) -> ParchisState:
     """Four players; Оля is colour 0 (exit 5: progress p stands on cell p + 5)."""
-    state, _ = ENGINE.new_game(ParchisOptions(), 4, "ef" * 32)
-    return replace(state, pieces=pieces + (HOME,) * (16 - len(pieces)), turn=turn, **changes)
+    return new_state(ENGINE, ParchisOptions(), 4, "ef" * 32,
+                     pieces=pieces + (HOME,) * (16 - len(pieces)), turn=turn, **changes)
 
 
-def throw(state: ParchisState, die: int, tr) -> tuple[ParchisState, list[str]]:
-    state, events, _ = ENGINE.apply(with_dice(state, (die,), count=1), "r")
-    return state, UI.describe(events, NAMES, tr)
-
-
-def labels(state: ParchisState, translator: Translator) -> list[str]:
-    return [translator.t("ru", f"action-parchis-{a.kind}", **{f"a{i}": v for i, v in enumerate(a.args)})
-            for a in ENGINE.legal_actions(state)]
+def throw(state: ParchisState, die: int, tr: Tr) -> tuple[ParchisState, list[str]]:
+    """Roll ``die``: the new state and its log lines."""
+    return throw_lines(ENGINE, UI, NAMES, state, (die,), tr)
 
 
 def test_buttons_say_piece_from_and_to(translator: Translator, tr) -> None:
     state, lines = throw(table((HOME, 9, 30, HOME)), 6, tr)
     assert lines == ["Оля: 🎲 6 → выбирает фишку"]
-    assert labels(state, translator) == ["2: 14 → 20", "3: 35 → 41"]
+    assert button_labels(ENGINE, state, translator) == ["2: 14 → 20", "3: 35 → 41"]
     state, _ = throw(table((62, 67, CENTRE, CENTRE)), 4, tr)
-    assert labels(state, translator) == ["1: 67 → к3", "2: к4 → 🏁"]
+    assert button_labels(ENGINE, state, translator) == ["1: 67 → к3", "2: к4 → 🏁"]
 
 
 def test_exit_is_forced_and_told(tr) -> None:
@@ -60,7 +44,7 @@ def test_capture_then_a_bonus_choice(translator: Translator, tr) -> None:
     state, events, _ = ENGINE.apply(state, "p0")
     assert UI.describe(events, NAMES, tr) == [
         "Оля → фишка 1: 14 → 16, рубит фишку 1 (Боря) — домой, +20, выбирает, чем сходить на +20"]
-    assert labels(state, translator) == ["+20: фишка 1 → 36", "+20: фишка 2 → 55"]
+    assert button_labels(ENGINE, state, translator) == ["+20: фишка 1 → 36", "+20: фишка 2 → 55"]
     assert UI.status_lines(state, NAMES, tr)[-1] == "Бонус +20: выберите фишку"
     state, events, _ = ENGINE.apply(state, "p1")
     assert UI.describe(events, NAMES, tr) == ["Оля: бонус +20 → фишка 2: 35 → 55"]

@@ -6,45 +6,33 @@ from dataclasses import replace
 
 import pytest
 
-from bot.games.common import set_option
+from bot.games.common import Tr, set_option
 from bot.games.spichki import UI
-from engines.base import DiceSource, Event, OptionsError
+from engines.base import Event, OptionsError
 from engines.spichki import ENGINE, SpichkiOptions, SpichkiState
 from locales import Translator
+from tests.engine_helpers import new_state
+from tests.ui_helpers import NAMES, throw_lines, translate, translator_fixture
 
-NAMES = ("Оля", "Боря", "Вера", "Гоша")
-
-
-@pytest.fixture(scope="module")
-def translator() -> Translator:
-    return Translator.load(strict=True)
+translator = translator_fixture()
 
 
-def ru(translator: Translator):
-    return lambda key, /, **args: translator.t("ru", key, **args)
+def ru(translator: Translator) -> Tr:
+    return translate(translator, "ru")
 
 
-def en(translator: Translator):
-    return lambda key, /, **args: translator.t("en", key, **args)
-
-
-def rigged(state: SpichkiState, dice: tuple[int, int]) -> SpichkiState:
-    """The same state with the next throw index moved to one that gives ``dice``."""
-    source = DiceSource(state.seed)
-    for n in range(1, 5000):
-        if source.throw(n, 2) == dice:
-            return replace(state, throws=n)
-    raise AssertionError(f"no throw gives {dice}")
+def en(translator: Translator) -> Tr:
+    return translate(translator, "en")
 
 
 def chasing(target: tuple[int, int] = (2, 4), turn: int = 0, **options: int) -> SpichkiState:
-    state, _ = ENGINE.new_game(SpichkiOptions(**options), 4, "ab" * 32)
-    return replace(state, target=target, turn=turn)
+    """Four players chasing ``target``, seat ``turn`` to throw."""
+    return new_state(ENGINE, SpichkiOptions(**options), 4, "ab" * 32, target=target, turn=turn)
 
 
-def line_after(state: SpichkiState, dice: tuple[int, int], tr) -> tuple[SpichkiState, list[str]]:
-    state, events, _ = ENGINE.apply(rigged(state, dice), "r")
-    return state, UI.describe(events, NAMES, tr)
+def line_after(state: SpichkiState, dice: tuple[int, int], tr: Tr) -> tuple[SpichkiState, list[str]]:
+    """Throw ``dice``: the new state and its log lines."""
+    return throw_lines(ENGINE, UI, NAMES, state, dice, tr)
 
 
 def test_seed_worked_example_in_words(translator: Translator) -> None:

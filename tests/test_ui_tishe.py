@@ -2,63 +2,45 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import pytest
-
-from bot.games.common import set_option
+from bot.games.common import Tr, set_option
 from bot.games.tishe import UI
 from engines.tishe import ENGINE, HOME, OFF, TisheOptions, TisheState
 from locales import Translator
-from tests.engine_helpers import with_dice
+from tests.engine_helpers import new_state
+from tests.ui_helpers import NAMES as ALL_NAMES
+from tests.ui_helpers import button_labels, throw_lines, tr_fixture, translator_fixture
 
-NAMES = ("Оля", "Боря", "Вера")
+NAMES = ALL_NAMES[:3]  # three players
 
-
-@pytest.fixture(scope="module")
-def translator() -> Translator:
-    return Translator.load(strict=True)
-
-
-@pytest.fixture
-def tr(translator: Translator):
-    return lambda key, /, **args: translator.t("ru", key, **args)
+translator = translator_fixture()
+tr = tr_fixture()
 
 
 def table(checkers: tuple[int, ...], turn: int = 0, both_home: bool = False, **changes) -> TisheState:
-    state, _ = ENGINE.new_game(TisheOptions(both_home=both_home), 3, "ab" * 32)
-    return replace(state, checkers=checkers, turn=turn, **changes)
+    """Three players; ``checkers`` lists every seat's two checkers in seat order."""
+    return new_state(ENGINE, TisheOptions(both_home=both_home), 3, "ab" * 32, checkers=checkers, turn=turn,
+                     **changes)
 
 
-def throw(state: TisheState, dice: tuple[int, int], tr, choice: str | None = None) -> tuple[TisheState, list[str]]:
+def throw(state: TisheState, dice: tuple[int, int], tr: Tr, choice: str | None = None) -> tuple[TisheState, list[str]]:
     """Roll ``dice`` (and make ``choice`` if the roll asks for one); the log lines of it all."""
-    state, events, _ = ENGINE.apply(with_dice(state, dice, count=2), "r")
-    lines = UI.describe(events, NAMES, tr)
-    if choice is not None:
-        state, events, _ = ENGINE.apply(state, choice)
-        lines += UI.describe(events, NAMES, tr)
-    return state, lines
-
-
-def labels(state: TisheState, translator: Translator) -> list[str]:
-    return [translator.t("ru", f"action-tishe-{a.kind}", **{f"a{i}": v for i, v in enumerate(a.args)})
-            for a in ENGINE.legal_actions(state)]
+    return throw_lines(ENGINE, UI, NAMES, state, dice, tr, choice)
 
 
 def test_move_buttons_say_where_each_choice_leads(translator: Translator, tr) -> None:
     state, lines = throw(table((23, OFF, 0, 0, 0, 0)), (6, 2), tr)
     assert lines == ["Оля: 6–2 → выбирает фишку"]
-    assert labels(state, translator) == ["➕ Ввести фишку → 8", "Фишка 1: 23 → 31 ⏩ 34"]
+    assert button_labels(ENGINE, state, translator) == ["➕ Ввести фишку → 8", "Фишка 1: 23 → 31 ⏩ 34"]
     state, _ = throw(table((20, 5, 0, 0, 0, 0)), (6, 1), tr)
-    assert labels(state, translator) == ["Фишка 1: 20 → 27 ⏪ 24", "Фишка 2: 5 → 12 ⏩ 15"]
+    assert button_labels(ENGINE, state, translator) == ["Фишка 1: 20 → 27 ⏪ 24", "Фишка 2: 5 → 12 ⏩ 15"]
     state, _ = throw(table((4, 15, 0, 0, 0, 0)), (3, 3), tr)
-    assert labels(state, translator) == ["Фишка 1: 4 → 10 ✖", "Фишка 2: 15 → 21 ⏩ 24"]
+    assert button_labels(ENGINE, state, translator) == ["Фишка 1: 4 → 10 ✖", "Фишка 2: 15 → 21 ⏩ 24"]
     state, _ = throw(table((92, 15, 0, 0, 0, 0)), (4, 4), tr)
-    assert labels(state, translator) == ["Фишка 1: 92 → 100 🏁", "Фишка 2: 15 → 23"]
+    assert button_labels(ENGINE, state, translator) == ["Фишка 1: 92 → 100 🏁", "Фишка 2: 15 → 23"]
     state, _ = throw(table((16, 2, 0, 0, 0, 0)), (3, 3), tr)
-    assert labels(state, translator) == ["Фишка 1: 16 → 22 ⏸", "Фишка 2: 2 → 8"]
+    assert button_labels(ENGINE, state, translator) == ["Фишка 1: 16 → 22 ⏸", "Фишка 2: 2 → 8"]
     state, _ = throw(table((OFF, 50 - 45, 0, 0, 0, 0)), (6, 5), tr)
-    assert labels(state, translator) == ["➕ Ввести фишку → 11 ⏩ 14 ⏸", "Фишка 2: 5 → 16 ⏩ 19"]
+    assert button_labels(ENGINE, state, translator) == ["➕ Ввести фишку → 11 ⏩ 14 ⏸", "Фишка 2: 5 → 16 ⏩ 19"]
 
 
 def test_a_single_legal_move_is_made_with_the_throw(tr) -> None:

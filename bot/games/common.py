@@ -52,6 +52,37 @@ class GameUI(Protocol):
                events: Sequence[Event]) -> bytes: ...
 
 
+class SwitchVariantUI:
+    """The lobby of a game whose variant is one yes/no option («с бонусами», «обе фишки до 100»):
+    a line naming the variant and a button that switches it.
+
+    Subclasses set ``code``, ``switch`` (the option's field) and ``variants`` (the locale
+    suffixes of ``<code>-variant-…`` for off and on).
+    """
+
+    code: str
+    switch: str
+    variants: tuple[str, str]
+
+    def variant_key(self, options: Any) -> str:
+        return self.variants[bool(getattr(options, self.switch))]
+
+    def variant(self, options: Any, tr: Tr) -> str:
+        return tr(f"{self.code}-variant-{self.variant_key(options)}")
+
+    def is_pub(self, options: Any) -> bool:
+        return False
+
+    def lobby_lines(self, options: Any, seats: int, tr: Tr) -> list[str]:
+        return [tr(f"{self.code}-lobby-variant", variant=self.variant(options, tr))]
+
+    def lobby_buttons(self, options: Any, seats: int, tr: Tr) -> list[list[Button]]:
+        switched = not getattr(options, self.switch)
+        other = dataclasses.replace(options, **{self.switch: switched})
+        return [[Button(tr(f"{self.code}-btn-variant", variant=self.variant(other, tr)), self.switch,
+                        "on" if switched else "off")]]
+
+
 def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> Any:
     """A copy of ``options`` with ``key`` parsed from text and validated.
 

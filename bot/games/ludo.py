@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.games.common import Button, Tr
+from bot.games.common import SwitchVariantUI, Tr
 from engines.base import Event, Outcome
-from engines.ludo import CENTRE, PHASE_MOVE, YARD, LudoOptions, LudoState
+from engines.ludo import CENTRE, PHASE_MOVE, YARD, LudoState
 from render import ludo as render_ludo
 
 _PARTS = {"no_move": "ludo-ev-no-move", "choose": "ludo-ev-choose", "third_six": "ludo-ev-third-six",
           "win": "ludo-ev-win"}
-
-
-def _variant_key(options: LudoOptions) -> str:
-    return "bonuses" if options.bonuses else "classic"
 
 
 def where(progress: int, tr: Tr) -> str:
@@ -26,24 +22,11 @@ def where(progress: int, tr: Tr) -> str:
     return str(progress + 1)
 
 
-class LudoUI:
+class LudoUI(SwitchVariantUI):
     """Presentation of the `ludo` engine."""
 
     code = "ludo"
-
-    def variant(self, options: LudoOptions, tr: Tr) -> str:
-        return tr(f"ludo-variant-{_variant_key(options)}")
-
-    def is_pub(self, options: LudoOptions) -> bool:
-        return False
-
-    def lobby_lines(self, options: LudoOptions, seats: int, tr: Tr) -> list[str]:
-        return [tr("ludo-lobby-variant", variant=self.variant(options, tr))]
-
-    def lobby_buttons(self, options: LudoOptions, seats: int, tr: Tr) -> list[list[Button]]:
-        other = LudoOptions(bonuses=not options.bonuses)
-        return [[Button(tr("ludo-btn-variant", variant=self.variant(other, tr)), "bonuses",
-                        "on" if other.bonuses else "off")]]
+    switch, variants = "bonuses", ("classic", "bonuses")
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
         """The throw and what it did on one line («Оля: 🎲 6 → выводит фишку 1, бросает ещё»)."""

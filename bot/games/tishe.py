@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.games.common import Button, Tr
+from bot.games.common import SwitchVariantUI, Tr
 from engines.base import Event, Outcome
-from engines.tishe import HOME, OFF, PHASE_CHOOSE, TisheOptions, TisheState
+from engines.tishe import HOME, OFF, PHASE_CHOOSE, TisheState
 from render import tishe as render_tishe
 
 # Events that add to the throw's line, and the locale key of each (the rest get their own line).
 _PART_KEYS = {"no_move": "tishe-ev-no-move", "choose": "tishe-ev-choose", "home": "tishe-ev-home",
               "win": "tishe-ev-win", "again": "tishe-ev-again", "again_lost": "tishe-ev-again-lost"}
-
-
-def _variant_key(options: TisheOptions) -> str:
-    return "both" if options.both_home else "first"
 
 
 def _where(pos: int, tr: Tr) -> str:
@@ -24,24 +20,11 @@ def _where(pos: int, tr: Tr) -> str:
     return tr("tishe-pos-home") if pos == HOME else str(pos)
 
 
-class TisheUI:
+class TisheUI(SwitchVariantUI):
     """Presentation of the `tishe` engine."""
 
     code = "tishe"
-
-    def variant(self, options: TisheOptions, tr: Tr) -> str:
-        return tr(f"tishe-variant-{_variant_key(options)}")
-
-    def is_pub(self, options: TisheOptions) -> bool:
-        return False
-
-    def lobby_lines(self, options: TisheOptions, seats: int, tr: Tr) -> list[str]:
-        return [tr("tishe-lobby-variant", variant=self.variant(options, tr))]
-
-    def lobby_buttons(self, options: TisheOptions, seats: int, tr: Tr) -> list[list[Button]]:
-        other = TisheOptions(both_home=not options.both_home)
-        return [[Button(tr("tishe-btn-variant", variant=self.variant(other, tr)), "both_home",
-                        "on" if other.both_home else "off")]]
+    switch, variants = "both_home", ("first", "both")
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
         """The throw and what it did on one line («Оля: 6–2 → вводит фишку 1: 8»); skips below."""
@@ -86,7 +69,7 @@ class TisheUI:
 
     def result_lines(self, state: TisheState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
         (seat,) = outcome.winners
-        return [tr(f"tishe-result-{_variant_key(state.options)}", name=names[seat])]
+        return [tr(f"tishe-result-{self.variant_key(state.options)}", name=names[seat])]
 
     def label_keys(self) -> Sequence[str]:
         return render_tishe.LABEL_KEYS

@@ -1,0 +1,63 @@
+"""Helpers for the UI tests (a game's wording): the translator fixtures, the labels of the move
+buttons, and the log lines of a throw with the dice a test wants.
+
+Fixtures are made by factories, so a test module names them itself::
+
+    translator = translator_fixture()
+    tr = tr_fixture()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from bot.games.common import GameUI, Tr
+from locales import Translator
+from tests.engine_helpers import with_dice
+
+NAMES = ("Оля", "Боря", "Вера", "Гоша")
+
+
+def translate(translator: Translator, lang: str) -> Tr:
+    """``translator.t`` for one language: ``tr(key, **args)``."""
+    return lambda key, /, **args: translator.t(lang, key, **args)
+
+
+def translator_fixture() -> Callable[..., Translator]:
+    """A module-scoped ``translator`` fixture: every locale, loaded strictly."""
+
+    @pytest.fixture(scope="module", name="translator")
+    def translator() -> Translator:
+        return Translator.load(strict=True)
+
+    return translator
+
+
+def tr_fixture(lang: str = "ru") -> Callable[..., Tr]:
+    """A ``tr`` fixture: the ``translator`` fixture's wording in ``lang``."""
+
+    @pytest.fixture(name="tr")
+    def tr(translator: Translator) -> Tr:
+        return translate(translator, lang)
+
+    return tr
+
+
+def button_labels(engine: Any, state: Any, translator: Translator, lang: str = "ru") -> list[str]:
+    """The text of each move button the bot shows for ``state``, in ``lang``."""
+    return [translator.t(lang, f"action-{engine.code}-{a.kind}", **{f"a{i}": v for i, v in enumerate(a.args)})
+            for a in engine.legal_actions(state)]
+
+
+def throw_lines(engine: Any, ui: GameUI, names: Sequence[str], state: Any, dice: tuple[int, ...], tr: Tr,
+                choice: str | None = None) -> tuple[Any, list[str]]:
+    """Roll exactly ``dice`` (then make ``choice``, if given): the new state and the log lines of it all."""
+    state, events, _ = engine.apply(with_dice(state, dice, count=len(dice)), "r")
+    lines = ui.describe(events, names, tr)
+    if choice is not None:
+        state, events, _ = engine.apply(state, choice)
+        lines += ui.describe(events, names, tr)
+    return state, lines
