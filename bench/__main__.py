@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, games cut short (a smoke run)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON results")
     args = parser.parse_args(argv)
-    scale = 0.1 if args.quick else 1.0
+    scale = 0.02 if args.quick else 1.0
     results = {
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "engines": engine_speed.run(scale),

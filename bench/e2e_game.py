@@ -20,6 +20,7 @@ GAMES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("sosedi tower", "sosedi", ("Вариант →", "Вариант →")),
     ("spichki", "spichki", ()),
     ("tishe", "tishe", ()),
+    ("shishbesh", "shishbesh", ()),
     ("ludo", "ludo", ()),
     ("parchis", "parchis", ()),
 )

@@ -20,6 +20,8 @@ CASES: list[tuple[str, dict[str, Any], int]] = [
     ("ludo", {"bonuses": False}, 4),
     ("ludo", {"bonuses": True}, 4),
     ("parchis", {}, 4),
+    ("shishbesh", {}, 4),
+    ("shishbesh", {"board": "long", "shelters": "staggered", "start": "six_or_double", "fast_charge": True}, 4),
 ]
 
 

@@ -11,10 +11,11 @@ from typing import Any
 
 from PIL import Image
 
-from engines import ludo, parchis, sosedi, spichki, tishe
+from engines import ludo, parchis, shishbesh, sosedi, spichki, tishe
 from locales import Translator
 from render import ludo as render_ludo
 from render import parchis as render_parchis
+from render import shishbesh as render_shishbesh
 from render import sosedi as render_sosedi
 from render import spichki as render_spichki
 from render import tishe as render_tishe
@@ -85,4 +86,10 @@ def run(scale: float = 1.0) -> list[dict[str, Any]]:
     for seats in (2, 4):
         positions = _positions(parchis.ENGINE, parchis.ParchisOptions(), seats, games)
         rows.append(_measure(f"parchis {seats}p", render_parchis.render_board, positions, NAMES[:seats], labels))
+    labels = {k: tr.t("ru", f"board-{k}") for k in render_shishbesh.LABEL_KEYS}
+    for board in shishbesh.BOARDS:
+        for seats in (2, 4):
+            positions = _positions(shishbesh.ENGINE, shishbesh.ShishbeshOptions(board=board), seats, games)
+            rows.append(_measure(f"shishbesh {board} {seats}p", render_shishbesh.render_board, positions,
+                                 NAMES[:seats], labels))
     return rows

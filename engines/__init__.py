@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import ludo, parchis, sosedi, spichki, tishe
+from engines import ludo, parchis, shishbesh, sosedi, spichki, tishe
 from engines.base import Engine
 
 # Game codes as in shared/rules/README.md; the picker lists them in this order.
@@ -12,6 +12,7 @@ GAMES: dict[str, Engine[Any, Any]] = {
     sosedi.ENGINE.code: sosedi.ENGINE,
     spichki.ENGINE.code: spichki.ENGINE,
     tishe.ENGINE.code: tishe.ENGINE,
+    shishbesh.ENGINE.code: shishbesh.ENGINE,
     ludo.ENGINE.code: ludo.ENGINE,
     parchis.ENGINE.code: parchis.ENGINE,
 }

@@ -725,3 +725,42 @@ def dashed_ring(size: int, colour: RGB, dashes: int = 12, width: int = 4, dash: 
         d.arc((c - r + k, c - r + k, c + r - k, c + r - k), a + 1, a + step * dash - 1, fill=(*colour, 255),
               width=width * SS)
     return img.reduce(SS)
+
+
+# ---------------------------------------------------------------- generic marks (appended for round-cell boards)
+
+
+@lru_cache(maxsize=8)
+def red_cross(size: int) -> Image.Image:
+    """A red ✕ outlined in ink, ``size`` px square (RGBA): a capture."""
+    s, k = size * SS, 5 * SS
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    for width, fill in ((11 * SS, INK), (6 * SS, RED)):
+        d.line((k, k, s - k, s - k), fill=(*fill, 255), width=width)
+        d.line((k, s - k, s - k, k), fill=(*fill, 255), width=width)
+    return img.reduce(SS)
+
+
+@lru_cache(maxsize=64)
+def round_ring(size: int, colour: RGB, alpha: int = 255, width: int = 4) -> Image.Image:
+    """A solid ring ``size`` px across in ``colour`` edged with ink, ``alpha`` opaque (RGBA): a round cell marked."""
+    s, k = size * SS, 1.5 * SS
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.ellipse((SS, SS, s - SS, s - SS), outline=(*INK, alpha), width=(width + 3) * SS)
+    d.ellipse((SS + k, SS + k, s - SS - k, s - SS - k), outline=(*colour, alpha), width=width * SS)
+    return img.reduce(SS)
+
+
+def draw_arrow(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: Any, width: float,
+               head: float, both: bool = False) -> None:
+    """A straight arrow from ``a`` to ``b`` with a ``head`` px long tip (at both ends when ``both``)."""
+    n = math.dist(a, b)
+    ux, uy = (b[0] - a[0]) / n, (b[1] - a[1]) / n
+    start = (a[0] + ux * head * 0.8, a[1] + uy * head * 0.8) if both else a
+    d.line((*start, b[0] - ux * head * 0.8, b[1] - uy * head * 0.8), fill=colour, width=round(width))
+    for tip, sx in ((b, 1), (a, -1)) if both else ((b, 1),):
+        bx, by = tip[0] - sx * ux * head, tip[1] - sx * uy * head
+        d.polygon([tip, (bx - uy * head * 0.6, by + ux * head * 0.6), (bx + uy * head * 0.6, by - ux * head * 0.6)],
+                  fill=colour)

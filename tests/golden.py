@@ -70,7 +70,10 @@ def _seed(label: str) -> str:
 # home, a barrier that a 6 had to open (4p: actions 51, 69 and, as a 7, 133; 2p: 198 and,
 # as a 7, 91), a capture on coming out with its +20 and a bonus lost; in the 4p game also
 # a bonus move that captures and earns another +20 (action 167) and coming out onto two
-# opponents, the later one captured (action 149).
+# opponents, the later one captured (action 149); in both shishbesh games captures, pieces
+# going into a shelter's hut, corner jumps and the «срез», a jump back from the first corner
+# to the last (4p: 6 → 42 at action 148, a diagonal 30 → 6 at 144; 3p long: 7 → 49 at 192),
+# and in the 3p long game also fast-charge throws (actions 1 and 2, then a third that works).
 GOLDENS: dict[str, Golden] = {
     "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
     "sosedi-reverse-4p-immune": Golden(
@@ -89,6 +92,11 @@ GOLDENS: dict[str, Golden] = {
     "ludo-3p-bonuses": Golden("ludo", 3, _seed("ludo-3p-bonuses#106"), {"bonuses": True}),
     "parchis-4p": Golden("parchis", 4, _seed("parchis-4p#143")),
     "parchis-2p": Golden("parchis", 2, _seed("parchis-2p#329")),
+    "shishbesh-4p": Golden("shishbesh", 4, _seed("shishbesh-4p#1")),
+    "shishbesh-3p-long-staggered": Golden(
+        "shishbesh", 3, _seed("shishbesh-3p-long-staggered#10"),
+        {"board": "long", "shelters": "staggered", "start": "six_or_double", "fast_charge": True},
+    ),
 }
 
 

@@ -11,6 +11,7 @@ from fluent.syntax import FluentParser, ast, visitor
 from bot.app import COMMANDS
 from bot.games import GAME_UIS
 from engines import GAMES
+from engines.shishbesh import BOARDS, SHELTER_MODES, STARTS
 from engines.sosedi import MODES
 from engines.spichki import WHY_DOUBLE, WHY_DOUBLE_HIT, WHY_EXACT, WHY_ONE
 from engines.tishe import RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN, RULE_ZERO
@@ -75,6 +76,11 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"ludo-variant-{v}" for v in ("classic", "bonuses")}
     keys |= {f"{game}-{key}-variant" for game in ("ludo", "tishe") for key in ("lobby", "btn")}
     keys |= {f"parchis-pos-{where}" for where in ("home", "cell", "corridor", "centre")}
+    keys |= {f"action-shishbesh-{kind}" for kind in ("roll", "enter", "step", "jump_forward", "jump_back",
+                                                     "jump_diagonal")}
+    keys |= {f"shishbesh-ev-{kind}" for kind in ("enter", "step", "jump-forward", "jump-back", "jump-diagonal")}
+    keys |= {f"shishbesh-board-{v}" for v in BOARDS} | {f"shishbesh-shelters-{v}" for v in SHELTER_MODES}
+    keys |= {f"shishbesh-start-{v}" for v in STARTS}
     keys |= {f"spichki-ev-take-{why.replace('_', '-')}" for why in (WHY_DOUBLE, WHY_EXACT, WHY_DOUBLE_HIT, WHY_ONE)}
     return keys
 
@@ -142,7 +148,7 @@ def test_every_plural_message_formats_for_sample_counts(tr: Translator) -> None:
                 args = {name: n if name in {"count", "left", "held", "bowl", "phase", "many", "max", "min",
                                               "pile", "players", "a", "b", "turns", "bounced",
                                               "missed", "total", "checker", "at", "to", "start",
-                                              "die", "yard", "centre", "home", "piece", "n"}
+                                              "die", "yard", "centre", "home", "piece", "n", "park"}
                         | {f"a{i}" for i in range(6)}
                         else "X" for name in names}
                 text = tr.t(lang, key, **args)  # strict: raises on a missing variable

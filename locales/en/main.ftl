@@ -6,6 +6,8 @@ game-spichki = Matches
 game-spichki-tagline = Two pairs of dice and a pile of matches · 2–8 players
 game-tishe = Slow and Steady
 game-tishe-tagline = Two dice, two checkers each, circles to 100 · 2–6 players
+game-shishbesh = Shish-besh
+game-shishbesh-tagline = A cross, two dice, corner jumps, huts · 2–4 players
 game-ludo = Ludo
 game-ludo-tagline = One die, four pieces, the cross with yards · 2–4 players
 game-parchis = Parchís
@@ -21,7 +23,7 @@ cmd-help = Help
 
 help-text =
     🎲 <b>Dice games for the whole group</b>
-    /newgame — pick a game (or by its code: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>ludo</code>, <code>parchis</code>)
+    /newgame — pick a game (or by its code: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>shishbesh</code>, <code>ludo</code>, <code>parchis</code>)
     /rules — rules of the current game (or <code>/rules spichki</code>)
     /stop — stop the game (host or admin)
     /set — a lobby setting, e.g. <code>/set chips 17</code>

@@ -6,6 +6,8 @@ game-spichki = Спички
 game-spichki-tagline = Две пары костей и куча спичек · 2–8 игроков
 game-tishe = Тише едешь — дальше будешь
 game-tishe-tagline = Две кости, по две фишки, круги до 100 · 2–6 игроков
+game-shishbesh = Шиш-беш
+game-shishbesh-tagline = Крест, два кубика, прыжки с углов, избушки · 2–4 игрока
 game-ludo = Людо
 game-ludo-tagline = Один кубик, четыре фишки, крест с дворами · 2–4 игрока
 game-parchis = Парчис
@@ -21,7 +23,7 @@ cmd-help = Помощь
 
 help-text =
     🎲 <b>Игры в кости для всей группы</b>
-    /newgame — выбрать игру (или сразу по коду: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>ludo</code>, <code>parchis</code>)
+    /newgame — выбрать игру (или сразу по коду: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>shishbesh</code>, <code>ludo</code>, <code>parchis</code>)
     /rules — правила текущей игры (или <code>/rules spichki</code>)
     /stop — остановить игру (хост или админ)
     /set — настройка лобби, например <code>/set chips 17</code>

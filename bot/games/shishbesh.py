@@ -1,0 +1,99 @@
+"""«Шиш-беш» in the bot: lobby settings, move wording, the cross board."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.games.common import Button, Tr
+from engines.base import Event, Outcome
+from engines.shishbesh import BOARDS, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
+from render import shishbesh as render_shishbesh
+
+_MOVES = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
+_PARTS = {"no_move": "shishbesh-ev-no-move", "choose": "shishbesh-ev-choose", "win": "shishbesh-ev-win"}
+
+
+def _next(values: tuple[str, ...], value: str) -> str:
+    return values[(values.index(value) + 1) % len(values)]
+
+
+class ShishbeshUI:
+    """Presentation of the `shishbesh` engine."""
+
+    code = "shishbesh"
+
+    def variant(self, options: ShishbeshOptions, tr: Tr) -> str:
+        return tr(f"shishbesh-board-{options.board}")
+
+    def is_pub(self, options: ShishbeshOptions) -> bool:
+        return False
+
+    def lobby_lines(self, options: ShishbeshOptions, seats: int, tr: Tr) -> list[str]:
+        return [tr("shishbesh-lobby-board", board=self.variant(options, tr)),
+                tr("shishbesh-lobby-shelters", shelters=tr(f"shishbesh-shelters-{options.shelters}")),
+                tr("shishbesh-lobby-start", start=tr(f"shishbesh-start-{options.start}")),
+                tr("shishbesh-lobby-charge-on" if options.fast_charge else "shishbesh-lobby-charge-off")]
+
+    def lobby_buttons(self, options: ShishbeshOptions, seats: int, tr: Tr) -> list[list[Button]]:
+        board, shelters, start = (_next(BOARDS, options.board), _next(SHELTER_MODES, options.shelters),
+                                  _next(STARTS, options.start))
+        return [
+            [Button(tr("shishbesh-btn-board", board=tr(f"shishbesh-board-{board}")), "board", board),
+             Button(tr("shishbesh-btn-shelters", shelters=tr(f"shishbesh-shelters-{shelters}")), "shelters",
+                    shelters)],
+            [Button(tr("shishbesh-btn-start", start=tr(f"shishbesh-start-{start}")), "start", start),
+             Button(tr("shishbesh-btn-charge-off" if options.fast_charge else "shishbesh-btn-charge-on"),
+                    "fast_charge", "off" if options.fast_charge else "on")],
+        ]
+
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+        """The throw (or the choice) and everything it did on one line."""
+        head = ""
+        parts: list[str] = []
+        lines: list[str] = []
+        for event in events:
+            data, name = event.data, names[event.seat or 0]
+            if event.kind == "starter":
+                lines.append(tr("shishbesh-ev-starter", name=name))
+            elif event.kind == "roll":
+                head = tr("shishbesh-ev-roll", name=name, dice=" · ".join(str(d) for d in data["dice"]))
+            elif event.kind in _MOVES:
+                head = head or tr("shishbesh-ev-chooser", name=name)
+                parts.append(tr(f"shishbesh-ev-{event.kind.replace('_', '-')}", piece=data["piece"] + 1,
+                                start=data["from"], to=data["to"], die=data["die"]))
+            elif event.kind == "capture":
+                parts.append(tr("shishbesh-ev-capture", name=name, piece=data["piece"] + 1))
+            elif event.kind == "hut":
+                parts.append(tr("shishbesh-ev-hut", piece=data["piece"] + 1))
+            elif event.kind == "again":
+                parts.append(tr("shishbesh-ev-again-capture" if data.get("capture") else "shishbesh-ev-again"))
+            elif event.kind == "charge":
+                parts.append(tr("shishbesh-ev-charge", left=data["left"]))
+            elif event.kind in _PARTS:
+                parts.append(tr(_PARTS[event.kind]))
+        if head:
+            lines.insert(0, tr("shishbesh-ev-line", head=head, parts=", ".join(parts)) if parts else head)
+        return lines
+
+    def status_lines(self, state: ShishbeshState, names: Sequence[str], tr: Tr) -> list[str]:
+        home = state.options.geometry.home
+        players = [tr("shishbesh-status-player", name=names[s], park=state.of(s).count(PARK),
+                      home=sum(p in home for p in state.of(s))) for s in range(state.seats)]
+        lines = [" · ".join(players)]
+        if state.phase == PHASE_MOVE and state.dice and not state.finished:
+            lines.append(tr("shishbesh-status-choose", dice=" · ".join(str(d) for d in state.dice)))
+        return lines
+
+    def result_lines(self, state: ShishbeshState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+        (seat,) = outcome.winners
+        return [tr("shishbesh-result", name=names[seat])]
+
+    def label_keys(self) -> Sequence[str]:
+        return render_shishbesh.LABEL_KEYS
+
+    def render(self, state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],
+               events: Sequence[Event]) -> bytes:
+        return render_shishbesh.render_board(state, names, labels, events)
+
+
+UI = ShishbeshUI()

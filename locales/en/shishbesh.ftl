@@ -1,0 +1,86 @@
+## Shish-besh
+
+shishbesh-board-standard = standard board
+shishbesh-board-long = long board
+shishbesh-shelters-opposite = facing each other
+shishbesh-shelters-staggered = staggered
+shishbesh-start-six = on a six
+shishbesh-start-double = on a double
+shishbesh-start-six_or_double = on a six or a double
+
+action-shishbesh-roll = 🎲 Roll
+action-shishbesh-enter = [{ $a0 }] 🐣 Bring a piece out{ $a2 ->
+        [1] {" "}⚔
+       *[other] {""}
+    }
+action-shishbesh-step = [{ $a0 }] Piece { $a1 }: { $a2 } → { $a4 ->
+        [3] 🏠
+       *[other] { $a3 }
+    }{ $a4 ->
+        [1] {" "}⚔
+        [2] {" "}🛖
+       *[other] {""}
+    }
+action-shishbesh-jump_forward = [{ $a0 }] Piece { $a1 }: jump { $a2 } ↷ { $a3 }{ $a4 ->
+        [1] {" "}⚔
+       *[other] {""}
+    }
+action-shishbesh-jump_back = [{ $a0 }] Piece { $a1 }: jump back { $a2 } ↶ { $a3 }{ $a4 ->
+        [1] {" "}⚔
+       *[other] {""}
+    }
+action-shishbesh-jump_diagonal = [{ $a0 }] Piece { $a1 }: diagonal { $a2 } ⤧ { $a3 }{ $a4 ->
+        [1] {" "}⚔
+       *[other] {""}
+    }
+
+shishbesh-lobby-board = Board: { $board }
+shishbesh-lobby-shelters = Huts: { $shelters }
+shishbesh-lobby-start = Out of the park: { $start }
+shishbesh-lobby-charge-on = Fast charge: three throws to get out
+shishbesh-lobby-charge-off = Fast charge: off
+shishbesh-btn-board = Board → { $board }
+shishbesh-btn-shelters = Huts → { $shelters }
+shishbesh-btn-start = Out → { $start }
+shishbesh-btn-charge-on = Fast charge: on
+shishbesh-btn-charge-off = Fast charge: off
+
+shishbesh-ev-starter = Drawn by lot: { $name } starts.
+shishbesh-ev-roll = { $name }: 🎲 { $dice }
+shishbesh-ev-chooser = { $name }
+shishbesh-ev-line = { $head } → { $parts }
+shishbesh-ev-enter = brings piece { $piece } out
+shishbesh-ev-step = piece { $piece }: { $start } → { $to }
+shishbesh-ev-jump-forward = piece { $piece } jumps { $start } ↷ { $to }
+shishbesh-ev-jump-back = piece { $piece } jumps back { $start } ↶ { $to }
+shishbesh-ev-jump-diagonal = piece { $piece } jumps across { $start } ⤧ { $to }
+shishbesh-ev-capture = captures piece { $piece } ({ $name }) — back to the park
+shishbesh-ev-hut = piece { $piece } hides in the hut
+shishbesh-ev-no-move = no move
+shishbesh-ev-choose = chooses a move
+shishbesh-ev-again = a double — rolls again
+shishbesh-ev-again-capture = for the capture — rolls again
+shishbesh-ev-charge = fast charge: { $left } more { $left ->
+        [one] throw
+       *[other] throws
+    }
+shishbesh-ev-win = a win!
+
+shishbesh-status-player = { $name }: park { $park }, home { $home }/4
+shishbesh-status-choose = 🎲 left { $dice }: choose a move
+
+shishbesh-result = 🏆 { $name } brings all four pieces home and wins!
+
+rules-shishbesh =
+    <b>Shish-besh</b> — 2–4 players, two dice, four pieces each, a cross: a circuit of 48 cells (56 on the long board), played counter-clockwise.
+    Pieces wait in the park and come out on a six onto their start field (by setting: on a double, or either). Each die is a separate move, in any order; a die that can be played must be (both, when possible).
+    Landing on an opposing piece sends it to its park and you roll again. A double rolls again too. Two own pieces never share a cell.
+    <b>Corners:</b> standing on a corner, a 1 jumps to the next corner (forward or back), a 3 jumps across. Jumping back from the first corner to your own arm is the shortcut: straight to the door of your home. Jumps capture.
+    <b>Huts</b> on the 3rd cell of each lane: a piece in a hut cannot be captured; if the hut is taken, the newcomer stands on the cell and can be captured, and the hut's piece is locked while the cell is taken.
+    Home only by an exact count, never jumping over your own pieces. The first to bring all four home wins.
+    <b>Fast charge:</b> while none of your pieces is on the circuit, you get three throws in a row to get out.
+
+## Labels on the table picture
+board-park = Park
+board-hut = hut — no captures
+board-jump = corners: 1 — next, 3 — across

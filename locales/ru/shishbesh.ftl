@@ -1,0 +1,87 @@
+## «Шиш-беш»
+
+shishbesh-board-standard = обычное поле
+shishbesh-board-long = длинное поле
+shishbesh-shelters-opposite = друг напротив друга
+shishbesh-shelters-staggered = через один
+shishbesh-start-six = на шестёрку
+shishbesh-start-double = на дубль
+shishbesh-start-six_or_double = на шестёрку или дубль
+
+action-shishbesh-roll = 🎲 Бросить
+action-shishbesh-enter = [{ $a0 }] 🐣 Вывести фишку{ $a2 ->
+        [1] {" "}⚔
+       *[other] {""}
+    }
+action-shishbesh-step = [{ $a0 }] Фишка { $a1 }: { $a2 } → { $a4 ->
+        [3] 🏠
+       *[other] { $a3 }
+    }{ $a4 ->
+        [1] {" "}⚔
+        [2] {" "}🛖
+       *[other] {""}
+    }
+action-shishbesh-jump_forward = [{ $a0 }] Фишка { $a1 }: прыжок { $a2 } ↷ { $a3 }{ $a4 ->
+        [1] {" "}⚔
+       *[other] {""}
+    }
+action-shishbesh-jump_back = [{ $a0 }] Фишка { $a1 }: прыжок назад { $a2 } ↶ { $a3 }{ $a4 ->
+        [1] {" "}⚔
+       *[other] {""}
+    }
+action-shishbesh-jump_diagonal = [{ $a0 }] Фишка { $a1 }: по диагонали { $a2 } ⤧ { $a3 }{ $a4 ->
+        [1] {" "}⚔
+       *[other] {""}
+    }
+
+shishbesh-lobby-board = Поле: { $board }
+shishbesh-lobby-shelters = Избушки: { $shelters }
+shishbesh-lobby-start = Выход из парка: { $start }
+shishbesh-lobby-charge-on = Быстрый заряд: три броска на выход
+shishbesh-lobby-charge-off = Быстрый заряд: нет
+shishbesh-btn-board = Поле → { $board }
+shishbesh-btn-shelters = Избушки → { $shelters }
+shishbesh-btn-start = Выход → { $start }
+shishbesh-btn-charge-on = Быстрый заряд: вкл
+shishbesh-btn-charge-off = Быстрый заряд: выкл
+
+shishbesh-ev-starter = Жребий: начинает { $name }.
+shishbesh-ev-roll = { $name }: 🎲 { $dice }
+shishbesh-ev-chooser = { $name }
+shishbesh-ev-line = { $head } → { $parts }
+shishbesh-ev-enter = выводит фишку { $piece }
+shishbesh-ev-step = фишка { $piece }: { $start } → { $to }
+shishbesh-ev-jump-forward = фишка { $piece } прыгает { $start } ↷ { $to }
+shishbesh-ev-jump-back = фишка { $piece } прыгает назад { $start } ↶ { $to }
+shishbesh-ev-jump-diagonal = фишка { $piece } прыгает по диагонали { $start } ⤧ { $to }
+shishbesh-ev-capture = рубит фишку { $piece } ({ $name }) — в парк
+shishbesh-ev-hut = фишка { $piece } прячется в избушке
+shishbesh-ev-no-move = хода нет
+shishbesh-ev-choose = выбирает ход
+shishbesh-ev-again = дубль — бросает ещё
+shishbesh-ev-again-capture = за рубку — бросает ещё
+shishbesh-ev-charge = быстрый заряд: ещё { $left } { $left ->
+        [one] бросок
+        [few] броска
+       *[many] бросков
+    }
+shishbesh-ev-win = победа!
+
+shishbesh-status-player = { $name }: парк { $park }, домик { $home }/4
+shishbesh-status-choose = 🎲 осталось { $dice }: выберите ход
+
+shishbesh-result = 🏆 { $name } заводит все четыре фишки в домик и побеждает!
+
+rules-shishbesh =
+    <b>Шиш-беш</b> — 2–4 игрока, два кубика, по четыре фишки, поле-крест: круг из 48 клеток (на длинном поле — 56), ход против часовой стрелки.
+    Фишки ждут в парке; выходят на шестёрку на своё стартовое поле (по настройке — на дубль или на то и другое). Каждый кубик — отдельный ход в любом порядке; если кубиком можно сходить — ходить обязательно (и обоими, если получается).
+    Встали на чужую фишку — она идёт в парк, а вы бросаете ещё. Дубль — тоже ещё бросок. Две свои фишки на одной клетке не стоят.
+    <b>Углы:</b> стоя на углу, кубиком «1» можно прыгнуть на соседний угол (вперёд или назад), кубиком «3» — по диагонали. Прыжок назад с первого угла к своему лучу — срез: сразу ко входу в домик. Прыжки рубят.
+    <b>Избушки</b> на 3-м поле каждой дорожки: фишка в избушке неуязвима; если избушка занята, пришедшая встаёт на поле и её можно срубить, а фишка в избушке заперта, пока поле занято.
+    В домик — только точным броском, не перепрыгивая свои фишки. Побеждает тот, кто первым заведёт домой все четыре.
+    <b>Быстрый заряд:</b> пока на круге нет ваших фишек, на выход даётся три броска подряд.
+
+## Подписи на картинке стола
+board-park = Парк
+board-hut = избушка — не рубят
+board-jump = углы: 1 — к соседнему, 3 — по диагонали
