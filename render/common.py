@@ -764,3 +764,21 @@ def draw_arrow(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, f
         bx, by = tip[0] - sx * ux * head, tip[1] - sx * uy * head
         d.polygon([tip, (bx - uy * head * 0.6, by + ux * head * 0.6), (bx + uy * head * 0.6, by - ux * head * 0.6)],
                   fill=colour)
+
+
+def card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: Any, names: Sequence[str],
+                labels: Mapping[str, str], radius: int, header_h: int) -> None:
+    """A player card's frame and header: turn/winner ring and pill on the right, the name fitted
+    into what is left (the card's marker is part of the cached base)."""
+    x0, y0, x1, _ = box
+    pw = x1 - x0
+    won, current = seat_standing(state, seat)
+    mark_card(img, box, radius, won, current, state.finished)
+    right = x1 - 10
+    if current or won:
+        text = labels["winner" if won else "turn"]
+        fnt = fit_font(text, pw * 0.35, 19, 13, bold=True)
+        right = pill(d, (right, y0 + header_h // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
+                     max_width=pw * 0.4)[0] - 8
+    text, fnt = seat_name(names, seat, right - x0 - 52, 24)
+    d.text((x0 + 50, y0 + header_h // 2), text, font=fnt, fill=INK, anchor="lm")

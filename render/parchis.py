@@ -175,18 +175,6 @@ def _ring(w: int, h: int, colour: RGB, alpha: int = 255, dashed: bool = False, r
     return img.reduce(SS)
 
 
-@lru_cache(maxsize=8)
-def _cross(size: int) -> Image.Image:
-    """A red ✕ outlined in ink (RGBA)."""
-    s, k = size * SS, 5 * SS
-    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    for width, fill in ((11 * SS, INK), (6 * SS, RED)):
-        d.line((k, k, s - k, s - k), fill=(*fill, 255), width=width)
-        d.line((k, s - k, s - k, k), fill=(*fill, 255), width=width)
-    return img.reduce(SS)
-
-
 @lru_cache(maxsize=16)
 def _centre_icon(seat: int, colour: int, size: int) -> Image.Image:
     """The centre square in small with the seat's triangle filled: "in the centre" (RGBA)."""
@@ -368,7 +356,7 @@ def _draw_marks(img: Image.Image, state: ParchisState, events: Sequence[Event]) 
         elif e.kind in ("capture", "third_six") and e.seat is not None and e.data.get("piece") is not None:
             if e.kind == "capture" and mover is not None:
                 box = _spot_box(state.colour(mover[0]), mover[1], 0)
-                paste(img, _cross(30), (box[2] - 22, box[1] - 10))
+                paste(img, kit.red_cross(30), (box[2] - 22, box[1] - 10))
             _ring_at(img, _spot_box(state.colour(e.seat), HOME, int(e.data["piece"])), RED, round_=True)
 
 
@@ -428,7 +416,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
         d.text((x + 38, cy), "→", font=font(20, True), fill=FELT_MUTED, anchor="lm")
         width = _draw_place(img, d, x + 66, cy, state, state.turn, end, LIGHT)
         if effect == rules.EFFECT_CAPTURE:
-            paste(img, _cross(22), (x + 72 + width, cy - 11))
+            paste(img, kit.red_cross(22), (x + 72 + width, cy - 11))
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
@@ -444,17 +432,8 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
-    pw, ph = x1 - x0, y1 - y0
-    won, current = kit.seat_standing(state, seat)
-    kit.mark_card(img, box, RADIUS, won, current, state.finished)
-    right = x1 - 10
-    if current or won:
-        text = labels["winner" if won else "turn"]
-        fnt = kit.fit_font(text, pw * 0.35, 19, 13, bold=True)
-        right = kit.pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
-                         max_width=pw * 0.4)[0] - 8
-    text, fnt = kit.seat_name(names, seat, right - x0 - 52, 24)
-    d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
+    ph = y1 - y0
+    kit.card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
     # the body: how many at home and in the centre, then every piece out on the board with its cell
     cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(22, True)
     fnt = kit.fit_font(labels["home"], 90, 18, 12, bold=True)

@@ -495,17 +495,8 @@ def _home_icon(seat: int, size: int) -> Image.Image:
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ShishbeshState,
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
-    pw, ph = x1 - x0, y1 - y0
-    won, current = kit.seat_standing(state, seat)
-    kit.mark_card(img, box, RADIUS, won, current, state.finished)
-    right = x1 - 10
-    if current or won:
-        text = labels["winner" if won else "turn"]
-        fnt = kit.fit_font(text, pw * 0.35, 19, 13, bold=True)
-        right = kit.pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
-                         max_width=pw * 0.4)[0] - 8
-    text, fnt = kit.seat_name(names, seat, right - x0 - 52, 24)
-    d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
+    ph = y1 - y0
+    kit.card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
     geo, own = state.options.geometry, state.of(seat)
     cy, x, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, font(22, True)
     fnt = kit.fit_font(labels["park"], 90, 18, 12, bold=True)

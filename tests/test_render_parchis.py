@@ -132,8 +132,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, k=3)[150]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, common.numbered_token, common.standing_piece, board._ring, board._cross,
-                   board._centre_icon, common.die_image, common.marker_image, common.font):
+    for cached in (board._base, board._palette, common.numbered_token, common.standing_piece, board._ring,
+                   common.red_cross, board._centre_icon, common.die_image, common.marker_image, common.font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), list(events)) == first
 

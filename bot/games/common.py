@@ -52,7 +52,24 @@ class GameUI(Protocol):
                events: Sequence[Event]) -> bytes: ...
 
 
-class SwitchVariantUI:
+class BoardUI:
+    """What every game's presentation shares: its board picture comes from one ``render``
+    module (``LABEL_KEYS``, ``render_board``), and it is no pub game unless it says so."""
+
+    board: types.ModuleType
+
+    def is_pub(self, options: Any) -> bool:
+        return False
+
+    def label_keys(self) -> Sequence[str]:
+        return self.board.LABEL_KEYS
+
+    def render(self, state: Any, names: Sequence[str], labels: Mapping[str, str],
+               events: Sequence[Event]) -> bytes:
+        return self.board.render_board(state, names, labels, events)
+
+
+class SwitchVariantUI(BoardUI):
     """The lobby of a game whose variant is one yes/no option («с бонусами», «обе фишки до 100»):
     a line naming the variant and a button that switches it.
 
@@ -69,9 +86,6 @@ class SwitchVariantUI:
 
     def variant(self, options: Any, tr: Tr) -> str:
         return tr(f"{self.code}-variant-{self.variant_key(options)}")
-
-    def is_pub(self, options: Any) -> bool:
-        return False
 
     def lobby_lines(self, options: Any, seats: int, tr: Tr) -> list[str]:
         return [tr(f"{self.code}-lobby-variant", variant=self.variant(options, tr))]

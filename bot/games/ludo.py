@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from bot.games.common import SwitchVariantUI, Tr
 from engines.base import Event, Outcome
@@ -26,6 +26,7 @@ class LudoUI(SwitchVariantUI):
     """Presentation of the `ludo` engine."""
 
     code = "ludo"
+    board = render_ludo
     switch, variants = "bonuses", ("classic", "bonuses")
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
@@ -70,12 +71,6 @@ class LudoUI(SwitchVariantUI):
         (seat,) = outcome.winners
         return [tr("ludo-result", name=names[seat])]
 
-    def label_keys(self) -> Sequence[str]:
-        return render_ludo.LABEL_KEYS
-
-    def render(self, state: LudoState, names: Sequence[str], labels: Mapping[str, str],
-               events: Sequence[Event]) -> bytes:
-        return render_ludo.render_board(state, names, labels, events)
 
 
 UI = LudoUI()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from bot.games.common import Button, Tr
+from bot.games.common import BoardUI, Button, Tr
 from engines.base import Event, Outcome
 from engines.parchis import CENTRE, COLOURS, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
 from render import parchis as render_parchis
@@ -18,16 +18,15 @@ def where(colour: int, progress: int, tr: Tr) -> str:
     return tr(f"parchis-pos-{('home', 'cell', 'corridor', 'centre')[kind]}", n=number)
 
 
-class ParchisUI:
+class ParchisUI(BoardUI):
     """Presentation of the `parchis` engine."""
 
     code = "parchis"
+    board = render_parchis
 
     def variant(self, options: ParchisOptions, tr: Tr) -> str:
         return tr("parchis-variant")
 
-    def is_pub(self, options: ParchisOptions) -> bool:
-        return False
 
     def lobby_lines(self, options: ParchisOptions, seats: int, tr: Tr) -> list[str]:
         return [tr("parchis-lobby")]
@@ -98,12 +97,6 @@ class ParchisUI:
         (seat,) = outcome.winners
         return [tr("parchis-result", name=names[seat])]
 
-    def label_keys(self) -> Sequence[str]:
-        return render_parchis.LABEL_KEYS
-
-    def render(self, state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
-               events: Sequence[Event]) -> bytes:
-        return render_parchis.render_board(state, names, labels, events)
 
 
 UI = ParchisUI()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from bot.games.common import Button, Tr
+from bot.games.common import BoardUI, Button, Tr
 from engines.base import Event, Outcome
 from engines.shishbesh import BOARDS, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
 from render import shishbesh as render_shishbesh
@@ -17,16 +17,15 @@ def _next(values: tuple[str, ...], value: str) -> str:
     return values[(values.index(value) + 1) % len(values)]
 
 
-class ShishbeshUI:
+class ShishbeshUI(BoardUI):
     """Presentation of the `shishbesh` engine."""
 
     code = "shishbesh"
+    board = render_shishbesh
 
     def variant(self, options: ShishbeshOptions, tr: Tr) -> str:
         return tr(f"shishbesh-board-{options.board}")
 
-    def is_pub(self, options: ShishbeshOptions) -> bool:
-        return False
 
     def lobby_lines(self, options: ShishbeshOptions, seats: int, tr: Tr) -> list[str]:
         return [tr("shishbesh-lobby-board", board=self.variant(options, tr)),
@@ -88,12 +87,6 @@ class ShishbeshUI:
         (seat,) = outcome.winners
         return [tr("shishbesh-result", name=names[seat])]
 
-    def label_keys(self) -> Sequence[str]:
-        return render_shishbesh.LABEL_KEYS
-
-    def render(self, state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],
-               events: Sequence[Event]) -> bytes:
-        return render_shishbesh.render_board(state, names, labels, events)
 
 
 UI = ShishbeshUI()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from bot.games.common import Button, Tr
+from bot.games.common import BoardUI, Button, Tr
 from engines.base import Event, Outcome
 from engines.sosedi import CHIPS_RANGE, MODES, TOWER_RANGE, SosediOptions, SosediState
 from render import sosedi as render_sosedi
@@ -16,10 +16,11 @@ def _names(seats: Sequence[int], names: Sequence[str]) -> str:
     return ", ".join(names[s] for s in seats)
 
 
-class SosediUI:
+class SosediUI(BoardUI):
     """Presentation of the `sosedi` engine."""
 
     code = "sosedi"
+    board = render_sosedi
 
     def variant(self, options: SosediOptions, tr: Tr) -> str:
         return tr(f"sosedi-mode-{options.mode}")
@@ -112,12 +113,6 @@ class SosediUI:
         key = "sosedi-result-tower" if state.options.mode == "tower" else "sosedi-result-reverse"
         return [tr(key, name=names[seat])]
 
-    def label_keys(self) -> Sequence[str]:
-        return render_sosedi.LABEL_KEYS
-
-    def render(self, state: SosediState, names: Sequence[str], labels: Mapping[str, str],
-               events: Sequence[Event]) -> bytes:
-        return render_sosedi.render_board(state, names, labels, events)
 
 
 UI = SosediUI()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from bot.games.common import Button, Tr
+from bot.games.common import BoardUI, Button, Tr
 from engines.base import Event, Outcome
 from engines.spichki import (
     DOUBLE_HIT_VALUES,
@@ -29,16 +29,15 @@ def _delta_buttons(tr: Tr, key: str, value: int, limits: tuple[int, int]) -> lis
             for d in (-1, 1) if lo <= value + d <= hi]
 
 
-class SpichkiUI:
+class SpichkiUI(BoardUI):
     """Presentation of the `spichki` engine."""
 
     code = "spichki"
+    board = render_spichki
 
     def variant(self, options: SpichkiOptions, tr: Tr) -> str:
         return tr("spichki-variant", count=options.goal)
 
-    def is_pub(self, options: SpichkiOptions) -> bool:
-        return False
 
     def lobby_lines(self, options: SpichkiOptions, seats: int, tr: Tr) -> list[str]:
         lines = [tr("spichki-lobby-goal", count=options.goal),
@@ -112,12 +111,6 @@ class SpichkiUI:
         key = "spichki-result-goal" if best >= state.options.goal else "spichki-result-pile"
         return [tr(key, name=names[seat], count=best)]
 
-    def label_keys(self) -> Sequence[str]:
-        return render_spichki.LABEL_KEYS
-
-    def render(self, state: SpichkiState, names: Sequence[str], labels: Mapping[str, str],
-               events: Sequence[Event]) -> bytes:
-        return render_spichki.render_board(state, names, labels, events)
 
 
 UI = SpichkiUI()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from bot.games.common import SwitchVariantUI, Tr
 from engines.base import Event, Outcome
@@ -24,6 +24,7 @@ class TisheUI(SwitchVariantUI):
     """Presentation of the `tishe` engine."""
 
     code = "tishe"
+    board = render_tishe
     switch, variants = "both_home", ("first", "both")
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
@@ -71,12 +72,6 @@ class TisheUI(SwitchVariantUI):
         (seat,) = outcome.winners
         return [tr(f"tishe-result-{self.variant_key(state.options)}", name=names[seat])]
 
-    def label_keys(self) -> Sequence[str]:
-        return render_tishe.LABEL_KEYS
-
-    def render(self, state: TisheState, names: Sequence[str], labels: Mapping[str, str],
-               events: Sequence[Event]) -> bytes:
-        return render_tishe.render_board(state, names, labels, events)
 
 
 UI = TisheUI()
