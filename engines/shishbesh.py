@@ -40,6 +40,7 @@ pieces may hold both (the open one then locks the hut one).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 from engines.base import (
@@ -93,12 +94,11 @@ class Geometry:
 
     @property
     def home(self) -> range:
-        return range(self.circuit + 1, self.circuit + 1 + self.home_cells)
+        return _home(self)
 
     @property
     def corners(self) -> tuple[int, ...]:
-        first = self.quarter // 2
-        return tuple(first + k * self.quarter for k in range(4))
+        return _corners(self)
 
     def cell(self, arm: int, position: int) -> int | None:
         """The absolute circuit cell of a position (None in the park or the home)."""
@@ -108,8 +108,25 @@ class Geometry:
 
     def shelters(self, staggered: bool) -> frozenset[int]:
         """Rule 7: absolute cells with a hut (3rd from the outer end of each outer lane)."""
-        arriving = self.quarter - (4 if staggered else 3)
-        return frozenset(k * self.quarter + offset for k in range(4) for offset in (3, arriving))
+        return _shelters(self, staggered)
+
+
+# The geometry's derived tables, computed once per board (the legal-move search asks often).
+@functools.cache
+def _home(geo: Geometry) -> range:
+    return range(geo.circuit + 1, geo.circuit + 1 + geo.home_cells)
+
+
+@functools.cache
+def _corners(geo: Geometry) -> tuple[int, ...]:
+    first = geo.quarter // 2
+    return tuple(first + k * geo.quarter for k in range(4))
+
+
+@functools.cache
+def _shelters(geo: Geometry, staggered: bool) -> frozenset[int]:
+    arriving = geo.quarter - (4 if staggered else 3)
+    return frozenset(k * geo.quarter + offset for k in range(4) for offset in (3, arriving))
 
 
 GEOMETRY = {"standard": Geometry(12, 4), "long": Geometry(14, 5)}
@@ -171,9 +188,11 @@ class ShishbeshState(TurnState, JsonData):
 
 def _occupant(state: ShishbeshState, cell: int, hut: bool) -> int | None:
     """The piece (flat index) on circuit cell ``cell``: inside its hut, or on the open cell."""
-    geo = state.options.geometry
-    for k, pos in enumerate(state.pieces):
-        if state.huts[k] == hut and geo.cell(state.arm(k // PIECES), pos) == cell:
+    quarter = state.options.geometry.quarter
+    circuit = 4 * quarter
+    arms, huts = ARMS[state.seats], state.huts
+    for k, pos in enumerate(state.pieces):  # the legal-move search's hot loop: no method calls
+        if 0 <= pos <= circuit and huts[k] == hut and (arms[k // PIECES] * quarter + pos) % circuit == cell:
             return k
     return None
 
