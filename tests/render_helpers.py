@@ -138,3 +138,10 @@ def ring_points(box: Box, out: int = 3) -> list[Point]:
 def gold_share(img: Image.Image, points: list[Point], is_gold: Callable[[Pixel], bool]) -> float:
     """The share of ``points`` whose pixel in ``img`` passes the game's ``is_gold`` test."""
     return sum(is_gold(img.getpixel(p)) for p in points) / len(points)
+
+
+def assert_ring_only_on(img: Image.Image, cards: Sequence[Box], ringed: int, is_gold: Callable[[Pixel], bool]) -> None:
+    """Card ``ringed`` has the gold ring all round, and no other card has one."""
+    for seat, box in enumerate(cards):
+        share = gold_share(img, ring_points(box), is_gold)
+        assert (share > 0.9) if seat == ringed else (share < 0.1), (ringed, seat, share)

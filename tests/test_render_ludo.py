@@ -16,6 +16,7 @@ from render.ludo import LABEL_KEYS, card_box, cell_centre, centre_slot, grid_cel
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
+    assert_ring_only_on,
     close,
     count_close,
     diff_bbox,
@@ -315,10 +316,8 @@ def test_the_die_shows_the_last_throw_and_a_burnt_third_six():
 def test_the_turn_ring_follows_the_turn(seats):
     state = at(seats)
     for turn in range(seats):
-        img = rgb(render(replace(state, turn=turn)))
-        for seat in range(seats):
-            share = gold_share(img, ring_points(card_box(state.colour(seat))), is_gold)
-            assert (share > 0.9) if seat == turn else (share < 0.1), (turn, seat, share)
+        cards = [card_box(state.colour(seat)) for seat in range(seats)]
+        assert_ring_only_on(rgb(render(replace(state, turn=turn))), cards, turn, is_gold)
 
 
 def test_the_winner_is_ringed_and_the_others_recede():

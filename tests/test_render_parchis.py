@@ -17,6 +17,7 @@ from render.parchis import LABEL_KEYS, cell_box, cell_centre, corridor_box, corr
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
+    assert_ring_only_on,
     close,
     count_close,
     diff_bbox,
@@ -361,10 +362,7 @@ def is_gold(px: Pixel) -> bool:
 def test_the_turn_ring_follows_the_turn():
     panels = board._panels(4)[0]
     for turn in range(4):
-        img = rgb(render(at(4, {}, turn=turn)))
-        for seat, box in enumerate(panels):
-            share = gold_share(img, ring_points(box), is_gold)
-            assert (share > 0.9) if seat == turn else (share < 0.1), (turn, seat, share)
+        assert_ring_only_on(rgb(render(at(4, {}, turn=turn))), panels, turn, is_gold)
 
 
 def test_the_winner_is_ringed_and_the_others_recede():

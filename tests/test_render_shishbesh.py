@@ -15,6 +15,7 @@ from render import common
 from render import shishbesh as board
 from render.shishbesh import LABEL_KEYS, cell_centre, home_centre, hut_centre, park_spot, pitch, render_board
 from tests.render_helpers import (
+    assert_ring_only_on,
     close,
     count_close,
     decode,
@@ -286,10 +287,7 @@ def is_gold(px) -> bool:
 def test_the_turn_ring_follows_the_turn():
     panels = board._panels(4)[0]
     for turn in range(4):
-        img = rgb(render(at(4, {}, turn=turn)))
-        for seat, box in enumerate(panels):
-            share = gold_share(img, ring_points(box), is_gold)
-            assert (share > 0.9) if seat == turn else (share < 0.1), (turn, seat, share)
+        assert_ring_only_on(rgb(render(at(4, {}, turn=turn))), panels, turn, is_gold)
 
 
 def test_the_winner_is_ringed_and_the_panel_counts_park_and_home():

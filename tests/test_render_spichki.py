@@ -15,6 +15,7 @@ from render.spichki import LABEL_KEYS, render_board
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
+    assert_ring_only_on,
     count_pixels,
     diff_bbox,
     find_state,
@@ -217,10 +218,7 @@ def test_the_turn_ring_moves_with_the_turn():
     state = play(4)[0][0]
     lay = board._layout(4)
     for turn in range(4):
-        img = rgb(render(replace(state, turn=turn)))
-        for seat, box in enumerate(lay.panels):
-            share = gold_share(img, ring_points(box), is_gold)
-            assert (share > 0.9) if seat == turn else (share < 0.1), (turn, seat, share)
+        assert_ring_only_on(rgb(render(replace(state, turn=turn))), lay.panels, turn, is_gold)
 
 
 def test_winner_and_draw_panels_are_marked_gold():
