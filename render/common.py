@@ -782,3 +782,11 @@ def card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
                      max_width=pw * 0.4)[0] - 8
     text, fnt = seat_name(names, seat, right - x0 - 52, 24)
     d.text((x0 + 50, y0 + header_h // 2), text, font=fnt, fill=INK, anchor="lm")
+
+
+def colour_strip(colours: Sequence[RGB], width: int) -> Image.Image:
+    """Bands of ``colours`` (24 px each): fed to palette fitting, so marks keep their exact colours."""
+    strip = Image.new("RGB", (width, 24 * len(colours)), BG)
+    for j, colour in enumerate(colours):
+        strip.paste(colour, (0, 24 * j, width, 24 * j + 24))
+    return strip

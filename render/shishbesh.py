@@ -539,10 +539,8 @@ def _palette(seats: int, board: str) -> Image.Image:
     game = kit.random_game(rules.ENGINE, ShishbeshOptions(board=board), seats, "7" * 64, random.Random(seats), 3000)
     n = len(game)
     keep = [GOLD, RED, INK, kit.LIGHT, CELL, CORNER, HUT, LINE, *(player(s).colour for s in range(seats))]
-    strip = Image.new("RGB", (W, 24 * len(keep)), kit.BG)
-    for j, colour in enumerate(keep):
-        strip.paste(colour, (0, 24 * j, W, 24 * j + 24))
-    return kit.fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS, [strip])
+    return kit.fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
+                              [kit.colour_strip(keep, W)])
 
 
 def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],

@@ -52,6 +52,44 @@ class GameUI(Protocol):
                events: Sequence[Event]) -> bytes: ...
 
 
+@dataclass
+class ThrowLog:
+    """The log of one action: a line per throw or choice («Оля: 🎲 6 → выводит фишку 1, бросает ещё»,
+    made by the locale key ``line_key`` from a head and its parts), then lines of their own."""
+
+    tr: Tr
+    line_key: str
+    head: str = ""
+    parts: list[str] = dataclasses.field(default_factory=list)
+    throws: list[str] = dataclasses.field(default_factory=list)
+    others: list[str] = dataclasses.field(default_factory=list)
+
+    def start(self, head: str) -> None:
+        """A new throw (or bonus move) begins a line of its own."""
+        self._flush()
+        self.head = head
+
+    def head_or(self, head: str) -> None:
+        """A move with no throw before it (the player's choice) is headed by ``head``."""
+        self.head = self.head or head
+
+    def part(self, text: str) -> None:
+        self.parts.append(text)
+
+    def own(self, text: str) -> None:
+        self.others.append(text)
+
+    def lines(self) -> list[str]:
+        self._flush()
+        return self.throws + self.others
+
+    def _flush(self) -> None:
+        if self.head:
+            joined = self.tr(self.line_key, head=self.head, parts=", ".join(self.parts))
+            self.throws.append(joined if self.parts else self.head)
+        self.head, self.parts = "", []
+
+
 class BoardUI:
     """What every game's presentation shares: its board picture comes from one ``render``
     module (``LABEL_KEYS``, ``render_board``), and it is no pub game unless it says so."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import SwitchVariantUI, Tr
+from bot.games.common import SwitchVariantUI, ThrowLog, Tr
 from engines.base import Event, Outcome
 from engines.ludo import CENTRE, PHASE_MOVE, YARD, LudoState
 from render import ludo as render_ludo
@@ -31,33 +31,29 @@ class LudoUI(SwitchVariantUI):
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
         """The throw and what it did on one line («Оля: 🎲 6 → выводит фишку 1, бросает ещё»)."""
-        head = ""
-        parts: list[str] = []
-        lines: list[str] = []
+        log = ThrowLog(tr, "ludo-ev-line")
         for event in events:
             data, name = event.data, names[event.seat or 0]
             if event.kind == "starter":
-                lines.append(tr("ludo-ev-starter", name=name))
+                log.own(tr("ludo-ev-starter", name=name))
             elif event.kind == "roll":
-                head = tr("ludo-ev-roll", name=name, die=data["die"])
+                log.start(tr("ludo-ev-roll", name=name, die=data["die"]))
             elif event.kind == "exit":
-                head = head or tr("ludo-ev-chooser", name=name)
-                parts.append(tr("ludo-ev-exit", piece=data["piece"] + 1))
+                log.head_or(tr("ludo-ev-chooser", name=name))
+                log.part(tr("ludo-ev-exit", piece=data["piece"] + 1))
             elif event.kind == "move":
-                head = head or tr("ludo-ev-chooser", name=name)
-                parts.append(tr("ludo-ev-move", piece=data["piece"] + 1, start=where(data["from"], tr),
-                                to=where(data["to"], tr)))
+                log.head_or(tr("ludo-ev-chooser", name=name))
+                log.part(tr("ludo-ev-move", piece=data["piece"] + 1, start=where(data["from"], tr),
+                            to=where(data["to"], tr)))
             elif event.kind == "capture":
-                parts.append(tr("ludo-ev-capture", name=name, piece=data["piece"] + 1))
+                log.part(tr("ludo-ev-capture", name=name, piece=data["piece"] + 1))
             elif event.kind == "centre":
-                parts.append(tr("ludo-ev-centre", piece=data["piece"] + 1))
+                log.part(tr("ludo-ev-centre", piece=data["piece"] + 1))
             elif event.kind == "again":
-                parts.append(tr("ludo-ev-again-bonus" if data.get("bonus") else "ludo-ev-again"))
+                log.part(tr("ludo-ev-again-bonus" if data.get("bonus") else "ludo-ev-again"))
             elif event.kind in _PARTS:
-                parts.append(tr(_PARTS[event.kind]))
-        if head:
-            lines.insert(0, tr("ludo-ev-line", head=head, parts=", ".join(parts)) if parts else head)
-        return lines
+                log.part(tr(_PARTS[event.kind]))
+        return log.lines()
 
     def status_lines(self, state: LudoState, names: Sequence[str], tr: Tr) -> list[str]:
         players = [tr("ludo-status-player", name=names[s], yard=state.of(s).count(YARD),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import BoardUI, Button, Tr
+from bot.games.common import BoardUI, Button, ThrowLog, Tr
 from engines.base import Event, Outcome
 from engines.parchis import CENTRE, COLOURS, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
 from render import parchis as render_parchis
@@ -36,53 +36,41 @@ class ParchisUI(BoardUI):
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
         """One line per throw or choice («Оля: 🎲 5 → выводит фишку 1 на 5»); a bonus move says +20."""
-        lines: list[str] = []
-        head = ""
-        parts: list[str] = []
-
-        def flush() -> None:
-            nonlocal head, parts
-            if head:
-                lines.append(tr("parchis-ev-line", head=head, parts=", ".join(parts)) if parts else head)
-            head, parts = "", []
-
+        log = ThrowLog(tr, "parchis-ev-line")
         colours = COLOURS.get(len(names), (0, 1, 2, 3))
         for event in events:
             data, seat = event.data, event.seat or 0
             name = names[seat]
             if event.kind == "starter":
-                lines.append(tr("parchis-ev-starter", name=name))
+                log.own(tr("parchis-ev-starter", name=name))
             elif event.kind == "roll":
-                flush()
-                head = tr("parchis-ev-roll", name=name, die=data["die"])
+                log.start(tr("parchis-ev-roll", name=name, die=data["die"]))
             elif event.kind in ("exit", "move"):
                 if data.get("bonus"):  # a bonus move is its own line
-                    flush()
-                    head = tr("parchis-ev-bonus", name=name, count=data["count"])
-                head = head or tr("parchis-ev-chooser", name=name)
+                    log.start(tr("parchis-ev-bonus", name=name, count=data["count"]))
+                log.head_or(tr("parchis-ev-chooser", name=name))
                 if event.kind == "exit":
-                    parts.append(tr("parchis-ev-exit", piece=data["piece"] + 1,
-                                    to=where(colours[seat], data["to"], tr)))
+                    log.part(tr("parchis-ev-exit", piece=data["piece"] + 1,
+                                to=where(colours[seat], data["to"], tr)))
                 else:
-                    parts.append(tr("parchis-ev-move", piece=data["piece"] + 1,
-                                    start=where(colours[seat], data["from"], tr),
-                                    to=where(colours[seat], data["to"], tr)))
+                    log.part(tr("parchis-ev-move", piece=data["piece"] + 1,
+                                start=where(colours[seat], data["from"], tr),
+                                to=where(colours[seat], data["to"], tr)))
             elif event.kind == "capture":
-                parts.append(tr("parchis-ev-capture", name=name, piece=data["piece"] + 1))
+                log.part(tr("parchis-ev-capture", name=name, piece=data["piece"] + 1))
             elif event.kind == "centre":
-                parts.append(tr("parchis-ev-centre", piece=data["piece"] + 1))
+                log.part(tr("parchis-ev-centre", piece=data["piece"] + 1))
             elif event.kind == "choose":
                 key = "parchis-ev-choose-bonus" if data.get("bonus") else "parchis-ev-choose"
-                parts.append(tr(key, count=data["count"]))
+                log.part(tr(key, count=data["count"]))
             elif event.kind == "bonus_lost":
-                parts.append(tr("parchis-ev-bonus-lost", count=data["count"]))
+                log.part(tr("parchis-ev-bonus-lost", count=data["count"]))
             elif event.kind == "third_six":
                 piece = data.get("piece")
-                parts.append(tr("parchis-ev-third-six", piece=0 if piece is None else piece + 1))
+                log.part(tr("parchis-ev-third-six", piece=0 if piece is None else piece + 1))
             elif event.kind in _PARTS:
-                parts.append(tr(_PARTS[event.kind]))
-        flush()
-        return lines
+                log.part(tr(_PARTS[event.kind]))
+        return log.lines()
 
     def status_lines(self, state: ParchisState, names: Sequence[str], tr: Tr) -> list[str]:
         players = [tr("parchis-status-player", name=names[s], home=state.of(s).count(HOME),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import BoardUI, Button, Tr
+from bot.games.common import BoardUI, Button, ThrowLog, Tr
 from engines.base import Event, Outcome
 from engines.shishbesh import BOARDS, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
 from render import shishbesh as render_shishbesh
@@ -47,32 +47,28 @@ class ShishbeshUI(BoardUI):
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
         """The throw (or the choice) and everything it did on one line."""
-        head = ""
-        parts: list[str] = []
-        lines: list[str] = []
+        log = ThrowLog(tr, "shishbesh-ev-line")
         for event in events:
             data, name = event.data, names[event.seat or 0]
             if event.kind == "starter":
-                lines.append(tr("shishbesh-ev-starter", name=name))
+                log.own(tr("shishbesh-ev-starter", name=name))
             elif event.kind == "roll":
-                head = tr("shishbesh-ev-roll", name=name, dice=" · ".join(str(d) for d in data["dice"]))
+                log.start(tr("shishbesh-ev-roll", name=name, dice=" · ".join(str(d) for d in data["dice"])))
             elif event.kind in _MOVES:
-                head = head or tr("shishbesh-ev-chooser", name=name)
-                parts.append(tr(f"shishbesh-ev-{event.kind.replace('_', '-')}", piece=data["piece"] + 1,
-                                start=data["from"], to=data["to"], die=data["die"]))
+                log.head_or(tr("shishbesh-ev-chooser", name=name))
+                log.part(tr(f"shishbesh-ev-{event.kind.replace('_', '-')}", piece=data["piece"] + 1,
+                            start=data["from"], to=data["to"], die=data["die"]))
             elif event.kind == "capture":
-                parts.append(tr("shishbesh-ev-capture", name=name, piece=data["piece"] + 1))
+                log.part(tr("shishbesh-ev-capture", name=name, piece=data["piece"] + 1))
             elif event.kind == "hut":
-                parts.append(tr("shishbesh-ev-hut", piece=data["piece"] + 1))
+                log.part(tr("shishbesh-ev-hut", piece=data["piece"] + 1))
             elif event.kind == "again":
-                parts.append(tr("shishbesh-ev-again-capture" if data.get("capture") else "shishbesh-ev-again"))
+                log.part(tr("shishbesh-ev-again-capture" if data.get("capture") else "shishbesh-ev-again"))
             elif event.kind == "charge":
-                parts.append(tr("shishbesh-ev-charge", left=data["left"]))
+                log.part(tr("shishbesh-ev-charge", left=data["left"]))
             elif event.kind in _PARTS:
-                parts.append(tr(_PARTS[event.kind]))
-        if head:
-            lines.insert(0, tr("shishbesh-ev-line", head=head, parts=", ".join(parts)) if parts else head)
-        return lines
+                log.part(tr(_PARTS[event.kind]))
+        return log.lines()
 
     def status_lines(self, state: ShishbeshState, names: Sequence[str], tr: Tr) -> list[str]:
         home = state.options.geometry.home

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import SwitchVariantUI, Tr
+from bot.games.common import SwitchVariantUI, ThrowLog, Tr
 from engines.base import Event, Outcome
 from engines.tishe import HOME, OFF, PHASE_CHOOSE, TisheState
 from render import tishe as render_tishe
@@ -29,33 +29,29 @@ class TisheUI(SwitchVariantUI):
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
         """The throw and what it did on one line («Оля: 6–2 → вводит фишку 1: 8»); skips below."""
-        head = ""
-        parts: list[str] = []
-        lines: list[str] = []
+        log = ThrowLog(tr, "tishe-ev-line")
         for event in events:
             data, name = event.data, names[event.seat or 0]
             kind = event.kind
             if kind == "starter":
-                lines.append(tr("tishe-ev-starter", name=name))
+                log.own(tr("tishe-ev-starter", name=name))
             elif kind == "roll":
-                head = tr("tishe-ev-roll", name=name, dice="–".join(str(d) for d in data["dice"]))
+                log.start(tr("tishe-ev-roll", name=name, dice="–".join(str(d) for d in data["dice"])))
             elif kind in ("enter", "move"):
-                head = head or tr("tishe-ev-chooser", name=name)
-                parts.append(tr(f"tishe-ev-{kind}", checker=data["checker"] + 1, start=data["from"], to=data["to"],
-                                bounced=int(bool(data.get("bounced")))))
+                log.head_or(tr("tishe-ev-chooser", name=name))
+                log.part(tr(f"tishe-ev-{kind}", checker=data["checker"] + 1, start=data["from"], to=data["to"],
+                            bounced=int(bool(data.get("bounced")))))
             elif kind == "land":
-                parts.append(tr(f"tishe-ev-land-{data['rule']}", at=data["at"], to=data["to"]))
+                log.part(tr(f"tishe-ev-land-{data['rule']}", at=data["at"], to=data["to"]))
             elif kind == "bump":
-                parts.append(tr("tishe-ev-bump", name=name, checker=data["checker"] + 1, at=data["at"]))
+                log.part(tr("tishe-ev-bump", name=name, checker=data["checker"] + 1, at=data["at"]))
             elif kind == "double_circle":
-                parts.append(tr("tishe-ev-double-circle", at=data["at"], turns=data["turns"]))
+                log.part(tr("tishe-ev-double-circle", at=data["at"], turns=data["turns"]))
             elif kind == "skip":
-                lines.append(tr("tishe-ev-skip", name=name, left=data["left"]))
+                log.own(tr("tishe-ev-skip", name=name, left=data["left"]))
             elif kind in _PART_KEYS:
-                parts.append(tr(_PART_KEYS[kind], checker=int(data.get("checker", 0)) + 1))
-        if head:
-            lines.insert(0, tr("tishe-ev-line", head=head, parts=", ".join(parts)) if parts else head)
-        return lines
+                log.part(tr(_PART_KEYS[kind], checker=int(data.get("checker", 0)) + 1))
+        return log.lines()
 
     def status_lines(self, state: TisheState, names: Sequence[str], tr: Tr) -> list[str]:
         players = []
