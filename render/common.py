@@ -660,6 +660,18 @@ def turn_line(img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[int, int], lab
         d.text((box[2] + 42, y), text, font=fnt, fill=FELT_TEXT, anchor="lm")
 
 
+def turn_stack(img: Image.Image, d: ImageDraw.ImageDraw, mx: int, ry: int, label: str, seat: int,
+               names: Sequence[str], width: int, gap: int) -> None:
+    """A gold ``label`` pill centred on ``mx`` at ``ry``, and ``gap`` px below it ``seat``'s marker and
+    name, centred too (the dice card of the cross boards)."""
+    fnt = fit_font(label, width - 40, 20, 13, bold=True)
+    pill(d, (mx, ry), label, fnt, GOLD, INK, anchor="m", pad=(10, 4), max_width=width - 24)
+    text, fnt = seat_name(names, seat, width - 58, 20)
+    line = 30 + round(fnt.getlength(text))
+    paste(img, marker_image(seat, 26), (mx - line // 2, ry + gap))
+    d.text((mx - line // 2 + 32, ry + gap + 13), text, font=fnt, fill=FELT_TEXT, anchor="lm")
+
+
 @lru_cache(maxsize=256)
 def numbered_token(seat: int, number: int, size: int) -> Image.Image:
     """The seat's marker with ``number`` on it (RGBA): one numbered piece or checker."""

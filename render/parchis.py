@@ -420,13 +420,8 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
-    key, ry = "winner" if state.finished else "turn", y1 - 64
-    fnt = kit.fit_font(labels[key], x1 - x0 - 40, 20, 13, bold=True)
-    kit.pill(d, (mx, ry), labels[key], fnt, GOLD, INK, anchor="m", pad=(10, 4), max_width=x1 - x0 - 24)
-    text, fnt = kit.seat_name(names, seat, x1 - x0 - 58, 20)
-    width = 30 + round(fnt.getlength(text))
-    paste(img, kit.marker_image(seat, 26), (mx - width // 2, ry + 23))
-    d.text((mx - width // 2 + 32, ry + 36), text, font=fnt, fill=FELT_TEXT, anchor="lm")
+    label = labels["winner" if state.finished else "turn"]
+    kit.turn_stack(img, d, mx, y1 - 64, label, seat, names, x1 - x0, gap=23)
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
