@@ -13,6 +13,7 @@ from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
 from tests.fake_telegram import FakeTelegram
 
 COUNTED = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
+PLAY_AI = "Играть с ботом"  # the host alone against the computer, instead of joins and «Начать»
 # name, game code, lobby buttons the host presses before «Начать»
 GAMES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("sosedi classic", "sosedi", ()),
@@ -23,6 +24,7 @@ GAMES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("shishbesh", "shishbesh", ()),
     ("ludo", "ludo", ()),
     ("parchis", "parchis", ()),
+    ("lions", "lions", (PLAY_AI,)),
 )
 
 
@@ -39,14 +41,15 @@ async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], code:
     await runner.say(host, f"/newgame {code}")
     lobby = runner.table()
     presses = 0
-    for user in users[1:]:
+    for user in users[1:] if PLAY_AI not in settings else ():
         await runner.press(user, lobby, "Играю")
         presses += 1
     for label in settings:
         await runner.press(host, lobby, label)
         presses += 1
-    await runner.press(host, lobby, "Начать")
-    presses += 1
+    if PLAY_AI not in settings:
+        await runner.press(host, lobby, "Начать")
+        presses += 1
     by_name = {u.first_name: u for u in users}
     table = runner.table()
     answer_ms: list[float] = []

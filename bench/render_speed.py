@@ -11,8 +11,9 @@ from typing import Any
 
 from PIL import Image
 
-from engines import ludo, parchis, shishbesh, sosedi, spichki, tishe
+from engines import lions, ludo, parchis, shishbesh, sosedi, spichki, tishe
 from locales import Translator
+from render import lions as render_lions
 from render import ludo as render_ludo
 from render import parchis as render_parchis
 from render import shishbesh as render_shishbesh
@@ -20,6 +21,7 @@ from render import sosedi as render_sosedi
 from render import spichki as render_spichki
 from render import tishe as render_tishe
 
+MAX_ACTIONS = 3000  # a game without dice (lions) is cut there; its middle is mid-game all the same
 NAMES = ["Аня", "Борис", "Вера", "Глеб", "Даша", "Евгений", "Жанна", "Зоя"]
 
 
@@ -35,8 +37,9 @@ def _positions(engine: Any, options: Any, seats: int, games: int) -> list[tuple[
         rng = random.Random(k)
         state, events = engine.new_game(options, seats, f"{k:064x}")
         history = [(state, events)]
-        while not state.finished:
-            state, events, _ = engine.apply(state, rng.choice(engine.legal_actions(state)).code)
+        while not state.finished and len(history) < MAX_ACTIONS:
+            actions = [a for a in engine.legal_actions(state) if a.kind not in ("offer", "resign", "undo")]
+            state, events, _ = engine.apply(state, rng.choice(actions).code)
             history.append((state, events))
         positions.append(history[len(history) // 2])
     return positions
@@ -92,4 +95,7 @@ def run(scale: float = 1.0) -> list[dict[str, Any]]:
             positions = _positions(shishbesh.ENGINE, shishbesh.ShishbeshOptions(board=board), seats, games)
             rows.append(_measure(f"shishbesh {board} {seats}p", render_shishbesh.render_board, positions,
                                  NAMES[:seats], labels))
+    labels = {k: tr.t("ru", f"board-{k}") for k in render_lions.LABEL_KEYS}
+    positions = _positions(lions.ENGINE, lions.LionsOptions(), 2, games)
+    rows.append(_measure("lions 2p", render_lions.render_board, positions, NAMES[:2], labels))
     return rows

@@ -24,13 +24,14 @@ from bot.config import Config
 from bot.games import GAME_UIS
 from bot.games.common import GameUI, Tr, set_option
 from bot.storage import ActiveGameExistsError, GameRow, Repository, Seat, StaleVersionError
-from engines import GAMES
+from engines import AI_PLAYERS, GAMES
 from engines.base import Engine, Event, OptionsError, Outcome, new_seed
 from locales import Translator
 from render.common import render_cover
 
 log = logging.getLogger(__name__)
 LOG_ACTIONS = 3  # actions whose events appear in the caption
+AI_USER_ID = -1  # the seat of the computer player (Telegram user ids are positive)
 
 
 @dataclass
@@ -59,6 +60,7 @@ class GameFlow:
     translator: Translator
     uis: dict[str, GameUI] = field(default_factory=lambda: dict(GAME_UIS))
     engines: dict[str, Engine[Any, Any]] = field(default_factory=lambda: dict(GAMES))
+    ais: dict[str, Any] = field(default_factory=lambda: dict(AI_PLAYERS))
     seed_factory: Callable[[], str] = new_seed  # tests pass fixed seeds
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
@@ -93,7 +95,8 @@ class GameFlow:
         try:
             message = await bot.send_photo(
                 chat_id, cover, caption=texts.lobby_caption(game, self.uis[code], engine, opts, tr),
-                parse_mode=ParseMode.HTML, reply_markup=texts.lobby_keyboard(game, self.uis[code], engine, opts, tr),
+                parse_mode=ParseMode.HTML,
+                reply_markup=texts.lobby_keyboard(game, self.uis[code], engine, opts, tr, code in self.ais),
             )
         except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
             log.warning("chat %s: could not post the lobby: %s", chat_id, exc)
@@ -144,14 +147,36 @@ class GameFlow:
             if not is_host:
                 return Reply(tr("toast-host-only"))
             return await self.start(bot, game)
+        elif command == "ai":
+            return await self._start_against_ai(bot, game, is_host, tr)
         else:
             return Reply(tr("toast-stale"))
         await self.repo.set_lobby(game.id, seats, host_id, options.to_json())
         fresh = await self.repo.game(game.id)
         assert fresh is not None
         reply.after = lambda: self._edit_caption(bot, fresh, texts.lobby_caption(fresh, ui, engine, options, tr),
-                                                 texts.lobby_keyboard(fresh, ui, engine, options, tr))
+                                                 texts.lobby_keyboard(fresh, ui, engine, options, tr,
+                                                                     game.code in self.ais))
         return reply
+
+    async def _start_against_ai(self, bot: Bot, game: GameRow, is_host: bool, tr: Tr) -> Reply:
+        """«🤖 Играть с ботом»: the presser against the computer, straight to the table."""
+        if game.code not in self.ais:
+            return Reply(tr("toast-stale"))
+        if not is_host:
+            return Reply(tr("toast-host-only"))
+        humans = [(s.user_id, s.name) for s in game.seats if s.user_id != AI_USER_ID]
+        if len(humans) > 1:
+            return Reply(tr("toast-ai-seats-taken"), alert=True)
+        human = humans[0]
+        engine = self.engines[game.code]
+        options = engine.options_from_json(game.options)
+        # the human keeps the seat the lobby showed them (seat 0 = the first player)
+        await self.repo.set_lobby(game.id, [human, (AI_USER_ID, tr("ai-player-name"))], human[0],
+                                  options.to_json())
+        fresh = await self.repo.game(game.id)
+        assert fresh is not None
+        return await self.start(bot, fresh)
 
     async def _close_lobby(self, bot: Bot, game: GameRow, tr: Tr) -> Callable[[], Awaitable[None]]:
         """Store the lobby as cancelled; returns the edit that shows it closed."""
@@ -178,14 +203,14 @@ class GameFlow:
             return Reply(tr("toast-stale"))
         fresh = await self.repo.game(game.id)
         assert fresh is not None
-        return Reply(tr("toast-started"), after=lambda: self.show_table(bot, fresh))
+        return Reply(tr("toast-started"), after=lambda: self._after_move(bot, fresh))
 
     # game -----------------------------------------------------------------
 
     async def act(self, bot: Bot, game: GameRow, user_id: int, version: int, code: str) -> Reply:
         """Apply the presser's action if it is theirs, current and legal; the caller holds the lock."""
         tr = await self.tr(game.chat_id)
-        engine, ui = self.engines[game.code], self.uis[game.code]
+        engine = self.engines[game.code]
         if game.status != "running" or game.state is None:
             return Reply(tr("toast-game-over"))
         if version != game.version:
@@ -200,30 +225,63 @@ class GameFlow:
         if code not in {a.code for a in engine.legal_actions(state)}:
             return Reply(tr("toast-illegal"))
         state, events, entry = engine.apply(state, code)
+        try:
+            fresh = await self._save(game, state, [(entry, events)])
+        except StaleVersionError:
+            return Reply(tr("toast-stale"))
+        toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else tr("toast-done")
+        return Reply(toast, after=lambda: self._after_move(bot, fresh))
+
+    async def _save(self, game: GameRow, state: Any, applied: list[tuple[Any, list[Event]]]) -> GameRow:
+        """Store the actions that led from ``game`` to ``state`` (and the result, if it ended)."""
+        engine, ui = self.engines[game.code], self.uis[game.code]
         outcome = engine.outcome(state)
         payer = None
         if outcome is not None and ui.is_pub(state.options) and outcome.losers:
             payer = game.seats[outcome.losers[0]]
-        try:
-            await self.repo.save_move(
-                game.id, game.version, state.to_json(), state.version,
-                [(entry.seat, entry.code, entry.dice, [e.to_json() for e in events])],
-                status="finished" if outcome else "running",
-                result=outcome.to_json() if outcome else None,
-                pub_payer=payer,
-            )
-        except StaleVersionError:
-            return Reply(tr("toast-stale"))
+        await self.repo.save_move(
+            game.id, game.version, state.to_json(), state.version,
+            [(entry.seat, entry.code, entry.dice, [e.to_json() for e in events]) for entry, events in applied],
+            status="finished" if outcome else "running",
+            result=outcome.to_json() if outcome else None,
+            pub_payer=payer,
+        )
         fresh = await self.repo.game(game.id)
         assert fresh is not None
+        return fresh
 
-        async def after() -> None:
-            await self.show_table(bot, fresh)
+    async def _after_move(self, bot: Bot, game: GameRow) -> None:
+        """Let the computer play its turns, then show the table (and the result, if the game ended)."""
+        game = await self._play_ai(game)
+        await self.show_table(bot, game)
+        if game.status == "finished" and game.state is not None:
+            engine, ui = self.engines[game.code], self.uis[game.code]
+            state = engine.state_from_json(game.state)
+            outcome = engine.outcome(state)
             if outcome is not None:
-                await self._announce_result(bot, fresh, ui, state, outcome, tr)
+                await self._announce_result(bot, game, ui, state, outcome, await self.tr(game.chat_id))
 
-        toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else tr("toast-done")
-        return Reply(toast, after=after)
+    async def _play_ai(self, game: GameRow) -> GameRow:
+        """Apply the computer's actions while it is to move; one save for all of them."""
+        ai = self.ais.get(game.code)
+        if ai is None or game.status != "running" or game.state is None:
+            return game
+        engine = self.engines[game.code]
+        state = engine.state_from_json(game.state)
+        applied: list[tuple[Any, list[Event]]] = []
+        while (seat := state.current_player) is not None and game.seats[seat].user_id == AI_USER_ID:
+            codes = await asyncio.to_thread(ai.plan, state)
+            for code in codes:
+                state, events, entry = engine.apply(state, code)
+                applied.append((entry, events))
+            if not codes:
+                break
+        if not applied:
+            return game
+        try:
+            return await self._save(game, state, applied)
+        except StaleVersionError:  # someone else moved the game on: their save stands
+            return await self.repo.game(game.id) or game
 
     async def _announce_result(self, bot: Bot, game: GameRow, ui: GameUI, state: Any, outcome: Outcome,
                                tr: Tr) -> None:
@@ -265,8 +323,9 @@ class GameFlow:
 
     async def _recent(self, game: GameRow) -> list[tuple[int, list[Event]]]:
         """The events of the last few actions, oldest first, with their action numbers."""
+        limit = getattr(self.uis[game.code], "log_actions", LOG_ACTIONS)
         return [(n, [Event.from_json(e) for e in events])
-                for n, events in await self.repo.recent_events(game.id, LOG_ACTIONS)]
+                for n, events in await self.repo.recent_events(game.id, limit)]
 
     @staticmethod
     def _log_lines(recent: list[tuple[int, list[Event]]], game: GameRow, ui: GameUI, tr: Tr) -> list[str]:
@@ -282,7 +341,7 @@ class GameFlow:
         outcome = engine.outcome(state)
         recent = await self._recent(game)
         caption = texts.table_caption(game, ui, state, self._log_lines(recent, game, ui, tr), outcome, tr)
-        keyboard = texts.table_keyboard(game, engine, state, tr)
+        keyboard = texts.table_keyboard(game, ui, engine, state, tr)
         labels = {k: tr(f"board-{k}") for k in ui.label_keys()}
         last_events = recent[-1][1] if recent and recent[-1][0] == game.version else []
         png = await asyncio.to_thread(ui.render, state, game.names, labels, last_events)
@@ -318,7 +377,11 @@ class GameFlow:
         for game in behind:
             async with self.lock(game.chat_id):
                 fresh = await self.repo.game(game.id)
-                if fresh is not None:
+                if fresh is None:
+                    continue
+                if fresh.status == "running":  # the computer may still owe its turn
+                    await self._after_move(bot, fresh)
+                else:
                     await self.show_table(bot, fresh)
         return len(behind)
 

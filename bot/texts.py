@@ -80,7 +80,9 @@ def lobby_caption(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: 
     return fit_caption(lines, [], [])
 
 
-def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr) -> InlineKeyboardMarkup:
+def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr,
+                   vs_ai: bool = False) -> InlineKeyboardMarkup:
+    """Join/leave, the game's settings, «🤖 Играть с ботом» (``vs_ai``, while a seat is free), start/cancel."""
     rows = [[
         InlineKeyboardButton(tr("btn-join"), callback_data=cb.lobby(game.id, "join")),
         InlineKeyboardButton(tr("btn-leave"), callback_data=cb.lobby(game.id, "leave")),
@@ -88,6 +90,8 @@ def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options:
     for row in ui.lobby_buttons(options, len(game.seats), tr):
         rows.append([InlineKeyboardButton(b.text, callback_data=cb.lobby(game.id, "set", b.key, b.value))
                      for b in row])
+    if vs_ai and len(game.seats) < engine.max_players:
+        rows.append([InlineKeyboardButton(tr("btn-play-ai"), callback_data=cb.lobby(game.id, "ai"))])
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(game.id, "cancel"))]
     if engine.min_players <= len(game.seats) <= engine.max_players:
         last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(game.id, "start")))
@@ -123,16 +127,29 @@ def table_caption(
     return fit_caption(head, log, tail)
 
 
-def table_keyboard(game: GameRow, engine: Engine[Any, Any], state: Any, tr: Tr) -> InlineKeyboardMarkup | None:
+def table_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], state: Any,
+                   tr: Tr) -> InlineKeyboardMarkup | None:
     actions = engine.legal_actions(state)
     if not actions:
         return None
-    buttons = [InlineKeyboardButton(tr(f"action-{game.code}-{a.kind}", **_action_args(a)),
-                                    callback_data=cb.move(game.id, state.version, a.code))
+    buttons = [(a.kind, InlineKeyboardButton(tr(f"action-{game.code}-{a.kind}", **_action_args(a)),
+                                             callback_data=cb.move(game.id, state.version, a.code)))
                for a in actions]
-    # long labels («Фишка 1: 23 → 31 ⏩ 34») would be cut off on a phone if they shared a row
-    per_row = 1 if any(len(b.text) > SHORT_LABEL for b in buttons) else 4
-    return InlineKeyboardMarkup([buttons[i:i + per_row] for i in range(0, min(len(buttons), 96), per_row)])
+    groups = getattr(ui, "row_groups", None)
+    if groups is None:
+        # long labels («Фишка 1: 23 → 31 ⏩ 34») would be cut off on a phone if they shared a row
+        per_row = 1 if any(len(b.text) > SHORT_LABEL for _, b in buttons) else 4
+        flat = [b for _, b in buttons]
+        return InlineKeyboardMarkup([flat[i:i + per_row] for i in range(0, min(len(flat), 96), per_row)])
+    rows: list[list[InlineKeyboardButton]] = []
+    last_group = None
+    for kind, button in buttons[:96]:  # a game that lays out its own rows: kinds of one group share rows
+        group, per_row = groups.get(kind, (kind, 1))
+        if group != last_group or len(rows[-1]) >= per_row:
+            rows.append([])
+        rows[-1].append(button)
+        last_group = group
+    return InlineKeyboardMarkup(rows)
 
 
 def _action_args(action: Any) -> dict[str, Any]:

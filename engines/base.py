@@ -86,7 +86,7 @@ class Action(NamedTuple):
 
     code: str
     kind: str
-    args: tuple[int, ...] = ()
+    args: tuple[int | str, ...] = ()  # shown on the button (locale args a0, a1, …)
 
 
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})

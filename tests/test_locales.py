@@ -82,6 +82,10 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"shishbesh-board-{v}" for v in BOARDS} | {f"shishbesh-shelters-{v}" for v in SHELTER_MODES}
     keys |= {f"shishbesh-start-{v}" for v in STARTS}
     keys |= {f"spichki-ev-take-{why.replace('_', '-')}" for why in (WHY_DOUBLE, WHY_EXACT, WHY_DOUBLE_HIT, WHY_ONE)}
+    keys |= {f"action-lions-{kind}" for kind in ("pick", "step", "done", "undo", "pass", "offer", "resign", "accept",
+                                                 "decline")}
+    keys |= {f"lions-ev-{kind}" for kind in ("draw-offered", "draw-declined", "draw-agreed", "resign")}
+    keys |= {f"lions-result-{end}" for end in ("all-taken", "resign", "draw-agreed", "draw-quiet")}
     return keys
 
 
@@ -140,6 +144,15 @@ def test_english_plurals(tr: Translator, count: int, word: str) -> None:
     assert tr.t("en", "sosedi-status-bowl", count=count) == f"Bowl: {count} {word}"
 
 
+@pytest.mark.parametrize(("left", "ru", "en"), [(0, "шагов больше нет", "no steps left"),
+                                               (1, "остался 1 шаг", "1 step left"),
+                                               (2, "осталось 2 шага", "2 steps left")])
+def test_lions_steps_left(tr: Translator, left: int, ru: str, en: str) -> None:
+    text = tr.t("ru", "lions-status-building", moves="6 → +1", left=left)
+    assert text.endswith(ru + ("" if left else " — «Готово»"))
+    assert en in tr.t("en", "lions-status-building", moves="6 → +1", left=left)
+
+
 def test_every_plural_message_formats_for_sample_counts(tr: Translator) -> None:
     ru = _placeholders("ru")
     for lang in SUPPORTED:
@@ -148,7 +161,8 @@ def test_every_plural_message_formats_for_sample_counts(tr: Translator) -> None:
                 args = {name: n if name in {"count", "left", "held", "bowl", "phase", "many", "max", "min",
                                               "pile", "players", "a", "b", "turns", "bounced",
                                               "missed", "total", "checker", "at", "to", "start",
-                                              "die", "yard", "centre", "home", "piece", "n", "park"}
+                                              "die", "yard", "centre", "home", "piece", "n", "park",
+                                              "lions_left", "hunters_left", "limit"}
                         | {f"a{i}" for i in range(6)}
                         else "X" for name in names}
                 text = tr.t(lang, key, **args)  # strict: raises on a missing variable

@@ -6,10 +6,10 @@ to locale keys, lobby buttons and its renderer. The bot core stays game-agnostic
 
 from __future__ import annotations
 
-from bot.games import ludo, parchis, shishbesh, sosedi, spichki, tishe
+from bot.games import lions, ludo, parchis, shishbesh, sosedi, spichki, tishe
 from bot.games.common import GameUI
 
 # Picker order; codes as in shared/rules/README.md.
 GAME_UIS: dict[str, GameUI] = {
-    ui.code: ui for ui in (sosedi.UI, spichki.UI, tishe.UI, shishbesh.UI, ludo.UI, parchis.UI)
+    ui.code: ui for ui in (sosedi.UI, spichki.UI, tishe.UI, shishbesh.UI, ludo.UI, parchis.UI, lions.UI)
 }

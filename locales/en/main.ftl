@@ -12,6 +12,8 @@ game-ludo = Ludo
 game-ludo-tagline = One die, four pieces, the cross with yards · 2–4 players
 game-parchis = Parchís
 game-parchis-tagline = Spanish parchís: 68 cells, barriers, +20 · 2–4 players
+game-lions = Lion Hunt
+game-lions-tagline = Lions against hunters on circles and lines, no dice · 2 players (or against the bot)
 
 cmd-newgame = New game
 cmd-rules = Rules of the game
@@ -59,6 +61,8 @@ btn-leave = 🚪 Leave
 btn-start = ▶️ Start
 btn-cancel = ✖️ Cancel
 btn-rematch = 🔁 One more round
+btn-play-ai = 🤖 Play the bot
+ai-player-name = 🤖 Bot
 
 table-turn = To move: { $name }
 table-stopped = ⏹ The game was stopped.
@@ -90,5 +94,6 @@ toast-dice = 🎲 { $dice }
 toast-done = Done.
 toast-not-a-player = Only the players of that game can start another round.
 toast-game-exists = A game is already on in this chat.
+toast-ai-seats-taken = Both seats are taken — no room for the bot.
 toast-lobby-open = Lobby open!
 lobby-post-failed = I can’t post the table picture. Allow me to send photos in this chat and try /newgame again.

@@ -12,6 +12,8 @@ game-ludo = Людо
 game-ludo-tagline = Один кубик, четыре фишки, крест с дворами · 2–4 игрока
 game-parchis = Парчис
 game-parchis-tagline = Испанский парчис: 68 клеток, барьеры, +20 · 2–4 игрока
+game-lions = Охота на львов
+game-lions-tagline = Львы против охотников, поле из кругов и линий, без костей · 2 игрока (или против бота)
 
 cmd-newgame = Новая игра
 cmd-rules = Правила игры
@@ -59,6 +61,8 @@ btn-leave = 🚪 Выйти
 btn-start = ▶️ Начать
 btn-cancel = ✖️ Отмена
 btn-rematch = 🔁 Ещё раунд
+btn-play-ai = 🤖 Играть с ботом
+ai-player-name = 🤖 Бот
 
 table-turn = Ходит: { $name }
 table-stopped = ⏹ Игра остановлена.
@@ -91,5 +95,6 @@ toast-dice = 🎲 { $dice }
 toast-done = Готово.
 toast-not-a-player = Ещё раунд могут начать только игроки этой партии.
 toast-game-exists = В чате уже идёт игра.
+toast-ai-seats-taken = За столом уже двое — бот не нужен.
 toast-lobby-open = Лобби открыто!
 lobby-post-failed = Не получается отправить картинку стола. Разрешите мне отправлять фото в этом чате и попробуйте /newgame ещё раз.

@@ -1,0 +1,104 @@
+"""«Охота на львов» in the bot: sides in the lobby, turn wording, the rebuilt board."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from bot.games.common import BoardUI, Button, Tr
+from engines.base import Event, Outcome
+from engines.lions import FEW_PIECES, HUNTERS, LIONS, MAX_STEPS, QUIET_TURNS, LionsOptions, LionsState, bits, build
+from engines.lions import pushed as pushed_pieces
+from engines.lions import sides as sides_of
+from engines.lions_board import label
+from render import lions as render_lions
+
+PIECES = 6
+
+
+def path_text(path: Sequence[int]) -> str:
+    return " → ".join(label(c) for c in path)
+
+
+class LionsUI(BoardUI):
+    """Presentation of the `lions` engine."""
+
+    code = "lions"
+    board = render_lions
+    # the opponent's whole turn stays in the log while the next one is built step by step
+    log_actions = 12
+    row_groups: ClassVar[dict[str, tuple[str, int]]] = {
+        "step": ("step", 4), "pick": ("pick", 4),
+        "done": ("send", 2), "undo": ("send", 2), "pass": ("send", 2),
+        "accept": ("answer", 2), "decline": ("answer", 2),
+        "offer": ("meta", 2), "resign": ("meta", 2),
+    }
+
+    def variant(self, options: LionsOptions, tr: Tr) -> str:
+        return tr("lions-variant")
+
+    def lobby_lines(self, options: LionsOptions, seats: int, tr: Tr) -> list[str]:
+        return [tr("lions-lobby-sides", lions=options.lions_seat + 1, hunters=2 - options.lions_seat),
+                tr("lions-lobby-ai")]
+
+    def lobby_buttons(self, options: LionsOptions, seats: int, tr: Tr) -> list[list[Button]]:
+        return [[Button(tr("lions-btn-swap"), "lions_seat", str(1 - options.lions_seat))]]
+
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+        """One line per sent turn («Оля (львы): 6 → +1 → +4 · взят охотник на +1»), and the game's news."""
+        lines: list[str] = []
+        for event in events:
+            data, name = event.data, names[event.seat or 0]
+            if event.kind == "starter":
+                lines.append(tr("lions-ev-starter", name=name, side=data["side"]))
+            elif event.kind == "turn":
+                lines.append(self._turn_line(name, data, tr))
+                if data["isolated"]:
+                    lines.append(tr("lions-ev-isolated"))
+            elif event.kind == "pushed":
+                lines.append(tr("lions-ev-pushed", name=name, circles=", ".join(label(c) for c in data["circles"])))
+            elif event.kind in ("draw_offered", "draw_declined", "draw_agreed", "resign"):
+                lines.append(tr(f"lions-ev-{event.kind.replace('_', '-')}", name=name))
+            elif event.kind == "draw_quiet":
+                lines.append(tr("lions-ev-draw-quiet", turns=data["turns"]))
+        return lines
+
+    @staticmethod
+    def _turn_line(name: str, data: Any, tr: Tr) -> str:
+        side = data["side"]
+        moves = "; ".join(path_text(p) for p in data["paths"]) or tr("lions-ev-no-move")
+        other = HUNTERS if side == LIONS else LIONS
+        taken = [tr("lions-ev-taken", side=side if own else other, circle=label(c)) for c, own in data["taken"]]
+        return tr("lions-ev-turn", name=name, side=side, moves=moves, taken=", ".join(taken), count=len(taken))
+
+    def status_lines(self, state: LionsState, names: Sequence[str], tr: Tr) -> list[str]:
+        lions, hunters = state.seat_of(LIONS), state.seat_of(HUNTERS)
+        lines = [tr("lions-status-sides", lions=names[lions], hunters=names[hunters],
+                    lions_left=len(state.lions), hunters_left=len(state.hunters))]
+        if state.push_on:
+            lines.append(tr("lions-status-push-on"))
+        if min(len(state.lions), len(state.hunters)) <= FEW_PIECES:
+            lines.append(tr("lions-status-quiet", turns=state.quiet, limit=QUIET_TURNS))
+        if state.finished:
+            return lines
+        if state.draw_offer is not None:
+            lines.append(tr("lions-status-offer", name=names[state.draw_offer], other=names[1 - state.draw_offer]))
+            return lines
+        built = build(state)
+        paths = [p for p in state.segments if len(p) > 1]
+        if paths:
+            lines.append(tr("lions-status-building", moves="; ".join(path_text(p) for p in paths),
+                            left=MAX_STEPS - built.steps))
+        elif state.push_on and (must := pushed_pieces(*sides_of(state))):
+            lines.append(tr("lions-status-must", circles=", ".join(label(c) for c in bits(must))))
+        return lines
+
+    def result_lines(self, state: LionsState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+        if outcome.kind == "draw":
+            return [tr(f"lions-result-draw-{state.end}", turns=QUIET_TURNS)]
+        (seat,) = outcome.winners
+        return [tr(f"lions-result-{state.end.replace('_', '-')}", name=names[seat], side=state.side_of(seat),
+                   left=len(state.lions if state.side_of(seat) == LIONS else state.hunters))]
+
+
+UI = LionsUI()

@@ -1,0 +1,138 @@
+"""End to end: «Охота на львов» through the fake Bot API — two members building turns step by
+step, and one member against the computer."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from engines.lions import ENGINE, LionsState
+from tests.bot_harness import CHAT_ID, BotRunner, World, game_id_of, group_world, stored_state
+from tests.fake_telegram import FakeUser, StoredMessage
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with group_world(tmp_path, first_seed=21, count=3) as world:
+        yield world
+
+
+def codes(table: StoredMessage) -> list[str]:
+    return [data.rsplit(":", 1)[1] for _, data in table.buttons]
+
+
+async def press_code(runner: BotRunner, user: FakeUser, table: StoredMessage, code: str) -> dict:
+    """Press the button of action ``code``; exactly one edit of the table follows."""
+    data = next(d for _, d in table.buttons if d.rsplit(":", 1)[1] == code)
+    edits = table.edit_count
+    answer = await runner.press_data(user, table, data)
+    assert table.edit_count == edits + 1, answer
+    return answer
+
+
+async def checked_state(runner: BotRunner, table: StoredMessage) -> LionsState:
+    """The stored state; the keyboard offers exactly its legal actions."""
+    state = await stored_state(runner, ENGINE, game_id_of(table))
+    assert codes(table) == [a.code for a in ENGINE.legal_actions(state)]
+    return state
+
+
+async def open_lobby(runner: BotRunner, tg, user: FakeUser) -> StoredMessage:
+    await runner.say(user, "/newgame lions")
+    return runner.table()
+
+
+async def test_two_members_build_turns_step_by_step(world) -> None:
+    tg, runner, users = world
+    anya, boris, vera = users["anya"], users["boris"], users["vera"]
+    lobby = await open_lobby(runner, tg, anya)
+    assert "🦁 Львы — игрок 1, 🏹 охотники — игрок 2" in lobby.caption
+    assert any("Играть с ботом" in label for label, _ in lobby.buttons)
+    answer = await runner.press(boris, lobby, "Поменять стороны")
+    assert answer["text"] == "Это может только хост (или админ)."
+    await runner.press(boris, lobby, "Играю")
+    await runner.press(anya, lobby, "Поменять стороны")
+    assert "🦁 Львы — игрок 2, 🏹 охотники — игрок 1" in lobby.caption
+    await runner.press(anya, lobby, "Начать")
+    table = runner.table()
+    assert table.caption.startswith("🎲 Охота на львов · поле восстановлено по описанию")
+    assert "🦁 Борис: 6/6 · 🏹 Аня: 6/6" in table.caption
+    players = {0: anya, 1: boris}
+
+    # the first turn: pick, step, see it, undo it; the other player cannot touch it
+    state = await checked_state(runner, table)
+    mover, other = players[state.turn], players[1 - state.turn]
+    pick = next(c for c in codes(table) if c.startswith("p"))
+    await press_code(runner, mover, table, pick)
+    state = await checked_state(runner, table)
+    step = next(c for c in codes(table) if c.startswith("s"))
+    await press_code(runner, mover, table, step)
+    assert "осталось 2 шага" in table.caption
+    answer = await runner.press_data(other, table, table.button("Готово"))
+    assert answer["text"].startswith("Сейчас ходит")
+    answer = await runner.press_data(vera, table, table.button("Готово"))
+    assert answer["text"].startswith("Сейчас ходит")
+    await press_code(runner, mover, table, "u")
+    state = await checked_state(runner, table)
+    assert state.segments == ((int(pick[1:]),),) and "Ход:" not in table.caption
+
+    # both members play at random (seeded), button by button, until a piece is taken
+    rng = random.Random(3)
+    presses = 0
+    while "взят" not in table.caption:
+        state = await checked_state(runner, table)
+        choices = [c for c in codes(table) if c not in ("x", "o", "u")]
+        await press_code(runner, players[state.current_player], table, rng.choice(choices))
+        presses += 1
+        assert presses < 400, table.caption
+
+    # a draw offer, declined; the offerer goes on and cannot offer again this turn
+    state = await checked_state(runner, table)
+    offerer, answerer = players[state.turn], players[1 - state.turn]
+    await press_code(runner, offerer, table, "o")
+    assert "предлагает ничью" in table.caption
+    answer = await runner.press_data(offerer, table, table.button("Принять ничью"))
+    assert answer["text"].startswith("Сейчас ходит")
+    await press_code(runner, answerer, table, "n")
+    assert "играет дальше" in table.caption
+    state = await checked_state(runner, table)
+    assert state.current_player == state.turn and "o" not in codes(table)
+
+    await press_code(runner, offerer, table, "x")
+    assert table.buttons == []
+    result = tg.last_bot_message(CHAT_ID)
+    winner = "Аня" if offerer is boris else "Борис"
+    assert result.text is not None and f"🏆 {winner}" in result.text and "соперник сдался" in result.text
+
+
+async def test_a_member_plays_the_computer(world) -> None:
+    tg, runner, users = world
+    anya, boris = users["anya"], users["boris"]
+    lobby = await open_lobby(runner, tg, anya)
+    answer = await runner.press(boris, lobby, "Играть с ботом")
+    assert answer["text"] == "Это может только хост (или админ)."
+    await runner.press(anya, lobby, "Играть с ботом")
+    table = runner.table()
+    assert "🤖 Бот" in table.caption
+    game_id = game_id_of(table)
+    rng = random.Random(5)
+    presses = 0
+    while table.buttons:
+        state = await checked_state(runner, table)
+        assert state.current_player == 0  # the computer has always moved already
+        if presses % 10 == 0:  # a member who is not playing changes nothing
+            edits = table.edit_count
+            answer = await runner.press_data(boris, table, table.buttons[0][1])
+            assert answer["text"] == "Сейчас ходит Аня." and table.edit_count == edits
+        # Аня plays at random (never resigning or offering a draw)
+        choices = [c for c in codes(table) if c not in ("x", "o", "u")]
+        await press_code(runner, anya, table, rng.choice(choices))
+        presses += 1
+        assert presses < 1500
+    state = await stored_state(runner, ENGINE, game_id)
+    assert state.finished and state.winner == 1  # the computer beats random play
+    result = tg.last_bot_message(CHAT_ID)
+    assert result.text is not None and "🏆 🤖 Бот" in result.text

@@ -1,0 +1,150 @@
+"""«Охота на львов» in words: piece and circle buttons and their rows, turn lines, status, result, lobby."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from bot import texts
+from bot.games.common import set_option
+from bot.games.lions import UI
+from engines.base import OptionsError
+from engines.lions import ENGINE, LionsOptions, LionsState
+from engines.lions_board import INDEX
+from locales import Translator
+from tests.engine_helpers import new_state
+from tests.ui_helpers import NAMES, button_labels, tr_fixture, translate, translator_fixture
+
+translator = translator_fixture()
+tr = tr_fixture()
+
+
+def at(*labels: str) -> tuple[int, ...]:
+    return tuple(sorted(INDEX[x] for x in labels))
+
+
+LIONS_START = ("1", "2", "3", "4", "5", "6")
+HUNTERS_START = ("А", "Б", "В", "Г", "Д", "Е")
+
+
+def table(lions: tuple[str, ...] = LIONS_START, hunters: tuple[str, ...] = HUNTERS_START, turn: int = 0,
+          **changes) -> LionsState:
+    """Оля (seat 0) plays the lions, Боря the hunters; ``turn`` says who moves."""
+    return new_state(ENGINE, LionsOptions(), 2, "ab" * 32, lions=at(*lions), hunters=at(*hunters), turn=turn,
+                     **changes)
+
+
+def play(state: LionsState, *codes: str) -> tuple[LionsState, list]:
+    events: list = []
+    for code in codes:
+        state, more, _ = ENGINE.apply(state, code)
+        events += more
+    return state, events
+
+
+def p(label: str) -> str:
+    return f"p{INDEX[label]}"
+
+
+def s(label: str) -> str:
+    return f"s{INDEX[label]}"
+
+
+def test_buttons_name_pieces_then_circles(translator: Translator) -> None:
+    state = table()
+    assert button_labels(ENGINE, state, translator) == [
+        "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5", "🦁 6", "🤝 Предложить ничью", "🏳 Сдаться"]
+    state, _ = play(state, p("6"))
+    assert button_labels(ENGINE, state, translator) == [
+        "→ +1", "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5", "🤝 Предложить ничью", "🏳 Сдаться"]
+    state, _ = play(state, s("+1"))
+    labels = button_labels(ENGINE, state, translator)
+    assert labels[:6] == ["→ +4", "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5"]
+    assert labels[-3:] == ["✅ Готово", "↩️ Отменить шаг", "🏳 Сдаться"]
+    hunters = table(turn=1)
+    assert button_labels(ENGINE, hunters, translator, "en")[:2] == ["🏹 А", "🏹 В"]  # board order: row by row
+
+
+@dataclass
+class _Game:
+    id: int = 7
+    code: str = "lions"
+
+
+def test_keyboard_rows_group_circles_pieces_and_commands(tr) -> None:
+    state, _ = play(table(), p("6"), s("+1"))
+    keyboard = texts.table_keyboard(_Game(), UI, ENGINE, state, tr)  # type: ignore[arg-type]
+    rows = [[b.text for b in row] for row in keyboard.inline_keyboard]
+    assert rows == [["→ +4"], ["🦁 1", "🦁 2", "🦁 3", "🦁 4"], ["🦁 5"], ["✅ Готово", "↩️ Отменить шаг"],
+                    ["🏳 Сдаться"]]
+    state = table()
+    rows = [[b.text for b in row] for row in texts.table_keyboard(_Game(), UI, ENGINE, state, tr).inline_keyboard]
+    assert rows[-1] == ["🤝 Предложить ничью", "🏳 Сдаться"]
+
+
+def test_a_sent_turn_is_one_line_with_its_captures(tr) -> None:
+    # rule 4, the seed's first example: a hunter steps onto +4 and the lion on +7 has nowhere to go
+    state = table(lions=("+7", "1", "2", "3"), hunters=("+8", "А", "Б"), turn=1)
+    _, events = play(state, p("+8"), s("+4"), "d")
+    assert UI.describe(events, NAMES, tr) == ["Боря (🏹): +8 → +4 · 🦁 взят лев на +7"]
+    state = table()
+    _, events = play(state, p("6"), s("+1"), s("+4"), p("5"), s("6"), "d")
+    assert UI.describe(events, NAMES, tr) == ["Оля (🦁): 6 → +1 → +4; 5 → 6"]
+
+
+def test_news_lines(translator: Translator, tr) -> None:
+    en = translate(translator, "en")
+    state = table()
+    _, events = play(state, "o")
+    assert UI.describe(events, NAMES, tr) == ["🤝 Оля предлагает ничью."]
+    offered, _ = play(state, "o")
+    _, events = play(offered, "n")
+    assert UI.describe(events, NAMES, tr) == ["Боря играет дальше."]
+    _, events = play(offered, "y")
+    assert UI.describe(events, NAMES, tr) == ["🤝 Боря принимает ничью."]
+    _, events = play(state, "x")
+    assert UI.describe(events, NAMES, en) == ["🏳 Оля resigns."]
+    _, events = ENGINE.new_game(LionsOptions(), 2, "ab" * 32)
+    (line,) = UI.describe(events, NAMES, tr)
+    assert line.startswith("Жребий: первыми ходят")
+
+
+def test_status_lines(tr) -> None:
+    state = table()
+    assert UI.status_lines(state, NAMES, tr) == ["🦁 Оля: 6/6 · 🏹 Боря: 6/6"]
+    building, _ = play(state, p("6"), s("+1"))
+    assert UI.status_lines(building, NAMES, tr)[-1] == "Ход: 6 → +1 · осталось 2 шага"
+    offered, _ = play(state, "o")
+    assert UI.status_lines(offered, NAMES, tr)[-1] == "🤝 Оля предлагает ничью — Боря, принимаете?"
+    # push rule on and a lion on Д with three hunters behind it on the bottom row
+    pushed = table(lions=("Д", "1"), hunters=("18", "Е", "Г"), push_on=True)
+    assert UI.status_lines(pushed, NAMES, tr) == [
+        "🦁 Оля: 2/6 · 🏹 Боря: 3/6", "🧱 Действует правило «в затылок».", "Ходов без взятий: 0 из 60",
+        "⚠ Первой ходит фигура с Д (в затылок)."]
+
+
+def test_results(tr) -> None:
+    state, _ = play(table(), "x")
+    outcome = ENGINE.outcome(state)
+    assert UI.result_lines(state, outcome, NAMES, tr) == ["🏆 Боря (охотники) побеждает: соперник сдался."]
+    state, _ = play(*play(table(), "o")[:1], "y")
+    assert UI.result_lines(state, ENGINE.outcome(state), NAMES, tr) == ["🤝 Ничья по согласию."]
+    quiet = table(lions=("1",), hunters=("А", "Б", "В"), quiet=59)
+    state, _ = play(quiet, p("1"), s("2"), "d")
+    assert UI.result_lines(state, ENGINE.outcome(state), NAMES, tr) == ["🤝 Ничья: 60 ходов подряд без взятий."]
+    won = table(lions=("+7",), hunters=("+8", "А"), turn=1)
+    state, _ = play(won, p("+8"), s("+4"), "d")
+    assert UI.result_lines(state, ENGINE.outcome(state), NAMES, tr) == [
+        "🏆 Боря (охотники) берёт все фигуры противника и побеждает!"]
+
+
+def test_lobby_sides_and_swap(tr) -> None:
+    options = LionsOptions()
+    assert UI.lobby_lines(options, 1, tr)[0] == "🦁 Львы — игрок 1, 🏹 охотники — игрок 2"
+    (button,), = UI.lobby_buttons(options, 1, tr)
+    swapped = set_option(options, button.key, button.value)
+    assert swapped.lions_seat == 1
+    assert UI.lobby_lines(swapped, 2, tr)[0] == "🦁 Львы — игрок 2, 🏹 охотники — игрок 1"
+    with pytest.raises(OptionsError):
+        set_option(options, "lions_seat", "2")
