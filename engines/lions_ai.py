@@ -1,0 +1,325 @@
+"""A player for «Охота на львов»: a two-ply search over whole turns.
+
+Pure and seeded: the same state and seed give the same turn. The search is boxed by a
+node budget rather than a clock (engines read no clocks); the default budget keeps an
+answer well under 2 seconds on the project's 2-core machine (see bench/lions_ai.py).
+
+A turn is generated whole (every way to spend up to three steps over up to three pieces,
+with rule 4 applied after each piece's part), duplicates by resulting position merged.
+Each of our turns is scored by a static evaluation; the best ``width`` are searched one
+ply deeper against every reply of the opponent.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from engines.lions import (
+    ACCEPT,
+    DECLINE,
+    DONE,
+    LIONS,
+    MAX_STEPS,
+    PASS,
+    LionsState,
+    close_part,
+    pushed,
+    sides,
+)
+from engines.lions_board import NEIGHBOUR_MASKS, SIZE
+
+WIN = 100_000
+PIECE = 100
+WEAK = 18  # a piece with one free neighbour left
+MOBILITY = 2
+REGION = 1  # circles a side can still reach
+ALL = (1 << SIZE) - 1
+
+# Bit tricks, the same answers as engines.lions' helpers but several times faster (the search
+# calls them millions of times): neighbours of a whole mask by table, 11 circles at a time.
+_CHUNK = 11
+_LOW = (1 << _CHUNK) - 1
+
+
+def _spread_tables() -> tuple[tuple[int, ...], ...]:
+    tables = []
+    for base in range(0, SIZE, _CHUNK):
+        table = [0] * (1 << _CHUNK)
+        for value in range(1, 1 << _CHUNK):
+            low = value & -value
+            circle = base + low.bit_length() - 1
+            table[value] = table[value ^ low] | (NEIGHBOUR_MASKS[circle] if circle < SIZE else 0)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_SPREAD = _spread_tables()
+
+
+def spread(mask: int) -> int:
+    """Every circle next to a circle of ``mask``."""
+    out = 0
+    for table in _SPREAD:
+        out |= table[mask & _LOW]
+        mask >>= _CHUNK
+        if not mask:
+            break
+    return out
+
+
+def reach(pieces: int, free: int) -> int:
+    """engines.lions.reach: the free circles reachable from ``pieces``."""
+    seen = front = spread(pieces) & free
+    while front:
+        front = spread(front) & free & ~seen
+        seen |= front
+    return seen
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def isolated(lions: int, hunters: int) -> bool:
+    """engines.lions.isolated (rule 5), stopping as soon as the lions' flood touches a hunter."""
+    free = ALL & ~(lions | hunters)
+    target = spread(hunters) & free
+    seen = front = spread(lions) & free
+    while front and not seen & target:
+        front = spread(front) & free & ~seen
+        seen |= front
+    return not seen & target
+
+
+def settled(mover: int, opp: int) -> bool:
+    """No piece stands walled in next to an enemy (true after every part of a turn, rule 4)."""
+    occupied = mover | opp
+    for own, other in ((mover, opp), (opp, mover)):
+        while own:
+            low = own & -own
+            own ^= low
+            around = NEIGHBOUR_MASKS[low.bit_length() - 1]
+            if not around & ~occupied and around & other:
+                return False
+    return True
+
+
+def close_at(circle: int, mover: int, opp: int) -> tuple[int, int]:
+    """engines.lions.close_part after a part ending on ``circle``, for a position that was
+    :func:`settled` before it: only the piece there and its neighbours can have been walled in."""
+    occupied = mover | opp
+    around_here = NEIGHBOUR_MASKS[circle]
+    check = around_here & opp  # each touches the piece on ``circle``: an enemy is there
+    while check:
+        low = check & -check
+        check ^= low
+        if not NEIGHBOUR_MASKS[low.bit_length() - 1] & ~occupied:
+            opp ^= low
+    occupied = mover | opp
+    check = (around_here & mover) | 1 << circle
+    while check:
+        low = check & -check
+        check ^= low
+        around = NEIGHBOUR_MASKS[low.bit_length() - 1]
+        if not around & ~occupied and around & opp:
+            mover ^= low
+    return mover, opp
+
+
+class Turn(NamedTuple):
+    """One whole turn: its paths (one per piece) and the position it leads to."""
+
+    paths: tuple[tuple[int, ...], ...]
+    mover: int
+    opp: int
+    push_on: bool
+
+
+def whole_turns(mover: int, opp: int, push_on: bool, lions_move: bool, first: int = 0,
+                budget: list[int] | None = None) -> list[Turn]:
+    """Every distinct result of one turn (rules 2, 4, 5); ``first``: pieces that must go first (rule 6)."""
+    results: dict[tuple[int, int, bool], Turn] = {}
+    seen: set[tuple[int, int, int, int, bool]] = set()
+    local = settled(mover, opp)  # else every part is closed by the engine's full check
+
+    def start(mover: int, opp: int, steps: int, moved: int, paths: tuple[tuple[int, ...], ...], iso: bool) -> None:
+        key = (mover, opp, steps, moved, iso)
+        if key in seen or steps >= MAX_STEPS or not opp or not mover:
+            return
+        seen.add(key)
+        occupied = mover | opp
+        candidates = mover & ~moved
+        if not paths and first:
+            movable = 0
+            pieces = first & candidates
+            while pieces:
+                low = pieces & -pieces
+                pieces ^= low
+                if NEIGHBOUR_MASKS[low.bit_length() - 1] & ~occupied:
+                    movable |= low
+            if movable:
+                candidates = movable
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            walk(mover, opp, (low.bit_length() - 1,), steps, moved, paths, iso)
+
+    def walk(mover: int, opp: int, path: tuple[int, ...], steps: int, moved: int,
+             paths: tuple[tuple[int, ...], ...], iso: bool) -> None:
+        here = path[-1]
+        free = NEIGHBOUR_MASKS[here] & ~(mover | opp)
+        for c in path:
+            free &= ~(1 << c)
+        while free:
+            low = free & -free
+            free ^= low
+            nxt = low.bit_length() - 1
+            if budget is not None:
+                budget[0] -= 1
+            moved_mover = mover ^ (1 << here) ^ low
+            new_path = (*path, nxt)
+            m2, o2 = close_at(nxt, moved_mover, opp) if local else close_part(moved_mover, opp)[:2]
+            iso2 = iso or (isolated(m2, o2) if lions_move else isolated(o2, m2))
+            all_paths = (*paths, new_path)
+            key = (m2, o2, iso2)
+            if key not in results:
+                results[key] = Turn(all_paths, m2, o2, iso2)
+            if steps + 1 < MAX_STEPS:
+                start(m2, o2, steps + 1, (moved | low) & m2, all_paths, iso2)
+                walk(moved_mover, opp, new_path, steps + 1, moved, paths, iso)
+
+    start(mover, opp, 0, 0, (), push_on)
+    return list(results.values())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def evaluate(me: int, opp: int) -> int:
+    """A static score of a position for the side owning ``me`` (material first)."""
+    if not opp:
+        return WIN
+    if not me:
+        return -WIN
+    occupied = me | opp
+    score = PIECE * (me.bit_count() - opp.bit_count())
+    pieces = me
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        free = (NEIGHBOUR_MASKS[low.bit_length() - 1] & ~occupied).bit_count()
+        score += MOBILITY * free - (WEAK if free == 1 else 0)
+    pieces = opp
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        free = (NEIGHBOUR_MASKS[low.bit_length() - 1] & ~occupied).bit_count()
+        score -= MOBILITY * free - (WEAK if free == 1 else 0)
+    free_circles = ALL & ~occupied
+    score += REGION * (reach(me, free_circles).bit_count() - reach(opp, free_circles).bit_count())
+    return score
+
+
+class LionsAI:
+    """Chooses a whole turn (as the engine's action codes) for the side to move."""
+
+    def __init__(self, width: int = 10, budget: int = 40_000, deep_below: int = 3, deep_width: int = 6) -> None:
+        self.width = width  # our best turns (by static score) searched against every reply
+        self.budget = budget  # steps generated plus positions evaluated, all plies together
+        self.deep_below = deep_below  # three plies once the opponent has this many pieces or fewer
+        self.deep_width = deep_width
+
+    def plan(self, state: LionsState, seed: int = 0) -> list[str]:
+        """The codes to apply, in order, for the current player (a whole turn, or a draw answer)."""
+        if state.finished:
+            return []
+        if state.draw_offer is not None:
+            me, opp = sides(state)  # the side to move is the offerer's
+            return [ACCEPT if evaluate(opp, me) <= PIECE // 2 else DECLINE]
+        rng = splitmix64(_seed_number(state.seed) ^ (state.version << 20) ^ seed)
+        mover, opp = sides(state)
+        lions_move = state.side == LIONS
+        first = pushed(mover, opp) if state.push_on else 0
+        turns = whole_turns(mover, opp, state.push_on, lions_move, first)
+        if not turns:
+            return [PASS]
+        for turn in turns:
+            if not turn.opp:  # rule 7: the last enemy piece falls
+                return codes_of(turn.paths)
+        noise = {t: next(rng) for t in turns}
+        ranked = sorted(turns, key=lambda t: (evaluate(t.mover, t.opp), noise[t]), reverse=True)
+        budget = [self.budget]
+        scored = []
+        for turn in ranked[: self.width]:
+            scored.append((self._reply_score(turn, lions_move, budget), noise[turn], turn))
+            if budget[0] <= 0:
+                break
+        scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+        if opp.bit_count() <= self.deep_below and budget[0] > 0:  # the hunt for the last pieces
+            deeper = [(self._deep_score(t, lions_move, budget), n, t) for _, n, t in scored[: self.deep_width]]
+            if budget[0] > 0:
+                scored = sorted(deeper, key=lambda s: (s[0], s[1]), reverse=True)
+        return codes_of(scored[0][2].paths)
+
+    def _deep_score(self, turn: Turn, lions_move: bool, budget: list[int]) -> int:
+        """Our score after the opponent's best reply and our best answer to it (three plies)."""
+        if not turn.opp:
+            return WIN
+        first = pushed(turn.opp, turn.mover) if turn.push_on else 0
+        replies = whole_turns(turn.opp, turn.mover, turn.push_on, not lions_move, first, budget)
+        worst = WIN
+        for reply in replies:
+            mine, theirs = reply.opp, reply.mover
+            if not mine:
+                return -WIN
+            first = pushed(mine, theirs) if reply.push_on else 0
+            answers = whole_turns(mine, theirs, reply.push_on, lions_move, first, budget)
+            budget[0] -= len(answers)  # each is evaluated
+            best = max((evaluate(a.mover, a.opp) for a in answers), default=evaluate(mine, theirs))
+            worst = min(worst, best)
+            if budget[0] <= 0:
+                break
+        return worst
+
+    @staticmethod
+    def _reply_score(turn: Turn, lions_move: bool, budget: list[int]) -> int:
+        """Our score after the opponent's best reply to ``turn``."""
+        if not turn.opp:
+            return WIN
+        first = pushed(turn.opp, turn.mover) if turn.push_on else 0
+        replies = whole_turns(turn.opp, turn.mover, turn.push_on, not lions_move, first, budget)
+        budget[0] -= len(replies)
+        if not replies:
+            return evaluate(turn.mover, turn.opp)
+        return -max(evaluate(r.mover, r.opp) for r in replies)
+
+
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(seed: int) -> Iterator[int]:
+    """Tie-breaking noise from a seed: SplitMix64 (engines may not use the global ``random``)."""
+    x = seed & MASK64
+    while True:
+        x = (x + 0x9E3779B97F4A7C15) & MASK64
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def _seed_number(seed: str) -> int:
+    """A game seed (64 hex digits) as a number; any other text by its code points."""
+    try:
+        return int(seed[:16], 16)
+    except ValueError:
+        return sum(ord(ch) << (i % 56) for i, ch in enumerate(seed))
+
+
+def codes_of(paths: tuple[tuple[int, ...], ...]) -> list[str]:
+    """The engine's action codes for a whole turn: pick, steps, …, «Готово»."""
+    codes: list[str] = []
+    for path in paths:
+        codes.append(f"p{path[0]}")
+        codes += [f"s{c}" for c in path[1:]]
+    return [*codes, DONE]
+
+
+AI = LionsAI()
