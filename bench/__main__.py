@@ -1,4 +1,8 @@
-"""`python -m bench [--quick]`: engine speed, render time and size, one e2e game's Telegram cost.
+"""`python -m bench [--quick] [--lions]`: engine speed, render time and size, one e2e game's Telegram
+cost, and the «Охота на львов» AI (strength, balance, think time).
+
+The full lions AI run takes the better part of an hour on two cores, so it is opt-in: without
+``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
 
 Benchmarks, not tests: figures are printed and written to bench/results.json.
 """
@@ -12,7 +16,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import e2e_game, engine_speed, render_speed
+from bench import e2e_game, engine_speed, lions_ai, render_speed
 
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
@@ -20,6 +24,8 @@ RESULTS = Path(__file__).resolve().parent / "results.json"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, games cut short (a smoke run)")
+    parser.add_argument("--lions", action="store_true", help="the full lions AI run (200 games against a random "
+                        "player, 200 self-play games, 300 timed decisions) instead of a tiny sample")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON results")
     args = parser.parse_args(argv)
     scale = 0.02 if args.quick else 1.0
@@ -28,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         "engines": engine_speed.run(scale),
         "render": render_speed.run(scale),
         "e2e": asyncio.run(e2e_game.run(max_presses=30 if args.quick else None)),
+        "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),
     }
     args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwritten to {args.out}")

@@ -27,9 +27,10 @@ Rules as settled in shared/rules/lions.md (the board: engines/lions_board.py), c
    declines — or resign.
 
 Settled here where the texts are silent: the game-ending check (rule 7) happens when the
-turn is sent, so a turn that takes the last enemy piece offers only «Готово» and «Отменить
-шаг»; a side whose pieces cannot move at all passes; a declined offer lets the offerer go
-on with the turn.
+turn is sent, so once a finished part has taken the last enemy piece no further piece can be
+picked (the moving piece may still go on, which passes by and takes nothing more); a side
+whose pieces cannot move at all passes; a declined offer lets the offerer go on with the
+turn; resigning is possible at any moment of one's own turn.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from engines.lions_board import (
     LIONS_START,
     NEIGHBOUR_MASKS,
     PUSH_LINES,
+    SIZE,
     label,
 )
 
@@ -85,45 +87,77 @@ def mask_of(circles: tuple[int, ...] | list[int]) -> int:
     return out
 
 
-def _spread(mask: int) -> int:
+def trapped(pieces: int, occupied: int, enemies: int) -> int:
+    """Rule 4: the ``pieces`` with no free neighbouring circle and an enemy beside them."""
     out = 0
-    for c in bits(mask):
-        out |= NEIGHBOUR_MASKS[c]
+    for c in bits(pieces):
+        around = NEIGHBOUR_MASKS[c]
+        if not around & ~occupied and around & enemies:
+            out |= 1 << c
     return out
 
 
 def close_part(mover: int, opp: int) -> tuple[int, int, int, int]:
     """Rule 4 after a piece of ``mover`` stops: (mover, opp, opp taken, mover taken) as masks."""
-    occupied = mover | opp
-    taken_opp = 0
-    for c in bits(opp):
-        around = NEIGHBOUR_MASKS[c]
-        if not around & ~occupied and around & mover:
-            taken_opp |= 1 << c
+    taken_opp = trapped(opp, mover | opp, mover)  # the opponent's pieces first
     opp &= ~taken_opp
-    occupied = mover | opp
-    taken_own = 0
-    for c in bits(mover):
-        around = NEIGHBOUR_MASKS[c]
-        if not around & ~occupied and around & opp:
-            taken_own |= 1 << c
+    taken_own = trapped(mover, mover | opp, opp)
     return mover & ~taken_own, opp, taken_opp, taken_own
+
+
+# Neighbours of a whole mask by table, 11 circles at a time: the AI's search (engines/lions_ai.py)
+# floods positions millions of times.
+ALL = (1 << SIZE) - 1  # every circle
+_CHUNK = 11
+_LOW = (1 << _CHUNK) - 1
+
+
+def _spread_tables() -> tuple[tuple[int, ...], ...]:
+    tables = []
+    for base in range(0, SIZE, _CHUNK):
+        table = [0] * (1 << _CHUNK)
+        for value in range(1, 1 << _CHUNK):
+            low = value & -value
+            circle = base + low.bit_length() - 1
+            table[value] = table[value ^ low] | (NEIGHBOUR_MASKS[circle] if circle < SIZE else 0)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_SPREAD = _spread_tables()
+
+
+def spread(mask: int) -> int:
+    """Every circle next to a circle of ``mask``."""
+    out = 0
+    for table in _SPREAD:
+        out |= table[mask & _LOW]
+        mask >>= _CHUNK
+        if not mask:
+            break
+    return out
 
 
 def reach(pieces: int, free: int) -> int:
     """The free circles reachable from ``pieces`` through free circles (rule 5's flood)."""
-    seen = front = _spread(pieces) & free
+    seen = front = spread(pieces) & free
     while front:
-        front = _spread(front) & free & ~seen
+        front = spread(front) & free & ~seen
         seen |= front
     return seen
 
 
-@functools.lru_cache(maxsize=1 << 16)  # the AI asks about the same positions many times
+@functools.lru_cache(maxsize=1 << 16)
 def isolated(lions: int, hunters: int) -> bool:
-    """Rule 5: the two floods of free circles never meet."""
-    free = ((1 << 64) - 1) & ~(lions | hunters)
-    return not reach(lions, free) & reach(hunters, free)
+    """Rule 5: the floods of free circles from the two sides never meet (the lions' flood is
+    grown until it touches a free circle next to a hunter, which the hunters' flood holds)."""
+    free = ALL & ~(lions | hunters)
+    target = spread(hunters) & free
+    seen = front = spread(lions) & free
+    while front and not seen & target:
+        front = spread(front) & free & ~seen
+        seen |= front
+    return not seen & target
 
 
 def pushed(mover: int, opp: int) -> int:

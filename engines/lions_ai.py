@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from engines.lions import (
     ACCEPT,
+    ALL,
     DECLINE,
     DONE,
     LIONS,
@@ -25,70 +26,24 @@ from engines.lions import (
     PASS,
     LionsState,
     close_part,
+    isolated,
     pushed,
+    reach,
     sides,
+    spread,
 )
-from engines.lions_board import NEIGHBOUR_MASKS, SIZE
+from engines.lions_board import NEIGHBOUR_MASKS
 
 WIN = 100_000
 PIECE = 100
 WEAK = 18  # a piece with one free neighbour left
 MOBILITY = 2
 REGION = 1  # circles a side can still reach
-ALL = (1 << SIZE) - 1
-
-# Bit tricks, the same answers as engines.lions' helpers but several times faster (the search
-# calls them millions of times): neighbours of a whole mask by table, 11 circles at a time.
-_CHUNK = 11
-_LOW = (1 << _CHUNK) - 1
-
-
-def _spread_tables() -> tuple[tuple[int, ...], ...]:
-    tables = []
-    for base in range(0, SIZE, _CHUNK):
-        table = [0] * (1 << _CHUNK)
-        for value in range(1, 1 << _CHUNK):
-            low = value & -value
-            circle = base + low.bit_length() - 1
-            table[value] = table[value ^ low] | (NEIGHBOUR_MASKS[circle] if circle < SIZE else 0)
-        tables.append(tuple(table))
-    return tuple(tables)
-
-
-_SPREAD = _spread_tables()
-
-
-def spread(mask: int) -> int:
-    """Every circle next to a circle of ``mask``."""
-    out = 0
-    for table in _SPREAD:
-        out |= table[mask & _LOW]
-        mask >>= _CHUNK
-        if not mask:
-            break
-    return out
-
-
-def reach(pieces: int, free: int) -> int:
-    """engines.lions.reach: the free circles reachable from ``pieces``."""
-    seen = front = spread(pieces) & free
-    while front:
-        front = spread(front) & free & ~seen
-        seen |= front
-    return seen
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def isolated(lions: int, hunters: int) -> bool:
-    """engines.lions.isolated (rule 5), stopping as soon as the lions' flood touches a hunter."""
-    free = ALL & ~(lions | hunters)
-    target = spread(hunters) & free
-    seen = front = spread(lions) & free
-    while front and not seen & target:
-        front = spread(front) & free & ~seen
-        seen |= front
-    return not seen & target
-
+# The hunt for the last pieces (LionsAI's ``hunt``): once a side is down to FEW pieces, the other
+# side's pieces are drawn toward them (HUNT per circle of distance), so a lone piece shuttling in
+# a cave gets cornered before the quiet-turns draw (rule 8) instead of merely watched.
+HUNT = 4
+FEW = 3
 
 def settled(mover: int, opp: int) -> bool:
     """No piece stands walled in next to an enemy (true after every part of a turn, rule 4)."""
@@ -217,14 +172,49 @@ def evaluate(me: int, opp: int) -> int:
     return score
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def closing_in(me: int, opp: int) -> int:
+    """How much closer ``me`` is to a side of FEW pieces or fewer than ``opp`` is (in circles of
+    distance; zero while both sides have more)."""
+    out = 0
+    if opp.bit_count() <= FEW:
+        out -= distance_sum(me, opp)
+    if me.bit_count() <= FEW:
+        out += distance_sum(opp, me)
+    return out
+
+
+def distance_sum(pieces: int, targets: int) -> int:
+    """The sum over ``pieces`` of the distance along the lines (pieces ignored) to the nearest target."""
+    total, distance, ring = 0, 0, targets
+    while pieces:
+        hit = pieces & ring
+        total += distance * hit.bit_count()
+        pieces ^= hit
+        grown = ring | spread(ring)
+        if grown == ring:  # the rest cannot reach a target at all
+            break
+        ring, distance = grown, distance + 1
+    return total
+
+
 class LionsAI:
     """Chooses a whole turn (as the engine's action codes) for the side to move."""
 
-    def __init__(self, width: int = 10, budget: int = 40_000, deep_below: int = 3, deep_width: int = 6) -> None:
+    def __init__(self, width: int = 10, budget: int = 40_000, deep_below: int = 3, deep_width: int = 6,
+                 hunt: int = 0) -> None:
         self.width = width  # our best turns (by static score) searched against every reply
         self.budget = budget  # steps generated plus positions evaluated, all plies together
         self.deep_below = deep_below  # three plies once the opponent has this many pieces or fewer
         self.deep_width = deep_width
+        self.hunt = hunt  # weight of :func:`closing_in` (the module's AI uses HUNT)
+
+    def score(self, me: int, opp: int) -> int:
+        """The score of a position for the side owning ``me``: :func:`evaluate`, plus the hunt."""
+        score = evaluate(me, opp)
+        if self.hunt and me and opp and min(me.bit_count(), opp.bit_count()) <= FEW:
+            score += self.hunt * closing_in(me, opp)
+        return score
 
     def plan(self, state: LionsState, seed: int = 0) -> list[str]:
         """The codes to apply, in order, for the current player (a whole turn, or a draw answer)."""
@@ -244,7 +234,7 @@ class LionsAI:
             if not turn.opp:  # rule 7: the last enemy piece falls
                 return codes_of(turn.paths)
         noise = {t: next(rng) for t in turns}
-        ranked = sorted(turns, key=lambda t: (evaluate(t.mover, t.opp), noise[t]), reverse=True)
+        ranked = sorted(turns, key=lambda t: (self.score(t.mover, t.opp), noise[t]), reverse=True)
         budget = [self.budget]
         scored = []
         for turn in ranked[: self.width]:
@@ -272,14 +262,13 @@ class LionsAI:
             first = pushed(mine, theirs) if reply.push_on else 0
             answers = whole_turns(mine, theirs, reply.push_on, lions_move, first, budget)
             budget[0] -= len(answers)  # each is evaluated
-            best = max((evaluate(a.mover, a.opp) for a in answers), default=evaluate(mine, theirs))
+            best = max((self.score(a.mover, a.opp) for a in answers), default=self.score(mine, theirs))
             worst = min(worst, best)
             if budget[0] <= 0:
                 break
         return worst
 
-    @staticmethod
-    def _reply_score(turn: Turn, lions_move: bool, budget: list[int]) -> int:
+    def _reply_score(self, turn: Turn, lions_move: bool, budget: list[int]) -> int:
         """Our score after the opponent's best reply to ``turn``."""
         if not turn.opp:
             return WIN
@@ -287,8 +276,8 @@ class LionsAI:
         replies = whole_turns(turn.opp, turn.mover, turn.push_on, not lions_move, first, budget)
         budget[0] -= len(replies)
         if not replies:
-            return evaluate(turn.mover, turn.opp)
-        return -max(evaluate(r.mover, r.opp) for r in replies)
+            return self.score(turn.mover, turn.opp)
+        return -max(self.score(r.mover, r.opp) for r in replies)
 
 
 MASK64 = (1 << 64) - 1
@@ -322,4 +311,4 @@ def codes_of(paths: tuple[tuple[int, ...], ...]) -> list[str]:
     return [*codes, DONE]
 
 
-AI = LionsAI()
+AI = LionsAI(hunt=HUNT)

@@ -5,8 +5,7 @@ and straight lines between circles. It keeps every shape shared/rules/lions.md l
 (tests/test_lions_board.py proves each one):
 
 1. lions' circles 1–6 at three cave mouths (two entrances per cave), hunters' camp А–Е;
-2. «+7»: a dead end whose only neighbour is «+4» (example 1: one enemy on «+4» traps it),
-   and a second dead end «7» on the left;
+2. «+7»: a dead end whose only neighbour is «+4» (example 1: one enemy on «+4» traps it);
 3. Г joined to exactly В, Д and Е (example 2);
 4. 5 and 6 joined to each other, their only other way out the common circle «+1»
    (example 3: one enemy on «+1» takes both);
@@ -14,6 +13,12 @@ and straight lines between circles. It keeps every shape shared/rules/lions.md l
 6. the right flank ladder: eight circles whose only exits are «+8» and «Д» (the isolation
    example); the left ladder mirrors it.
 Circles without a role in the text are numbered 7… so every circle has a name for buttons.
+
+Balance (issue #7: neither side may win more than 60% between equal AI players): in the
+first draft (shared/rules/lions-board-candidate.json) all three caves were traps like 5–6,
+and with equally imperfect AIs on both sides (bench/lions_ai.py) the hunters won about 80%
+of the games. Caves 1–2 and 3–4 therefore got a back way out (lines 1–7 and 4–«+5»); only
+cave 5–6 keeps the single exit that example 3 needs.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ CIRCLES: tuple[Circle, ...] = (
 )
 
 _LINES_BY_LABEL: tuple[tuple[str, str], ...] = (
-    ("1", "2"), ("3", "4"), ("5", "6"),
+    ("1", "2"), ("3", "4"), ("5", "6"), ("1", "7"), ("4", "+5"),
     ("1", "+2"), ("2", "+2"), ("3", "+3"), ("4", "+3"), ("5", "+1"), ("6", "+1"),
     ("+2", "8"), ("+3", "10"), ("+1", "+4"),
     ("7", "8"), ("8", "9"), ("9", "10"), ("10", "+5"), ("+5", "+4"), ("+4", "+7"),

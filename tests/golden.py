@@ -14,7 +14,8 @@ regenerate them and review the diff::
 
 The generator is generic: any engine satisfying engines/base.py can add a game to
 :data:`GOLDENS`. Where a game offers a choice, the action taken is picked
-deterministically (see :func:`default_choice`).
+deterministically (see :func:`default_choice`; a golden may name its own chooser, as the
+lions games do with :func:`lions_choice`).
 """
 
 from __future__ import annotations
@@ -22,14 +23,17 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from engines import get_engine
 from engines.base import Action, Engine, Event, seed_digest
+from engines.lions import LIONS, OFFER, PASS, LionsState, pushed, sides
+from engines.lions_ai import LionsAI, codes_of, evaluate, whole_turns
 
 GOLDEN_DIR = Path(__file__).with_name("golden")
 REGENERATE = "python -m tests.golden --regenerate"
@@ -40,17 +44,60 @@ Choice = Callable[[Any, Sequence[Action]], Action]
 
 @dataclass(frozen=True)
 class Golden:
-    """One golden game: which engine, options (as JSON), seat count and seed."""
+    """One golden game: which engine, options (as JSON), seat count and seed, and how the
+    actions are chosen (default: :func:`default_choice`)."""
 
     game: str
     seats: int
     seed: str
     options: Mapping[str, Any] = field(default_factory=dict)
+    choose: Choice | None = None
 
 
 def _seed(label: str) -> str:
     """A fixed 64-hex seed named by a label (readable in this file, stable forever)."""
     return seed_digest(f"golden:{label}")
+
+
+# «Охота на львов» has no dice and offers «Сдаться» on every action, so the generic chooser
+# would end a game at once: its goldens use :func:`lions_choice` (seat 0 the AI).
+_LIONS_AI = LionsAI(width=4, budget=2000, deep_below=0)  # quick: the goldens are replayed by every test run
+
+
+def lions_choice(state: LionsState, actions: Sequence[Action]) -> Action:
+    """«Охота на львов»: seat 0 plays engines/lions_ai.py; seat 1 plays whole turns picked at
+    random or greedily by the AI's static score (a coin seeded by the position decides), and
+    offers a draw once, the first time it is a piece behind (the AI answers).
+
+    Each turn is planned whole from the position at its start (the codes already applied in
+    the turn are counted off the plan), so every action of a turn follows one plan."""
+    if state.draw_offer is not None:
+        code = _LIONS_AI.plan(state)[0]
+    else:
+        mine, theirs = sides(state)
+        if state.turn == 1 and not state.segments and state.offered_turn < 0 and mine.bit_count() < theirs.bit_count():
+            code = OFFER
+        else:
+            done = sum(len(path) for path in state.segments)  # per piece: its pick and its steps
+            start = replace(state, segments=(), version=state.version - done)
+            plan = _LIONS_AI.plan(start) if state.turn == 0 else _lions_by_chance(start)
+            code = plan[done]
+    return next(a for a in actions if a.code == code)
+
+
+def _lions_by_chance(state: LionsState) -> list[str]:
+    """Seat 1's whole turn in a lions golden: the codes, «Готово» last."""
+    mover, opp = sides(state)
+    first = pushed(mover, opp) if state.push_on else 0
+    turns = whole_turns(mover, opp, state.push_on, state.side == LIONS, first)
+    if not turns:
+        return [PASS]
+    rng = random.Random(f"{state.seed}:{state.version}")
+    if rng.random() < 0.5:
+        chosen = max(turns, key=lambda t: (evaluate(t.mover, t.opp), rng.random()))
+    else:
+        chosen = rng.choice(turns)
+    return codes_of(chosen.paths)
 
 
 # Labels were picked so each game shows its special cases: a void throw in every sosedi
@@ -73,7 +120,11 @@ def _seed(label: str) -> str:
 # opponents, the later one captured (action 149); in both shishbesh games captures, pieces
 # going into a shelter's hut, corner jumps and the «срез», a jump back from the first corner
 # to the last (4p: 6 → 42 at action 148, a diagonal 30 → 6 at 144; 3p long: 7 → 49 at 192),
-# and in the 3p long game also fast-charge throws (actions 1 and 2, then a third that works).
+# and in the 3p long game also fast-charge throws (actions 1 and 2, then a third that works);
+# in both lions games (seat 0 the AI) captures by both sides and a draw offer declined; in
+# lions-ai-lions the sides isolate themselves (the push rule turns on) and the AI's lions take
+# every hunter after losing one lion; in lions-quiet-draw the AI's hunters take five lions,
+# lose three hunters and draw by 60 quiet turns against the last lion.
 GOLDENS: dict[str, Golden] = {
     "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
     "sosedi-reverse-4p-immune": Golden(
@@ -97,6 +148,8 @@ GOLDENS: dict[str, Golden] = {
         "shishbesh", 3, _seed("shishbesh-3p-long-staggered#10"),
         {"board": "long", "shelters": "staggered", "start": "six_or_double", "fast_charge": True},
     ),
+    "lions-ai-lions": Golden("lions", 2, _seed("lions-ai-lions#1"), {"lions_seat": 0}, lions_choice),
+    "lions-quiet-draw": Golden("lions", 2, _seed("lions-quiet-draw#1"), {"lions_seat": 1}, lions_choice),
 }
 
 
@@ -151,7 +204,7 @@ def render_golden(name: str) -> str:
     if engine is None:
         raise KeyError(f"unknown game {spec.game!r}")
     options = engine.options_from_json(spec.options)
-    return transcript(engine, options, spec.seats, spec.seed)
+    return transcript(engine, options, spec.seats, spec.seed, spec.choose or default_choice)
 
 
 def golden_path(name: str) -> Path:

@@ -22,3 +22,12 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
         # one edit per decision, plus the result message of a finished game (quick runs cut games short)
         assert 0 < game["rolls"] <= 30
         assert game["sends_and_edits"] == game["decisions"] + (1 if game["finished"] else 0)
+    # the lions AI: only a tiny sample without --lions (bench/lions_ai.py); its tables add up
+    lions = results["lions_ai"]
+    assert set(lions["vs_random"]) == {"lions", "hunters"}
+    for row in lions["vs_random"].values():
+        assert row["games"] == row["wins"] + row["draws"] + row["losses"] + row["cap"] >= 2
+    balance = lions["balance"]
+    assert balance["games"] == balance["lion_wins"] + balance["hunter_wins"] + balance["draws"] + balance["cap"] >= 2
+    assert lions["standoff"]["games"] >= 2 and lions["balance"]["slips"] > 0
+    assert 0 <= lions["think_s"]["p50"] <= lions["think_s"]["p95"] <= lions["think_s"]["max"]

@@ -1,0 +1,276 @@
+"""The «Охота на львов» AI (engines/lions_ai.py) against the engine (engines/lions.py).
+
+Whole turns are checked against the engine's own step-level moves (a search over engine
+states), the AI's turns are applied action by action through the engine, and the AI plays
+short matches against a random player. The full counts (100 games a side, 200 self-play
+games, think times) are in bench/lions_ai.py.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from bench.lions_ai import random_turn  # the random player: never offers, resigns or takes back
+from engines import lions_ai
+from engines.lions import (
+    ACCEPT,
+    DECLINE,
+    DONE,
+    ENGINE,
+    HUNTERS,
+    LIONS,
+    OFFER,
+    LionsOptions,
+    LionsState,
+    isolated,
+    mask_of,
+    pushed,
+    sides,
+)
+from engines.lions_ai import AI, HUNT, LionsAI, codes_of, settled, whole_turns
+from engines.lions_board import INDEX, NEIGHBOUR_MASKS, NEIGHBOURS, PUSH_LINES, SIZE, label
+
+SEED = "0" * 63 + "7"
+TURN_CAP = 300
+
+Position = tuple[int, int, bool]  # lions, hunters (masks), push rule on
+
+
+def at(labels: str) -> tuple[int, ...]:
+    return tuple(sorted(INDEX[c] for c in labels.split()))
+
+
+def position(lions: str, hunters: str, side: str, push_on: bool = False, lions_seat: int = 0) -> LionsState:
+    """A position by circle labels, ``side`` to move, built on a real new game."""
+    state, _ = ENGINE.new_game(LionsOptions(lions_seat=lions_seat), 2, SEED)
+    state = replace(state, lions=at(lions), hunters=at(hunters), push_on=push_on)
+    return replace(state, turn=state.seat_of(side))
+
+
+def engine_turns(state: LionsState) -> dict[Position, LionsState]:
+    """Every position one whole turn can reach, by trying every pick, step and «Готово» the
+    engine offers from ``state`` (engine states deduplicated by the turn built so far)."""
+    results: dict[Position, LionsState] = {}
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    stack = [state]
+    while stack:
+        here = stack.pop()
+        if here.segments in seen:
+            continue
+        seen.add(here.segments)
+        for action in ENGINE.legal_actions(here):
+            if action.kind not in ("pick", "step", "done"):
+                continue
+            after, _, _ = ENGINE.apply(here, action.code)
+            if action.kind == "done":
+                results.setdefault((mask_of(after.lions), mask_of(after.hunters), after.push_on), after)
+            else:
+                stack.append(after)
+    return results
+
+
+def ai_turns(state: LionsState) -> dict[Position, tuple[tuple[int, ...], ...]]:
+    """The positions :func:`whole_turns` predicts for ``state``, with the paths of each."""
+    mover, opp = sides(state)
+    first = pushed(mover, opp) if state.push_on else 0
+    lions_move = state.side == LIONS
+    out = {}
+    for turn in whole_turns(mover, opp, state.push_on, lions_move, first):
+        lions, hunters = (turn.mover, turn.opp) if lions_move else (turn.opp, turn.mover)
+        out[(lions, hunters, turn.push_on)] = turn.paths
+    return out
+
+
+def play_codes(state: LionsState, codes: list[str]) -> LionsState:
+    """Apply codes one by one, each checked against the engine's legal actions first."""
+    for code in codes:
+        assert code in {a.code for a in ENGINE.legal_actions(state)}, (code, state.segments)
+        state, _, _ = ENGINE.apply(state, code)
+    return state
+
+
+def ai_turn(state: LionsState, ai: LionsAI = AI, seed: int = 0) -> LionsState:
+    seat = state.current_player
+    state = play_codes(state, ai.plan(state, seed))
+    assert state.finished or state.current_player != seat  # a whole turn: «Готово» was sent
+    return state
+
+
+def random_game_positions(seed: int, turns: tuple[int, ...], ai_side: str | None = None) -> list[LionsState]:
+    """Positions at the start of the given turns of a seeded game (random against random, or the AI)."""
+    rng = random.Random(seed)
+    state, _ = ENGINE.new_game(LionsOptions(), 2, f"{seed:064x}")
+    out = []
+    while not state.finished and state.turns <= max(turns):
+        if state.turns in turns:
+            out.append(state)
+        state = ai_turn(state, seed=seed) if state.side == ai_side else random_turn(state, rng)
+    assert len(out) == len(turns), "the game ended before the wanted turns"
+    return out
+
+
+def hand_made_positions() -> list[tuple[str, LionsState]]:
+    return [
+        ("start, lions move", position("1 2 3 4 5 6", "А Б В Г Д Е", LIONS)),
+        ("start, hunters move", position("1 2 3 4 5 6", "А Б В Г Д Е", HUNTERS)),
+        # example 3: a hunter on «+1» takes lions 5 and 6 at once
+        ("double capture", position("5 6 +2 9", "+4 12 Г", HUNTERS)),
+        # the lion from В to Г, then the lion from А to В: the first is walled in between the hunters
+        # on Д and Е (example 2's circle) and falls (rule 4: the mover's own pieces are checked too)
+        ("own piece falls", position("В А 2", "Д Е", LIONS)),
+        *push_positions(),
+        # a hunter stepping onto «+8» seals the lions in the right ladder: rule 5 turns on mid-turn
+        ("isolation", position("22 26 27", "+4 Д Б Г", HUNTERS)),
+        # not reachable in play (lions 5 and 6 would have fallen): every part checks the whole board
+        ("unsettled", position("5 6 9 +6", "+1 Б Г", LIONS)),
+    ]
+
+
+def push_positions() -> list[tuple[str, LionsState]]:
+    """The push rule (on): three hunters in a straight line push the lion next in it, which must
+    go first; and the same with that lion walled in by its own side, so any piece may go."""
+    a, b, c, target = PUSH_LINES[0]
+    others = [n for n in NEIGHBOURS[target] if n != c]
+    near = mask_of([a, b, c, target, *others])
+    spare = next(x for x in range(SIZE) if not (1 << x | NEIGHBOUR_MASKS[x]) & near)
+    hunters = " ".join(label(x) for x in (a, b, c))
+    stuck = " ".join(label(x) for x in (target, spare, *others))
+    return [
+        ("pushed piece", position(f"{label(target)} {label(spare)}", hunters, LIONS, push_on=True)),
+        ("pushed piece cannot move", position(stuck, hunters, LIONS, push_on=True)),
+    ]
+
+
+def sampled_positions() -> list[tuple[str, LionsState]]:
+    out = hand_made_positions()
+    for seed in (3, 11):
+        out += [(f"random game {seed}, turn {s.turns}", s) for s in random_game_positions(seed, (9, 24, 60))]
+    for seed, side in ((5, LIONS), (8, HUNTERS)):
+        out += [(f"AI as {side} game {seed}, turn {s.turns}", s)
+                for s in random_game_positions(seed, (6, 13), ai_side=side)]
+    return out
+
+
+POSITIONS = sampled_positions()
+
+
+def test_hand_made_positions_are_what_they_claim() -> None:
+    named = dict(hand_made_positions())
+    iso = named["isolation"]
+    assert not isolated(mask_of(iso.lions), mask_of(iso.hunters))
+    assert any(push_on for _, _, push_on in engine_turns(iso))
+    target = PUSH_LINES[0][3]
+    push = named["pushed piece"]
+    assert pushed(*sides(push)) == 1 << target
+    assert {a.code for a in ENGINE.legal_actions(push) if a.kind == "pick"} == {f"p{target}"}
+    stuck = named["pushed piece cannot move"]
+    assert pushed(*sides(stuck)) == 1 << target
+    assert len([a for a in ENGINE.legal_actions(stuck) if a.kind == "pick"]) > 1
+    own = named["own piece falls"]
+    assert any(bin(lions).count("1") == 2 for lions, _, _ in engine_turns(own))  # 3 lions → 2
+    assert not settled(*sides(named["unsettled"]))
+    double = named["double capture"]
+    assert any(bin(lions).count("1") == 2 for lions, _, _ in engine_turns(double))  # 4 lions → 2
+
+
+@pytest.mark.parametrize(("name", "state"), POSITIONS, ids=[n for n, _ in POSITIONS])
+def test_whole_turns_match_the_engine(name: str, state: LionsState) -> None:
+    reached = engine_turns(state)
+    predicted = ai_turns(state)
+    assert set(predicted) == set(reached)
+    for key, paths in predicted.items():
+        after = play_codes(state, codes_of(paths))
+        assert (mask_of(after.lions), mask_of(after.hunters), after.push_on) == key
+
+
+def test_plan_is_deterministic_and_legal() -> None:
+    for name, state in POSITIONS[::2]:
+        codes = AI.plan(state, seed=4)
+        # the answer does not depend on what was asked before
+        for cache in (lions_ai.evaluate, lions_ai.closing_in, lions_ai.isolated):
+            cache.cache_clear()
+        assert codes == LionsAI(hunt=HUNT).plan(state, seed=4) == AI.plan(state, seed=4), name
+        ai_turn(state, seed=4)
+    # the tie-breaking seed matters somewhere: in some position several turns score the same
+    assert any(len({tuple(AI.plan(state, seed=s)) for s in range(6)}) > 1 for _, state in POSITIONS[:6])
+
+
+@pytest.mark.parametrize("side", [LIONS, HUNTERS])
+def test_takes_an_immediate_win(side: str) -> None:
+    # the last enemy piece on the dead end «+7» (example 1): a piece stepping onto «+4» takes it
+    state = {
+        LIONS: position("+8 1 3 13", "+7", LIONS),
+        HUNTERS: position("+7", "+8 9 А Б", HUNTERS),
+    }[side]
+    after = ai_turn(state)
+    assert after.finished and after.winner == state.seat_of(side)
+
+
+@pytest.mark.parametrize("side", [LIONS, HUNTERS])
+def test_avoids_losing_a_piece_when_it_can(side: str) -> None:
+    # a piece on the dead end «+7» (example 1): an enemy stepping from «+5» onto «+4» would take it;
+    # two of three whole turns here lose a piece to the reply, the AI must pick a safe one
+    state = {
+        LIONS: position("+7 13 19 9", "+5 А Е", LIONS),
+        HUNTERS: position("+5 3 13", "+7 21 А Б", HUNTERS),
+    }[side]
+    mine = len(getattr(state, side))
+    threat = replace(state, turn=1 - state.turn)  # were it the opponent's turn, a piece would fall
+    assert min(len(getattr(s, side)) for s in engine_turns(threat).values()) < mine
+    after = ai_turn(state)
+    assert len(getattr(after, side)) == mine
+    assert min(len(getattr(s, side)) for s in engine_turns(after).values()) == mine
+
+
+@pytest.mark.parametrize("side", [LIONS, HUNTERS])
+def test_answers_a_draw_offer(side: str) -> None:
+    ahead = {LIONS: ("1 2 3 4 5 6", "А Б"), HUNTERS: ("1 2", "А Б В Г Д Е")}[side]
+    behind = {LIONS: ("1 2", "А Б В Г Д Е"), HUNTERS: ("1 2 3 4 5 6", "А Б")}[side]
+    other = HUNTERS if side == LIONS else LIONS
+    for (lions, hunters), answer in ((ahead, DECLINE), (behind, ACCEPT)):
+        offered = play_codes(position(lions, hunters, other), [OFFER])
+        assert offered.current_player == offered.seat_of(side)
+        assert AI.plan(offered) == [answer]
+        play_codes(offered, [answer])
+
+
+def test_codes_of_ends_with_done() -> None:
+    assert codes_of(((1, 6), (3, 7, 10))) == ["p1", "s6", "p3", "s7", "s10", DONE]
+
+
+def match(ai_side: str, game: int, ai: LionsAI | None = None) -> str:
+    """One game, the AI (or a random whole-turn player when ``ai`` is None) against the random
+    player: "win", "loss", "draw" or "cap" for the AI's side."""
+    state, _ = ENGINE.new_game(LionsOptions(lions_seat=game % 2), 2, f"{game:064x}")
+    rng = random.Random(f"random player {game}")
+    weak = random.Random(f"weak player {game}")
+    while not state.finished and state.turns < TURN_CAP:
+        if state.side != ai_side:
+            state = random_turn(state, rng)
+        elif ai is not None:
+            state = ai_turn(state, ai, seed=game)
+        else:
+            turns = ai_turns(state)
+            state = play_codes(state, codes_of(turns[weak.choice(sorted(turns))]) if turns else [DONE])
+    if not state.finished:
+        return "cap"
+    if state.winner is None:
+        return "draw"
+    return "win" if state.side_of(state.winner) == ai_side else "loss"
+
+
+# The AI wins every one of these games (and ≥ 95 of 100 a side in the bench). The same test with
+# ``ai=None`` (a player of uniformly random whole turns) fails clearly: checked by hand, it wins
+# 0 of games 0–19 as the lions and 1 of 20 as the hunters against this random player (most of its
+# games hit the turn cap or the quiet-turns draw). So 5 wins of 6 tells a real AI from a weak one.
+GAMES_A_SIDE = 6
+MIN_WINS = 5
+
+
+@pytest.mark.parametrize("side", [LIONS, HUNTERS])
+def test_beats_a_random_player(side: str) -> None:
+    results = [match(side, game, AI) for game in range(GAMES_A_SIDE)]
+    assert results.count("win") >= MIN_WINS, results
