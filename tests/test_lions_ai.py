@@ -264,8 +264,8 @@ def match(ai_side: str, game: int, ai: LionsAI | None = None) -> str:
 
 # The AI wins every one of these games (and ≥ 95 of 100 a side in the bench). The same test with
 # ``ai=None`` (a player of uniformly random whole turns) fails clearly: checked by hand, it wins
-# 0 of games 0–19 as the lions and 1 of 20 as the hunters against this random player (most of its
-# games hit the turn cap or the quiet-turns draw). So 5 wins of 6 tells a real AI from a weak one.
+# none of games 0–19 from either side against this random player (they hit the turn cap or the
+# quiet-turns draw). So 5 wins of 6 tells a real AI from a weak one.
 GAMES_A_SIDE = 6
 MIN_WINS = 5
 
