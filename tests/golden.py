@@ -124,7 +124,7 @@ def _lions_by_chance(state: LionsState) -> list[str]:
 # in both lions games (seat 0 the AI) captures by both sides and a draw offer declined; in
 # lions-ai-lions the sides isolate themselves (the push rule turns on) and the AI's lions take
 # every hunter after losing one lion; in lions-quiet-draw the AI's hunters take five lions,
-# lose three hunters and draw by 60 quiet turns against the last lion.
+# lose one hunter and draw by 60 quiet turns against the last lion.
 GOLDENS: dict[str, Golden] = {
     "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
     "sosedi-reverse-4p-immune": Golden(
@@ -149,7 +149,7 @@ GOLDENS: dict[str, Golden] = {
         {"board": "long", "shelters": "staggered", "start": "six_or_double", "fast_charge": True},
     ),
     "lions-ai-lions": Golden("lions", 2, _seed("lions-ai-lions#1"), {"lions_seat": 0}, lions_choice),
-    "lions-quiet-draw": Golden("lions", 2, _seed("lions-quiet-draw#1"), {"lions_seat": 1}, lions_choice),
+    "lions-quiet-draw": Golden("lions", 2, _seed("lions-quiet-draw#6"), {"lions_seat": 1}, lions_choice),
 }
 
 

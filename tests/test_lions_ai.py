@@ -118,9 +118,9 @@ def hand_made_positions() -> list[tuple[str, LionsState]]:
         ("start, hunters move", position("1 2 3 4 5 6", "А Б В Г Д Е", HUNTERS)),
         # example 3: a hunter on «+1» takes lions 5 and 6 at once
         ("double capture", position("5 6 +2 9", "+4 12 Г", HUNTERS)),
-        # the lion from В to Г, then the lion from А to В: the first is walled in between the hunters
+        # the lion from В to Г, then the lion from Б to В: the first is walled in between the hunters
         # on Д and Е (example 2's circle) and falls (rule 4: the mover's own pieces are checked too)
-        ("own piece falls", position("В А 2", "Д Е", LIONS)),
+        ("own piece falls", position("В Б 2", "Д Е", LIONS)),
         *push_positions(),
         # a hunter stepping onto «+8» seals the lions in the right ladder: rule 5 turns on mid-turn
         ("isolation", position("22 26 27", "+4 Д Б Г", HUNTERS)),
