@@ -338,3 +338,40 @@ def next_seat(seat: int, seats: int, skip: Sequence[bool] | None = None) -> int:
         if skip is None or not skip[cand]:
             return cand
     return seat
+
+
+class Policy(Protocol):
+    """A computer player: the codes it plays now, for the player to move (issue #8).
+
+    ``plan`` is pure: the same state and ``seed`` give the same codes. Dice-game policies
+    answer one code at a time (a roll, or a choice among the legal moves); the lions AI
+    answers a whole turn. The caller applies the codes and asks again while a computer
+    player is still to move."""
+
+    def plan(self, state: Any, seed: int = 0) -> list[str]: ...
+
+
+def tie_break(state_seed: str, version: int, seed: int, code: str) -> int:
+    """A 64-bit number that orders equally good actions differently from game to game but
+    always the same way for the same position (engines may not use the global ``random``)."""
+    digest = hashlib.blake2b(f"{state_seed}:{version}:{seed}:{code}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass(frozen=True)
+class BestScorePolicy:
+    """Plays the legal action with the highest ``score(state, action)`` (ties broken by
+    :func:`tie_break`); a lone legal action, such as a roll, is played without scoring."""
+
+    engine: Engine[Any, Any]
+    score: Callable[[Any, Action], float] | None = None
+
+    def plan(self, state: Any, seed: int = 0) -> list[str]:
+        actions = self.engine.legal_actions(state)
+        if not actions:
+            return []
+        if len(actions) == 1 or self.score is None:
+            return [actions[0].code]
+        best = max(actions, key=lambda a: (self.score(state, a),  # type: ignore[misc]
+                                           tie_break(state.seed, state.version, seed, a.code)))
+        return [best.code]
