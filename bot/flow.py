@@ -25,13 +25,33 @@ from bot.games import GAME_UIS
 from bot.games.common import GameUI, Tr, set_option
 from bot.storage import ActiveGameExistsError, GameRow, Repository, Seat, StaleVersionError
 from engines import AI_PLAYERS, GAMES
-from engines.base import Engine, Event, OptionsError, Outcome, new_seed
+from engines.base import Engine, Event, OptionsError, Outcome, Policy, new_seed
 from locales import Translator
 from render.common import render_cover
 
 log = logging.getLogger(__name__)
 LOG_ACTIONS = 3  # actions whose events appear in the caption
-AI_USER_ID = -1  # the seat of the computer player (Telegram user ids are positive)
+AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)
+MAX_BOT_ACTIONS = 5000  # a guard for one run of computer turns (a whole game of bots takes less)
+
+
+def is_bot(user_id: int) -> bool:
+    return user_id < 0
+
+
+def bot_actions(engine: Engine[Any, Any], policy: Policy, state: Any,
+                bots: tuple[bool, ...]) -> tuple[Any, list[tuple[Any, list[Event]]]]:
+    """Every action the computer players take from ``state`` until a person is to move (or the
+    game ends): consecutive computer turns are played at once and shown in one edit."""
+    applied: list[tuple[Any, list[Event]]] = []
+    while (seat := state.current_player) is not None and bots[seat] and len(applied) < MAX_BOT_ACTIONS:
+        codes = policy.plan(state)
+        for code in codes:
+            state, events, entry = engine.apply(state, code)
+            applied.append((entry, events))
+        if not codes:
+            break
+    return state, applied
 
 
 @dataclass
@@ -126,10 +146,11 @@ class GameFlow:
             if not any(uid == user_id for uid, _ in seats):
                 return Reply(tr("toast-not-in-lobby"))
             seats = [(uid, n) for uid, n in seats if uid != user_id]
-            if not seats:
+            humans = [uid for uid, _ in seats if not is_bot(uid)]
+            if not humans:  # computer players alone do not keep a lobby open
                 return Reply(tr("toast-left"), after=await self._close_lobby(bot, game, tr))
             if host_id == user_id:
-                host_id = seats[0][0]  # the host's role passes to the longest-seated player
+                host_id = humans[0]  # the host's role passes to the longest-seated player
             reply = Reply(tr("toast-left"))
         elif command == "set":
             if not is_host:
@@ -149,6 +170,25 @@ class GameFlow:
             return await self.start(bot, game)
         elif command == "ai":
             return await self._start_against_ai(bot, game, is_host, tr)
+        elif command == "bot":
+            if game.code not in self.ais:
+                return Reply(tr("toast-stale"))
+            if not is_host:
+                return Reply(tr("toast-host-only"))
+            if len(seats) >= engine.max_players:
+                return Reply(tr("toast-lobby-full", max=engine.max_players))
+            used = {uid for uid, _ in seats}
+            number = next(n for n in range(1, engine.max_players + 1) if -n not in used)
+            seats.append((-number, tr("bot-name", n=number)))
+            reply = Reply(tr("toast-bot-added"))
+        elif command == "unbot":
+            if not is_host:
+                return Reply(tr("toast-host-only"))
+            bots = [i for i, (uid, _) in enumerate(seats) if is_bot(uid)]
+            if not bots:
+                return Reply(tr("toast-stale"))
+            del seats[bots[-1]]
+            reply = Reply(tr("toast-bot-removed"))
         else:
             return Reply(tr("toast-stale"))
         await self.repo.set_lobby(game.id, seats, host_id, options.to_json())
@@ -165,7 +205,7 @@ class GameFlow:
             return Reply(tr("toast-stale"))
         if not is_host:
             return Reply(tr("toast-host-only"))
-        humans = [(s.user_id, s.name) for s in game.seats if s.user_id != AI_USER_ID]
+        humans = [(s.user_id, s.name) for s in game.seats if not is_bot(s.user_id)]
         if len(humans) > 1:
             return Reply(tr("toast-ai-seats-taken"), alert=True)
         human = humans[0]
@@ -262,20 +302,16 @@ class GameFlow:
                 await self._announce_result(bot, game, ui, state, outcome, await self.tr(game.chat_id))
 
     async def _play_ai(self, game: GameRow) -> GameRow:
-        """Apply the computer's actions while it is to move; one save for all of them."""
+        """Apply the computer players' actions while one of them is to move; one save for all."""
         ai = self.ais.get(game.code)
         if ai is None or game.status != "running" or game.state is None:
             return game
         engine = self.engines[game.code]
         state = engine.state_from_json(game.state)
-        applied: list[tuple[Any, list[Event]]] = []
-        while (seat := state.current_player) is not None and game.seats[seat].user_id == AI_USER_ID:
-            codes = await asyncio.to_thread(ai.plan, state)
-            for code in codes:
-                state, events, entry = engine.apply(state, code)
-                applied.append((entry, events))
-            if not codes:
-                break
+        if state.current_player is None or not is_bot(game.seats[state.current_player].user_id):
+            return game
+        bots = tuple(is_bot(s.user_id) for s in game.seats)
+        state, applied = await asyncio.to_thread(bot_actions, engine, ai, state, bots)
         if not applied:
             return game
         try:

@@ -32,6 +32,8 @@ def visible_length(text: str) -> int:
 
 
 def mention(user_id: int, name: str) -> str:
+    if user_id < 0:  # a computer player has no Telegram account to link to
+        return html.escape(name)
     return f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>'
 
 
@@ -82,7 +84,9 @@ def lobby_caption(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: 
 
 def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr,
                    vs_ai: bool = False) -> InlineKeyboardMarkup:
-    """Join/leave, the game's settings, «🤖 Играть с ботом» (``vs_ai``, while a seat is free), start/cancel."""
+    """Join/leave, the game's settings, the computer players (``vs_ai``: the game has them;
+    «🤖 Играть с ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise),
+    start/cancel."""
     rows = [[
         InlineKeyboardButton(tr("btn-join"), callback_data=cb.lobby(game.id, "join")),
         InlineKeyboardButton(tr("btn-leave"), callback_data=cb.lobby(game.id, "leave")),
@@ -90,8 +94,16 @@ def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options:
     for row in ui.lobby_buttons(options, len(game.seats), tr):
         rows.append([InlineKeyboardButton(b.text, callback_data=cb.lobby(game.id, "set", b.key, b.value))
                      for b in row])
-    if vs_ai and len(game.seats) < engine.max_players:
-        rows.append([InlineKeyboardButton(tr("btn-play-ai"), callback_data=cb.lobby(game.id, "ai"))])
+    if vs_ai:
+        bots = [InlineKeyboardButton(tr("btn-add-bot"), callback_data=cb.lobby(game.id, "bot"))]
+        if engine.max_players == 2:  # one press to a game against the computer
+            bots = [InlineKeyboardButton(tr("btn-play-ai"), callback_data=cb.lobby(game.id, "ai"))]
+        if len(game.seats) >= engine.max_players:
+            bots = []
+        if engine.max_players > 2 and any(s.user_id < 0 for s in game.seats):
+            bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(game.id, "unbot")))
+        if bots:
+            rows.append(bots)
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(game.id, "cancel"))]
     if engine.min_players <= len(game.seats) <= engine.max_players:
         last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(game.id, "start")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines import lions, lions_ai, ludo, parchis, shishbesh, sosedi, spichki, tishe
-from engines.base import Engine
+from engines.base import BestScorePolicy, Engine, Policy
 
 # Game codes as in shared/rules/README.md; the picker lists them in this order.
 GAMES: dict[str, Engine[Any, Any]] = {
@@ -18,8 +18,13 @@ GAMES: dict[str, Engine[Any, Any]] = {
     lions.ENGINE.code: lions.ENGINE,
 }
 
-# Games a player can play against the computer: each AI's plan(state) gives the codes of its turn.
-AI_PLAYERS: dict[str, Any] = {lions.ENGINE.code: lions_ai.AI}
+# The computer player of each game (issue #8): plan(state) gives the codes it plays now. In
+# «Помоги своему соседу» and «Спички» the roll is the only action there ever is.
+AI_PLAYERS: dict[str, Policy] = {
+    sosedi.ENGINE.code: BestScorePolicy(sosedi.ENGINE),
+    spichki.ENGINE.code: BestScorePolicy(spichki.ENGINE),
+    lions.ENGINE.code: lions_ai.AI,
+}
 
 
 def get_engine(code: str) -> Engine[Any, Any] | None:

@@ -97,3 +97,17 @@ toast-game-exists = A game is already on in this chat.
 toast-ai-seats-taken = Both seats are taken — no room for the bot.
 toast-lobby-open = Lobby open!
 lobby-post-failed = I can’t post the table picture. Allow me to send photos in this chat and try /newgame again.
+btn-add-bot = 🤖 Add a bot
+btn-remove-bot = ➖ Remove a bot
+bot-name = { $n ->
+    [1] 🤖 Robo-Ann
+    [2] 🤖 Robo-Bob
+    [3] 🤖 Robo-Cat
+    [4] 🤖 Robo-Dan
+    [5] 🤖 Robo-Eve
+    [6] 🤖 Robo-Fox
+    [7] 🤖 Robo-Gus
+   *[other] 🤖 Bot { $n }
+}
+toast-bot-added = A bot took a seat.
+toast-bot-removed = A bot left the table.
