@@ -12,6 +12,7 @@ from telegram.ext import (
     ApplicationBuilder,
     CallbackQueryHandler,
     CommandHandler,
+    ContextTypes,
     filters,
 )
 
@@ -69,9 +70,32 @@ async def _post_init(app: Application) -> None:
     flow = GameFlow(config=config, repo=repo, translator=translator)
     app.bot_data["flow"] = flow
     await register_commands(app, translator, config.default_locale)
+    flow.arm = lambda game_id, when: arm_deadline(app, game_id, when - flow.clock())
     repaired = await flow.repair_tables(app.bot)
     if repaired:
         log.info("re-sent %d table messages left behind by a restart", repaired)
+    armed = await flow.arm_all(app.bot)
+    if armed:
+        log.info("re-armed %d turn timers", armed)
+
+
+def arm_deadline(app: Application, game_id: int, delay: float) -> None:
+    """(Re)schedule the game's turn timer on PTB's JobQueue, replacing an earlier one."""
+    assert app.job_queue is not None
+    name = f"deadline:{game_id}"
+    for job in app.job_queue.get_jobs_by_name(name):
+        job.schedule_removal()
+    app.job_queue.run_once(_deadline_due, when=max(0.0, delay), data=game_id, name=name)
+
+
+async def _deadline_due(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A turn timer ran out: let the flow play the turn (it re-checks that it is still due)."""
+    flow: GameFlow = context.application.bot_data["flow"]
+    assert context.job is not None and isinstance(context.job.data, int)
+    try:
+        await flow.on_deadline(context.bot, context.job.data)
+    except Exception:  # a job must not die silently: log it, the game stays as stored
+        log.exception("turn timer of game %s failed", context.job.data)
 
 
 async def register_commands(app: Application, translator: Translator, default: str) -> None:

@@ -4,7 +4,8 @@ Formats (all ≤ 64 bytes):
 - ``n:<game code>``                       the picker: open a lobby of that game
 - ``l:<game id>:<command>[:<key>:<value>]`` a lobby button (join, leave, start, cancel, set,
                                             ai: play against the computer, bot/unbot: seat
-                                            or unseat a computer player)
+                                            or unseat a computer player, timer: the chat's
+                                            turn timer's next choice)
 - ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
   is stale and changes nothing
 - ``r:<game id>``                         «Ещё раунд» after a finished game
@@ -21,7 +22,7 @@ _TOKEN = r"[a-z0-9_\-]{1,24}"
 _SETTING = r"[a-z0-9_\-]{1,20}"  # lobby option names and values
 _PATTERNS = {
     "n": re.compile(rf"n:(?P<code>{_TOKEN})"),
-    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot)"
+    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot|timer)"
                     rf"(?::(?P<key>{_SETTING}):(?P<value>{_SETTING}))?"),
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
     "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,9 @@ log = logging.getLogger(__name__)
 LOG_ACTIONS = 3  # actions whose events appear in the caption
 AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)
 MAX_BOT_ACTIONS = 5000  # a guard for one run of computer turns (a whole game of bots takes less)
+TIMER_CHOICES = (0, 1, 3, 10)  # the turn timer in minutes, 0 = off (a chat setting, «⏱» in the lobby)
+DEFAULT_TIMER = 3
+TIMEOUTS_TO_REPLACE = 3  # timeouts in a row: a bot takes the seat (where one can resign, they resign)
 
 
 def is_bot(user_id: int) -> bool:
@@ -45,6 +49,25 @@ def bot_actions(engine: Engine[Any, Any], policy: Policy, state: Any,
     game ends): consecutive computer turns are played at once and shown in one edit."""
     applied: list[tuple[Any, list[Event]]] = []
     while (seat := state.current_player) is not None and bots[seat] and len(applied) < MAX_BOT_ACTIONS:
+        codes = policy.plan(state)
+        for code in codes:
+            state, events, entry = engine.apply(state, code)
+            applied.append((entry, events))
+        if not codes:
+            break
+    return state, applied
+
+
+def turn_for(engine: Engine[Any, Any], policy: Policy, state: Any,
+             seat: int) -> tuple[Any, list[tuple[Any, list[Event]]]]:
+    """The computer plays ``seat``'s turn (a timed-out player's): the steps they had begun are
+    taken back first, then the policy acts until another seat is to move or the game ends."""
+    applied: list[tuple[Any, list[Event]]] = []
+    while any(a.kind == "undo" for a in engine.legal_actions(state)):
+        state, events, entry = engine.apply(state, next(a.code for a in engine.legal_actions(state)
+                                                        if a.kind == "undo"))
+        applied.append((entry, events))
+    while state.current_player == seat and len(applied) < MAX_BOT_ACTIONS:
         codes = policy.plan(state)
         for code in codes:
             state, events, entry = engine.apply(state, code)
@@ -82,6 +105,8 @@ class GameFlow:
     engines: dict[str, Engine[Any, Any]] = field(default_factory=lambda: dict(GAMES))
     ais: dict[str, Any] = field(default_factory=lambda: dict(AI_PLAYERS))
     seed_factory: Callable[[], str] = new_seed  # tests pass fixed seeds
+    clock: Callable[[], float] = time.time  # deadlines are in this clock's seconds (tests move it on)
+    arm: Callable[[int, float], None] | None = None  # schedules on_deadline(game id) at a clock time
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
@@ -116,7 +141,8 @@ class GameFlow:
             message = await bot.send_photo(
                 chat_id, cover, caption=texts.lobby_caption(game, self.uis[code], engine, opts, tr),
                 parse_mode=ParseMode.HTML,
-                reply_markup=texts.lobby_keyboard(game, self.uis[code], engine, opts, tr, code in self.ais),
+                reply_markup=texts.lobby_keyboard(game, self.uis[code], engine, opts, tr, code in self.ais,
+                                                  await self.turn_timer(chat_id)),
             )
         except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
             log.warning("chat %s: could not post the lobby: %s", chat_id, exc)
@@ -181,6 +207,13 @@ class GameFlow:
             number = next(n for n in range(1, engine.max_players + 1) if -n not in used)
             seats.append((-number, tr("bot-name", n=number)))
             reply = Reply(tr("toast-bot-added"))
+        elif command == "timer":
+            if not is_host:
+                return Reply(tr("toast-host-only"))
+            minutes = await self.turn_timer(game.chat_id)
+            minutes = TIMER_CHOICES[(TIMER_CHOICES.index(minutes) + 1) % len(TIMER_CHOICES)]
+            await self.repo.set_chat_setting(game.chat_id, "turn_timer", minutes)
+            reply = Reply(tr("toast-timer", minutes=minutes))
         elif command == "unbot":
             if not is_host:
                 return Reply(tr("toast-host-only"))
@@ -194,9 +227,10 @@ class GameFlow:
         await self.repo.set_lobby(game.id, seats, host_id, options.to_json())
         fresh = await self.repo.game(game.id)
         assert fresh is not None
+        keyboard = texts.lobby_keyboard(fresh, ui, engine, options, tr, game.code in self.ais,
+                                        await self.turn_timer(game.chat_id))
         reply.after = lambda: self._edit_caption(bot, fresh, texts.lobby_caption(fresh, ui, engine, options, tr),
-                                                 texts.lobby_keyboard(fresh, ui, engine, options, tr,
-                                                                     game.code in self.ais))
+                                                 keyboard)
         return reply
 
     async def _start_against_ai(self, bot: Bot, game: GameRow, is_host: bool, tr: Tr) -> Reply:
@@ -236,11 +270,14 @@ class GameFlow:
         except OptionsError as exc:  # e.g. a goal bigger than the pile for this many players
             return Reply(texts.option_error(exc, tr, escape=False), alert=True)
         state, events = engine.new_game(options, len(game.seats), game.seed)
+        deadline = await self._deadline(game.chat_id, list(game.seats), state)
         try:
             await self.repo.save_move(game.id, 0, state.to_json(), 0,
-                                      [(None, "start", (), [e.to_json() for e in events])])
+                                      [(None, "start", (), [e.to_json() for e in events])], deadline=deadline)
         except StaleVersionError:
             return Reply(tr("toast-stale"))
+        if deadline is not None and self.arm is not None:
+            self.arm(game.id, deadline)
         fresh = await self.repo.game(game.id)
         assert fresh is not None
         return Reply(tr("toast-started"), after=lambda: self._after_move(bot, fresh))
@@ -265,30 +302,106 @@ class GameFlow:
         if code not in {a.code for a in engine.legal_actions(state)}:
             return Reply(tr("toast-illegal"))
         state, events, entry = engine.apply(state, code)
+        timeouts = {**game.timeouts, str(current): 0} if game.timeouts.get(str(current)) else None
         try:
-            fresh = await self._save(game, state, [(entry, events)])
+            fresh = await self._save(game, state, [(entry, events)], timeouts)
         except StaleVersionError:
             return Reply(tr("toast-stale"))
         toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else tr("toast-done")
         return Reply(toast, after=lambda: self._after_move(bot, fresh))
 
-    async def _save(self, game: GameRow, state: Any, applied: list[tuple[Any, list[Event]]]) -> GameRow:
-        """Store the actions that led from ``game`` to ``state`` (and the result, if it ended)."""
+    async def _save(self, game: GameRow, state: Any, applied: list[tuple[Any, list[Event]]],
+                    timeouts: dict[str, int] | None = None, new_seat: Seat | None = None) -> GameRow:
+        """Store the actions that led from ``game`` to ``state`` (and the result, if it ended),
+        with the next player's deadline, and arm it."""
         engine, ui = self.engines[game.code], self.uis[game.code]
         outcome = engine.outcome(state)
         payer = None
         if outcome is not None and ui.is_pub(state.options) and outcome.losers:
             payer = game.seats[outcome.losers[0]]
+        seats = [new_seat if new_seat is not None and s.seat == new_seat.seat else s for s in game.seats]
+        deadline = await self._deadline(game.chat_id, seats, state)
         await self.repo.save_move(
             game.id, game.version, state.to_json(), state.version,
             [(entry.seat, entry.code, entry.dice, [e.to_json() for e in events]) for entry, events in applied],
             status="finished" if outcome else "running",
             result=outcome.to_json() if outcome else None,
-            pub_payer=payer,
+            pub_payer=payer, deadline=deadline, timeouts=timeouts, new_seat=new_seat,
         )
+        if deadline is not None and self.arm is not None:
+            self.arm(game.id, deadline)
         fresh = await self.repo.game(game.id)
         assert fresh is not None
         return fresh
+
+    # turn timers ----------------------------------------------------------------
+
+    async def turn_timer(self, chat_id: int) -> int:
+        """The chat's turn timer in minutes (0: off)."""
+        minutes = (await self.repo.chat_settings(chat_id)).get("turn_timer", DEFAULT_TIMER)
+        return minutes if minutes in TIMER_CHOICES else DEFAULT_TIMER
+
+    async def _deadline(self, chat_id: int, seats: list[Seat], state: Any) -> float | None:
+        """When the person to move times out; None if the game is over, a bot moves or the timer is off."""
+        seat = state.current_player
+        if seat is None or is_bot(seats[seat].user_id):
+            return None
+        minutes = await self.turn_timer(chat_id)
+        return self.clock() + 60 * minutes if minutes else None
+
+    async def on_deadline(self, bot: Bot, game_id: int) -> bool:
+        """The player to move let the timer run out: the computer plays their turn and the log
+        says so; the third time in a row a bot takes their seat for good (in a game one can
+        resign, they resign instead). False if the deadline is not (or no longer) due."""
+        game = await self.repo.game(game_id)
+        if game is None:
+            return False
+        async with self.lock(game.chat_id):
+            game = await self.repo.game(game_id)
+            if (game is None or game.status != "running" or game.state is None or game.deadline is None
+                    or self.clock() < game.deadline or game.code not in self.ais):
+                return False
+            engine = self.engines[game.code]
+            state = engine.state_from_json(game.state)
+            seat = state.current_player
+            if seat is None or is_bot(game.seats[seat].user_id):
+                return False
+            count = game.timeouts.get(str(seat), 0) + 1
+            flag = [Event("timeout", seat=seat, data={"count": count})]
+            new_seat = None
+            resign = [a.code for a in engine.legal_actions(state) if a.kind == "resign"]
+            if count >= TIMEOUTS_TO_REPLACE and resign:
+                state, events, entry = engine.apply(state, resign[0])
+                applied = [(entry, flag + events)]
+            else:
+                state, applied = await asyncio.to_thread(turn_for, engine, self.ais[game.code], state, seat)
+                if not applied:
+                    return False
+                applied[0] = (applied[0][0], flag + applied[0][1])
+                if count >= TIMEOUTS_TO_REPLACE:
+                    tr = await self.tr(game.chat_id)
+                    number = next(n for n in range(1, len(game.seats) + 1)
+                                  if -n not in {s.user_id for s in game.seats})
+                    new_seat = Seat(seat, -number, tr("bot-instead", name=game.seats[seat].name))
+                    entry, events = applied[-1]
+                    applied[-1] = (entry, [*events, Event("replaced", seat=seat)])
+            try:
+                fresh = await self._save(game, state, applied, {**game.timeouts, str(seat): count}, new_seat)
+            except StaleVersionError:
+                return False
+            await self._after_move(bot, fresh)
+            return True
+
+    async def arm_all(self, bot: Bot) -> int:
+        """At start-up: play the turns whose deadline passed while the bot was down, arm the rest."""
+        games = await self.repo.games_with_deadlines()
+        for game in games:
+            assert game.deadline is not None
+            if game.deadline <= self.clock():
+                await self.on_deadline(bot, game.id)
+            elif self.arm is not None:
+                self.arm(game.id, game.deadline)
+        return len(games)
 
     async def _after_move(self, bot: Bot, game: GameRow) -> None:
         """Let the computer play its turns, then show the table (and the result, if the game ended)."""

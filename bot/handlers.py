@@ -298,7 +298,7 @@ async def _button_reply(context: ContextTypes.DEFAULT_TYPE, flow: GameFlow, tr: 
         if game.status != "lobby":
             return Reply(tr("toast-stale"))
         admin = False
-        if data.command in ("set", "cancel", "start", "ai", "bot", "unbot") and user.id != game.host_id:
+        if data.command in ("set", "cancel", "start", "ai", "bot", "unbot", "timer") and user.id != game.host_id:
             admin = await _is_admin(context, chat, None, user)
         return await flow.lobby_action(context.bot, game, user.id, _player(user).name, data.command,
                                        data.key, data.value, is_admin=admin)

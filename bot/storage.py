@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (chat_id, user_id)
     );
     """,
+    # 2: turn timers (issue #8): the running game's deadline for the player to move, and each
+    # seat's timeouts in a row (JSON {"seat": count})
+    """
+    ALTER TABLE games ADD COLUMN deadline REAL;
+    ALTER TABLE games ADD COLUMN timeouts TEXT NOT NULL DEFAULT '{}'
+    """,
 )
 
 
@@ -105,6 +111,8 @@ class GameRow:
     message_id: int | None
     result: dict[str, Any] | None
     seats: tuple[Seat, ...]
+    deadline: float | None = None  # when the player to move times out (unix seconds), if a timer runs
+    timeouts: dict[str, int] = field(default_factory=dict)  # seat (as text) → timeouts in a row
 
     @property
     def names(self) -> list[str]:
@@ -170,6 +178,19 @@ class Repository:
             row = await cur.fetchone()
         return row["locale"] if row else None
 
+    async def chat_settings(self, chat_id: int) -> dict[str, Any]:
+        async with self.db.execute("SELECT settings FROM chats WHERE chat_id = ?", (chat_id,)) as cur:
+            row = await cur.fetchone()
+        return json.loads(row["settings"]) if row else {}
+
+    async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
+        settings = {**await self.chat_settings(chat_id), key: value}
+        await self.db.execute(
+            "INSERT INTO chats(chat_id, settings, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(chat_id) DO UPDATE SET settings = excluded.settings",
+            (chat_id, json.dumps(settings), time.time()),
+        )
+
     async def set_chat_locale(self, chat_id: int, locale: str) -> None:
         await self.db.execute(
             "INSERT INTO chats(chat_id, locale, created_at) VALUES (?, ?, ?) "
@@ -203,6 +224,8 @@ class Repository:
             message_id=row["message_id"],
             result=json.loads(row["result"]) if row["result"] else None,
             seats=await self._seats(row["id"]),
+            deadline=row["deadline"],
+            timeouts=json.loads(row["timeouts"]),
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -288,21 +311,32 @@ class Repository:
         status: str = "running",
         result: dict[str, Any] | None = None,
         pub_payer: Seat | None = None,
+        deadline: float | None = None,
+        timeouts: dict[str, int] | None = None,
+        new_seat: Seat | None = None,
     ) -> None:
-        """Store a new state, its log entries and (pub modes) the payer's round atomically.
+        """Store a new state, its log entries, the turn's deadline, the timeouts in a row,
+        a seat handed to a computer player and (pub modes) the payer's round atomically.
 
         Raises :class:`StaleVersionError` (and stores nothing) if the version moved on.
         """
         await self.db.execute("BEGIN IMMEDIATE")
         try:
             cur = await self.db.execute(
-                "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
+                "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ?, deadline = ?, "
+                "timeouts = COALESCE(?, timeouts) "
                 "WHERE id = ? AND version = ? AND status IN ('lobby', 'running')",
                 (json.dumps(state), version, status, json.dumps(result) if result else None,
-                 time.time(), game_id, expected_version),
+                 time.time(), deadline, json.dumps(timeouts) if timeouts is not None else None,
+                 game_id, expected_version),
             )
             if cur.rowcount != 1:
                 raise StaleVersionError(game_id)
+            if new_seat is not None:
+                await self.db.execute(
+                    "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
+                    (new_seat.user_id, new_seat.name, game_id, new_seat.seat),
+                )
             for offset, (seat, code, dice, events) in enumerate(entries):
                 await self.db.execute(
                     "INSERT INTO actions(game_id, n, seat, code, dice, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -343,6 +377,14 @@ class Repository:
             (json.dumps(result), time.time(), game_id),
         )
         return cur.rowcount == 1
+
+    async def games_with_deadlines(self) -> list[GameRow]:
+        """Running games whose player to move has a deadline (to re-arm after a restart)."""
+        async with self.db.execute(
+            "SELECT * FROM games WHERE status = 'running' AND deadline IS NOT NULL ORDER BY deadline"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [g for g in [await self._row(r) for r in rows] if g is not None]
 
     async def games_behind(self) -> list[GameRow]:
         """Games whose table message shows an older version than stored (a missed edit)."""

@@ -83,7 +83,7 @@ def lobby_caption(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: 
 
 
 def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr,
-                   vs_ai: bool = False) -> InlineKeyboardMarkup:
+                   vs_ai: bool = False, timer: int | None = None) -> InlineKeyboardMarkup:
     """Join/leave, the game's settings, the computer players (``vs_ai``: the game has them;
     «🤖 Играть с ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise),
     start/cancel."""
@@ -104,6 +104,8 @@ def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options:
             bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(game.id, "unbot")))
         if bots:
             rows.append(bots)
+    if timer is not None:  # the chat's turn timer; a press moves it to the next choice
+        rows.append([InlineKeyboardButton(tr("btn-timer", minutes=timer), callback_data=cb.lobby(game.id, "timer"))])
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(game.id, "cancel"))]
     if engine.min_players <= len(game.seats) <= engine.max_players:
         last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(game.id, "start")))
@@ -111,9 +113,14 @@ def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options:
     return InlineKeyboardMarkup(rows)
 
 
+FLOW_EVENTS = {"timeout": "log-timeout", "replaced": "log-replaced"}  # events the bot adds, not the engine
+
+
 def event_lines(ui: GameUI, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
     etr = escaped_tr(tr)
-    return ui.describe(events, names, etr)
+    own = [etr(FLOW_EVENTS[e.kind], name=names[e.seat] if e.seat is not None else "", count=e.data.get("count", 0))
+           for e in events if e.kind in FLOW_EVENTS]
+    return own + ui.describe([e for e in events if e.kind not in FLOW_EVENTS], names, etr)
 
 
 def table_caption(

@@ -65,7 +65,7 @@ async def test_two_people_and_two_bots_play_sosedi_with_one_edit_per_human_press
 
 
 async def test_a_lobby_of_bots_alone_closes(world) -> None:
-    tg, runner, users = world
+    _, runner, users = world
     await runner.say(users["anya"], "/newgame spichki")
     lobby = runner.table()
     await runner.press(users["anya"], lobby, "🤖 Добавить бота")

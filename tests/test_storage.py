@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 
-from bot.storage import ActiveGameExistsError, Repository, Seat, StaleVersionError
+from bot.storage import MIGRATIONS, ActiveGameExistsError, Repository, Seat, StaleVersionError
 
 HOST = Seat(0, 10, "Аня")
 
@@ -17,12 +18,12 @@ async def test_creates_directory_wal_and_migrates_once(tmp_path: Path) -> None:
     assert path.exists()
     async with repo.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
-    assert await repo.schema_version() == 1
+    assert await repo.schema_version() == len(MIGRATIONS) == 2
     await repo.close()
     repo = await Repository.open(path)  # re-opening does not re-run migrations
-    assert await repo.schema_version() == 1
+    assert await repo.schema_version() == 2
     async with repo.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
-        assert (await cur.fetchone())[0] == 1
+        assert (await cur.fetchone())[0] == 2
     await repo.close()
 
 
@@ -97,4 +98,46 @@ async def test_stopped_games_are_not_redrawn_at_start_up(tmp_path: Path) -> None
     assert [g.id for g in await repo.games_behind()] == [game.id]
     await repo.stop_game(game.id, {"kind": "stopped"})  # its table shows «остановлена» already
     assert await repo.games_behind() == []
+    await repo.close()
+
+
+async def test_a_first_schema_database_gains_the_timer_columns(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(MIGRATIONS[0])
+    old.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    old.execute("INSERT INTO schema_version VALUES (1)")
+    old.execute("INSERT INTO games(chat_id, code, options, seed, status, host_id, created_at, updated_at) "
+                "VALUES (-5, 'sosedi', '{}', 'ab', 'lobby', 1, 0, 0)")
+    old.execute("INSERT INTO seats VALUES (1, 0, 1, 'Аня')")
+    old.commit()
+    old.close()
+    repo = await Repository.open(path)
+    assert await repo.schema_version() == 2
+    game = await repo.active_game(-5)
+    assert game is not None and game.deadline is None and game.timeouts == {} and game.names == ["Аня"]
+    await repo.close()
+
+
+async def test_deadline_timeouts_and_a_seat_handed_over_are_saved_with_the_move(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "bot.sqlite3")
+    game = await repo.create_game(-7, "sosedi", {}, "cd", Seat(0, 1, "Аня"), (Seat(0, 1, "Аня"), Seat(1, 2, "Борис")))
+    await repo.save_move(game.id, 0, {"x": 1}, 1, [(0, "r", (3,), [])], deadline=1234.5, timeouts={"1": 2})
+    saved = await repo.game(game.id)
+    assert saved is not None and saved.deadline == 1234.5 and saved.timeouts == {"1": 2}
+    assert [g.id for g in await repo.games_with_deadlines()] == [game.id]
+    await repo.save_move(game.id, 1, {"x": 2}, 2, [(1, "r", (4,), [])], new_seat=Seat(1, -1, "🤖 Борис"))
+    saved = await repo.game(game.id)
+    assert saved is not None and saved.deadline is None and saved.timeouts == {"1": 2}  # kept when not given
+    assert [(s.user_id, s.name) for s in saved.seats] == [(1, "Аня"), (-1, "🤖 Борис")]
+    assert await repo.games_with_deadlines() == []
+    with pytest.raises(StaleVersionError):  # a stale save changes nothing, the seat included
+        await repo.save_move(game.id, 1, {"x": 3}, 2, [], new_seat=Seat(0, -2, "🤖 Аня"))
+    assert (await repo.game(game.id)).names == ["Аня", "🤖 Борис"]
+    assert await repo.chat_settings(-7) == {}
+    await repo.set_chat_setting(-7, "turn_timer", 10)
+    await repo.set_chat_locale(-7, "en")
+    await repo.set_chat_setting(-7, "other", 1)
+    assert await repo.chat_settings(-7) == {"turn_timer": 10, "other": 1}
+    assert await repo.chat_locale(-7) == "en"
     await repo.close()

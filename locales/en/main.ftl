@@ -111,3 +111,14 @@ bot-name = { $n ->
 }
 toast-bot-added = A bot took a seat.
 toast-bot-removed = A bot left the table.
+btn-timer = { $minutes ->
+    [0] ⏱ Turn timer: off
+   *[other] ⏱ Turn timer: { $minutes } min
+}
+toast-timer = { $minutes ->
+    [0] Turn timer off.
+   *[other] { $minutes } min a turn; whoever runs out of time, a bot moves for them.
+}
+bot-instead = 🤖 { $name }
+log-timeout = ⏱ { $name } ran out of time — a bot moved for them ({ $count } of 3).
+log-replaced = 🤖 { $name }: three timeouts in a row — a bot plays this seat from now on.

@@ -112,3 +112,14 @@ bot-name = { $n ->
 }
 toast-bot-added = Бот сел за стол.
 toast-bot-removed = Бот встал из-за стола.
+btn-timer = { $minutes ->
+    [0] ⏱ Таймер хода: выкл.
+   *[other] ⏱ Таймер хода: { $minutes } мин
+}
+toast-timer = { $minutes ->
+    [0] Таймер хода выключен.
+   *[other] На ход — { $minutes } мин; кто не успеет, за того сходит бот.
+}
+bot-instead = 🤖 { $name }
+log-timeout = ⏱ { $name }: время вышло — ход сделал бот ({ $count } из 3).
+log-replaced = 🤖 { $name }: три пропуска подряд — дальше за этого игрока играет бот.

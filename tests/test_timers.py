@@ -1,0 +1,223 @@
+"""Turn timers (issue #8) through the fake Bot API: the lobby setting, a deadline per game kept in
+the database and armed on PTB's JobQueue, the computer playing a timed-out turn, a bot taking
+the seat after three timeouts in a row (in «Охота на львов» the player resigns instead), and
+deadlines that passed or are pending across a restart.
+
+Time is the flow's ``clock``: the tests move it on instead of waiting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot import callback_data as cb
+from bot.flow import GameFlow
+from engines import GAMES
+from engines.lions_ai import AI as LIONS_AI
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, game_id_of, group_world, stored_state
+from tests.fake_telegram import FakeUser, StoredMessage
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with group_world(tmp_path, first_seed=60, count=3) as world:
+        yield world
+
+
+def flow_of(runner: BotRunner) -> GameFlow:
+    assert runner.app is not None
+    return runner.app.bot_data["flow"]
+
+
+def later(flow: GameFlow, seconds: float) -> None:
+    """Move the flow's clock on by ``seconds``."""
+    now = flow.clock()
+    flow.clock = lambda: now + seconds
+
+
+async def start_game(runner: BotRunner, users: dict[str, FakeUser], code: str) -> StoredMessage:
+    await runner.say(users["anya"], f"/newgame {code}")
+    lobby = runner.table()
+    await runner.press(users["boris"], lobby, "Играю")
+    await runner.press(users["anya"], lobby, "Начать")
+    return runner.table()
+
+
+async def time_out(runner: BotRunner, table: StoredMessage) -> bool:
+    """The player to move lets the timer run out; one edit of the table follows."""
+    flow = flow_of(runner)
+    game = await flow.repo.game(game_id_of(table))
+    assert game is not None and game.deadline is not None
+    later(flow, game.deadline - flow.clock() + 1)
+    edits = table.edit_count
+    assert runner.app is not None
+    played = await flow.on_deadline(runner.app.bot, game.id)
+    assert table.edit_count == edits + 1
+    return played
+
+
+async def test_the_lobby_cycles_the_chat_timer_and_only_the_host_may(world) -> None:
+    _, runner, users = world
+    await runner.say(users["anya"], "/newgame sosedi")
+    lobby = runner.table()
+    assert any(label == "⏱ Таймер хода: 3 мин" for label, _ in lobby.buttons)  # the default
+    answer = await runner.press(users["boris"], lobby, "⏱ Таймер хода")
+    assert answer["text"] == "Это может только хост (или админ)."
+    assert await flow_of(runner).turn_timer(CHAT_ID) == 3
+    seen = []
+    for _ in range(4):
+        await runner.press(users["anya"], lobby, "⏱ Таймер хода")
+        seen.append(next(label for label, _ in lobby.buttons if label.startswith("⏱")))
+    assert seen == ["⏱ Таймер хода: 10 мин", "⏱ Таймер хода: выкл.", "⏱ Таймер хода: 1 мин",
+                    "⏱ Таймер хода: 3 мин"]
+
+
+async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world) -> None:
+    _, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    flow = flow_of(runner)
+    game = await flow.repo.game(game_id_of(table))
+    assert game is not None and game.deadline is not None
+    assert abs(game.deadline - (flow.clock() + 180)) < 5
+    assert runner.app is not None and runner.app.job_queue is not None
+    assert [j.data for j in runner.app.job_queue.get_jobs_by_name(f"deadline:{game.id}")] == [game.id]
+    # not due yet: nothing happens
+    assert not await flow.on_deadline(runner.app.bot, game.id)
+    mover = current_player_name(table.caption)
+    before = await stored_state(runner, GAMES["spichki"], game.id)
+    assert await time_out(runner, table)
+    after = await stored_state(runner, GAMES["spichki"], game.id)
+    assert after.version > before.version and after.current_player != before.current_player
+    assert f"⏱ {mover}: время вышло — ход сделал бот (1 из 3)." in table.caption
+    fresh = await flow.repo.game(game.id)
+    assert fresh is not None and fresh.timeouts == {str(before.current_player): 1}
+    assert fresh.deadline is not None and fresh.deadline > flow.clock()  # the next player's clock runs
+    # the same deadline fired twice (a stale job) plays nothing more
+    assert not await flow.on_deadline(runner.app.bot, game.id)
+
+
+async def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(world) -> None:
+    _, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    people = {"Аня": users["anya"], "Борис": users["boris"]}
+    timeouts = 0
+    while timeouts < 3:
+        mover = current_player_name(table.caption)
+        if mover == "Борис":
+            assert await time_out(runner, table)
+            timeouts += 1
+        else:
+            label = next(label for label, _ in table.buttons)
+            await runner.press(people[mover], table, label)
+    assert "🤖 Борис: три пропуска подряд — дальше за этого игрока играет бот." in table.caption
+    game = await flow_of(runner).repo.game(game_id_of(table))
+    assert game is not None and [s.name for s in game.seats] == ["Аня", "🤖 Борис"]
+    assert game.seats[1].user_id < 0
+    # from now on only Аня is ever asked to move; the bot's turns come with her presses
+    while table.buttons and game.status == "running":
+        assert current_player_name(table.caption) == "Аня"
+        await runner.press(users["anya"], table, next(label for label, _ in table.buttons))
+        game = await flow_of(runner).repo.game(game.id)
+        assert game is not None
+    assert game.status == "finished"
+
+
+async def test_a_person_who_moves_again_starts_counting_from_zero(world) -> None:
+    _, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    people = {"Аня": users["anya"], "Борис": users["boris"]}
+    flow = flow_of(runner)
+    first = current_player_name(table.caption)
+    assert await time_out(runner, table)
+    game = await flow.repo.game(game_id_of(table))
+    assert game is not None and set(game.timeouts.values()) == {1}
+    while current_player_name(table.caption) != first:
+        other = current_player_name(table.caption)
+        await runner.press(people[other], table, next(label for label, _ in table.buttons))
+    await runner.press(people[first], table, next(label for label, _ in table.buttons))
+    game = await flow.repo.game(game.id)
+    assert game is not None and set(game.timeouts.values()) == {0}
+
+
+async def lions_person_turn(runner: BotRunner, user: FakeUser, table: StoredMessage) -> None:
+    """A person plays the turn the lions AI would, pressing its buttons one by one."""
+    game_id = game_id_of(table)
+    engine = GAMES["lions"]
+    state: Any = await stored_state(runner, engine, game_id)
+    for code in LIONS_AI.plan(state):
+        await runner.press_data(user, table, cb.move(game_id, state.version, code))
+        state = await stored_state(runner, engine, game_id)
+
+
+async def test_in_lions_the_third_timeout_resigns(world) -> None:
+    _, runner, users = world
+    table = await start_game(runner, users, "lions")
+    game_id = game_id_of(table)
+    timeouts = 0
+    while timeouts < 3:
+        mover = current_player_name(table.caption)
+        if mover == "Борис":
+            assert await time_out(runner, table)
+            timeouts += 1
+        else:
+            await lions_person_turn(runner, users["anya"], table)
+        game = await flow_of(runner).repo.game(game_id)
+        assert game is not None
+        if timeouts < 3:
+            assert game.status == "running"
+    assert game.status == "finished" and game.result is not None
+    assert game.result["winners"] == [0] and game.result["data"]["end"] == "resign"
+    assert [s.name for s in game.seats] == ["Аня", "Борис"]  # nobody replaced: he lost
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_is_played_at_start(world) -> None:
+    _, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    game_id = game_id_of(table)
+    before = await stored_state(runner, GAMES["spichki"], game_id)
+    mover = current_player_name(table.caption)
+    await runner.stop()
+    # the deadline passes while the bot is down
+    async with aiosqlite.connect(runner.db_path) as db:
+        await db.execute("UPDATE games SET deadline = 1 WHERE id = ?", (game_id,))
+        await db.commit()
+    await runner.start()
+    after = await stored_state(runner, GAMES["spichki"], game_id)
+    assert after.version > before.version and after.current_player != before.current_player
+    assert f"⏱ {mover}: время вышло" in table.caption
+    # the next player's deadline is armed on the new JobQueue
+    assert runner.app is not None and runner.app.job_queue is not None
+    assert runner.app.job_queue.get_jobs_by_name(f"deadline:{game_id}")
+
+
+async def test_a_pending_deadline_is_re_armed_after_a_restart(world) -> None:
+    _, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    game_id = game_id_of(table)
+    game = await flow_of(runner).repo.game(game_id)
+    assert game is not None
+    await runner.restart()
+    assert runner.app is not None and runner.app.job_queue is not None
+    jobs = runner.app.job_queue.get_jobs_by_name(f"deadline:{game_id}")
+    assert [j.data for j in jobs] == [game_id]
+    again = await flow_of(runner).repo.game(game_id)
+    assert again is not None and again.deadline == game.deadline and again.version == game.version
+
+
+async def test_with_the_timer_off_there_is_no_deadline(world) -> None:
+    _, runner, users = world
+    await runner.say(users["anya"], "/newgame spichki")
+    lobby = runner.table()
+    await runner.press(users["anya"], lobby, "⏱ Таймер хода")  # 10
+    await runner.press(users["anya"], lobby, "⏱ Таймер хода")  # off
+    await runner.press(users["boris"], lobby, "Играю")
+    await runner.press(users["anya"], lobby, "Начать")
+    game = await flow_of(runner).repo.game(game_id_of(runner.table()))
+    assert game is not None and game.status == "running" and game.deadline is None
+    assert runner.app is not None and runner.app.job_queue is not None
+    assert not runner.app.job_queue.get_jobs_by_name(f"deadline:{game.id}")
