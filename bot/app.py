@@ -23,7 +23,7 @@ from bot.storage import Repository
 from locales import SUPPORTED, Translator
 
 log = logging.getLogger(__name__)
-COMMANDS = ("newgame", "rules", "stop", "lang", "tally", "set", "help")
+COMMANDS = ("newgame", "rules", "stop", "leave", "kick", "lang", "tally", "set", "help")
 
 
 def build_application(config: Config, translator: Translator | None = None) -> Application:
@@ -56,6 +56,8 @@ def build_application(config: Config, translator: Translator | None = None) -> A
     app.add_handler(CommandHandler("rules", handlers.rules, filters=only_new))
     app.add_handler(CommandHandler("lang", handlers.lang, filters=only_new))
     app.add_handler(CommandHandler("stop", handlers.stop, filters=only_new))
+    app.add_handler(CommandHandler("leave", handlers.leave, filters=only_new))
+    app.add_handler(CommandHandler("kick", handlers.kick, filters=only_new))
     app.add_handler(CommandHandler("tally", handlers.tally, filters=only_new))
     app.add_handler(CommandHandler("set", handlers.set_command, filters=only_new))
     app.add_handler(CallbackQueryHandler(handlers.on_button))

@@ -379,10 +379,7 @@ class GameFlow:
                     return False
                 applied[0] = (applied[0][0], flag + applied[0][1])
                 if count >= TIMEOUTS_TO_REPLACE:
-                    tr = await self.tr(game.chat_id)
-                    number = next(n for n in range(1, len(game.seats) + 1)
-                                  if -n not in {s.user_id for s in game.seats})
-                    new_seat = Seat(seat, -number, tr("bot-instead", name=game.seats[seat].name))
+                    new_seat = self._bot_seat(game, seat, await self.tr(game.chat_id))
                     entry, events = applied[-1]
                     applied[-1] = (entry, [*events, Event("replaced", seat=seat)])
             try:
@@ -391,6 +388,31 @@ class GameFlow:
                 return False
             await self._after_move(bot, fresh)
             return True
+
+    def _bot_seat(self, game: GameRow, seat: int, tr: Tr) -> Seat:
+        """A computer player for ``seat``, named after the person it replaces."""
+        number = next(n for n in range(1, len(game.seats) + 1) if -n not in {s.user_id for s in game.seats})
+        return Seat(seat, -number, tr("bot-instead", name=game.seats[seat].name))
+
+    async def leave_game(self, bot: Bot, game: GameRow, seat: int) -> str:
+        """``seat`` leaves the running game (/leave, or kicked by the host): in a game one can
+        resign they resign, otherwise a bot takes the seat and plays at once if it is to move.
+        The caller holds the chat's lock; returns the line to post."""
+        tr = await self.tr(game.chat_id)
+        engine = self.engines[game.code]
+        name = game.seats[seat].name
+        resign = getattr(engine, "resign_code", None)
+        if resign is not None:
+            state, events, entry = engine.apply(engine.state_from_json(game.state), resign(seat))
+            fresh = await self._save(game, state, [(entry, events)])
+            await self._after_move(bot, fresh)
+            return tr("left-resigned", name=name)
+        if not await self.repo.hand_seat(game.id, self._bot_seat(game, seat, tr)):
+            return tr("toast-game-over")
+        fresh = await self.repo.game(game.id)
+        assert fresh is not None
+        await self._after_move(bot, fresh)
+        return tr("left-bot", name=name)
 
     async def arm_all(self, bot: Bot) -> int:
         """At start-up: play the turns whose deadline passed while the bot was down, arm the rest."""

@@ -182,6 +182,43 @@ async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _reply(update, context, tr("stopped", game=tr(f"game-{game.code}")))
 
 
+async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/leave: leave the running game; a bot takes the seat (in «Охота на львов» you resign)."""
+    if (cmd := await _command(update, context)) is None:
+        return
+    chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
+    async with flow.lock(chat.id):
+        game = await flow.repo.active_game(chat.id)
+        if game is None or game.status != "running":
+            await _reply(update, context, tr("leave-no-game"))
+            return
+        seat = game.seat_of(user.id)
+        if seat is None:
+            await _reply(update, context, tr("leave-not-a-player"))
+            return
+        await _reply(update, context, await flow.leave_game(context.bot, game, seat))
+
+
+async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/kick: the host or an admin skips the person to move for good (a bot takes the seat)."""
+    if (cmd := await _command(update, context)) is None:
+        return
+    chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
+    async with flow.lock(chat.id):
+        game = await flow.repo.active_game(chat.id)
+        if game is None or game.status != "running" or game.state is None:
+            await _reply(update, context, tr("leave-no-game"))
+            return
+        if user.id != game.host_id and not await _is_admin(context, chat, update.effective_message, user):
+            await _reply(update, context, tr("kick-denied"))
+            return
+        seat = flow.engines[game.code].state_from_json(game.state).current_player
+        if seat is None or game.seats[seat].user_id < 0:
+            await _reply(update, context, tr("kick-nobody"))
+            return
+        await _reply(update, context, await flow.leave_game(context.bot, game, seat))
+
+
 async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/tally [reset]: who has paid how many pub rounds here; admins may reset it."""
     if (cmd := await _command(update, context)) is None:

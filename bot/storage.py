@@ -378,6 +378,21 @@ class Repository:
         )
         return cur.rowcount == 1
 
+    async def hand_seat(self, game_id: int, seat: Seat) -> bool:
+        """Give a running game's seat to someone else (a computer player); False if not running."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = await self.db.execute(
+                "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ? "
+                "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')",
+                (seat.user_id, seat.name, game_id, seat.seat, game_id),
+            )
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+        return cur.rowcount == 1
+
     async def games_with_deadlines(self) -> list[GameRow]:
         """Running games whose player to move has a deadline (to re-arm after a restart)."""
         async with self.db.execute(

@@ -338,7 +338,18 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
         return Outcome("win", winners=(state.winner,), losers=(1 - state.winner,),
                        ranking=(state.winner, 1 - state.winner), data=data)
 
+    @staticmethod
+    def resign_code(seat: int) -> str:
+        """The code of ``seat`` resigning whoever is to move (rule 9; a player who leaves the
+        game resigns even out of turn). Not among ``legal_actions``, which are the mover's."""
+        return f"{RESIGN}{seat}"
+
     def apply(self, state: LionsState, code: str) -> tuple[LionsState, list[Event], LogEntry]:
+        if not state.finished and code in (self.resign_code(0), self.resign_code(1)):
+            seat = int(code[1:])
+            state = replace(state, version=state.version + 1, draw_offer=None)
+            return (self._finish(state, 1 - seat, END_RESIGN), [Event("resign", seat=seat)],
+                    LogEntry(seat=seat, code=code))
         seat = state.current_player
         if seat is None or code not in {a.code for a in self.legal_actions(state)}:
             raise IllegalActionError(f"{code!r} is not legal here")

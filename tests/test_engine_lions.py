@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.base import Action, Event, IllegalActionError, draw_starter
+from engines.base import Action, Event, IllegalActionError, LogEntry, draw_starter, replay
 from engines.lions import (
     ENGINE,
     HUNTERS,
@@ -505,6 +505,24 @@ def test_rule9_offer_declined_the_offerer_goes_on_once_per_turn():
     state, _ = play(state, s("+1"), "d")
     assert "o" in codes(state)  # the other side may offer on its own turn
     assert "o" not in codes(play(state, *path("А", "12"))[0])  # never after a step
+
+
+def test_rule9_a_player_who_leaves_resigns_out_of_turn():
+    """The bot hands a player who leaves (/leave, a kick) a resignation even when the other
+    side is to move; it ends a pending draw offer too, and replays from the log."""
+    state, _ = play(game(), *path("6", "+1"))  # seat 0 is building a turn
+    assert "x1" not in codes(state)  # not offered as a move: the mover's actions only
+    left, events, entry = ENGINE.apply(state, ENGINE.resign_code(1))
+    assert events == [Event("resign", seat=1)] and entry == LogEntry(seat=1, code="x1")
+    assert left.finished and left.winner == 0 and left.end == "resign" and left.version == state.version + 1
+    offered, _ = play(game(), "o")
+    left, _, _ = ENGINE.apply(offered, ENGINE.resign_code(0))
+    assert left.winner == 1 and left.draw_offer is None
+    with pytest.raises(IllegalActionError):
+        ENGINE.apply(left, ENGINE.resign_code(1))  # the game is over
+    with pytest.raises(IllegalActionError):
+        ENGINE.apply(game(), "x2")
+    assert replay(ENGINE, state.options, 2, state.seed, [LogEntry(seat=1, code="x1")]).winner == 0
 
 
 def test_rule9_resign_any_time_in_the_turn():

@@ -221,3 +221,49 @@ async def test_with_the_timer_off_there_is_no_deadline(world) -> None:
     assert game is not None and game.status == "running" and game.deadline is None
     assert runner.app is not None and runner.app.job_queue is not None
     assert not runner.app.job_queue.get_jobs_by_name(f"deadline:{game.id}")
+
+
+async def test_leave_hands_the_seat_to_a_bot_that_plays_at_once(world) -> None:
+    tg, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    mover = current_player_name(table.caption)
+    people = {"Аня": users["anya"], "Борис": users["boris"]}
+    await runner.say(users["vera"], "/leave")  # not a player
+    assert tg.last_bot_message(CHAT_ID).text == "Вы не играете в этой партии."
+    await runner.say(people[mover], "/leave")
+    assert tg.last_bot_message(CHAT_ID).text == f"🤖 {mover} выходит из игры — дальше за этого игрока играет бот."
+    game = await flow_of(runner).repo.game(game_id_of(table))
+    assert game is not None and f"🤖 {mover}" in game.names
+    # the bot played the leaver's turn at once: the other person is to move (or the game ended)
+    if game.status == "running":
+        assert current_player_name(table.caption) != mover
+
+
+async def test_kick_is_for_the_host_or_an_admin_and_skips_the_player_to_move(world) -> None:
+    tg, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    people = {"Аня": users["anya"], "Борис": users["boris"]}
+    while current_player_name(table.caption) != "Борис":
+        await runner.press(people["Аня"], table, next(label for label, _ in table.buttons))
+    await runner.say(users["boris"], "/kick")  # Борис is neither host nor admin
+    assert tg.last_bot_message(CHAT_ID).text == "Пропускать игроков может только хост или администратор чата."
+    game = await flow_of(runner).repo.game(game_id_of(table))
+    assert game is not None and game.names == ["Аня", "Борис"]
+    await runner.say(users["anya"], "/kick")
+    assert tg.last_bot_message(CHAT_ID).text == "🤖 Борис выходит из игры — дальше за этого игрока играет бот."
+    game = await flow_of(runner).repo.game(game.id)
+    assert game is not None and game.names == ["Аня", "🤖 Борис"]
+
+
+async def test_leaving_lions_out_of_turn_resigns(world) -> None:
+    _, runner, users = world
+    table = await start_game(runner, users, "lions")
+    game_id = game_id_of(table)
+    mover = current_player_name(table.caption)
+    other = {"Аня": "Борис", "Борис": "Аня"}[mover]
+    key = {"Аня": "anya", "Борис": "boris"}[other]
+    await runner.say(users[key], "/leave")
+    assert table.buttons == []  # the table shows the finished game
+    game = await flow_of(runner).repo.game(game_id)
+    assert game is not None and game.status == "finished" and game.result is not None
+    assert game.result["data"]["end"] == "resign" and game.names[game.result["winners"][0]] == mover

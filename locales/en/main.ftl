@@ -28,6 +28,8 @@ help-text =
     /newgame — pick a game (or by its code: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>shishbesh</code>, <code>ludo</code>, <code>parchis</code>)
     /rules — rules of the current game (or <code>/rules spichki</code>)
     /stop — stop the game (host or admin)
+    /leave — leave the running game: a bot plays on for you (in Lion Hunt, you resign)
+    /kick — skip the player to move: a bot takes the seat (host or admin)
     /set — a lobby setting, e.g. <code>/set chips 17</code>
     /tally — rounds paid in the pub variants (<code>/tally reset</code> to reset, admins)
     /lang ru | en — chat language (admins)
@@ -122,3 +124,11 @@ toast-timer = { $minutes ->
 bot-instead = 🤖 { $name }
 log-timeout = ⏱ { $name } ran out of time — a bot moved for them ({ $count } of 3).
 log-replaced = 🤖 { $name }: three timeouts in a row — a bot plays this seat from now on.
+cmd-leave = Leave the running game (a bot plays on for you)
+cmd-kick = Skip the player to move: a bot takes the seat (host or admin)
+leave-no-game = No game is running.
+left-bot = 🤖 { $name } leaves the game — a bot plays this seat from now on.
+left-resigned = 🏳 { $name } leaves the game and resigns.
+kick-nobody = A bot is to move — nobody to skip.
+leave-not-a-player = You are not playing in this game.
+kick-denied = Only the host or a chat admin can skip a player.

@@ -28,6 +28,8 @@ help-text =
     /newgame — выбрать игру (или сразу по коду: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>shishbesh</code>, <code>ludo</code>, <code>parchis</code>)
     /rules — правила текущей игры (или <code>/rules spichki</code>)
     /stop — остановить игру (хост или админ)
+    /leave — выйти из идущей игры: за вас доиграет бот (в «Охоте на львов» — сдаться)
+    /kick — пропустить того, кто ходит: его место займёт бот (хост или админ)
     /set — настройка лобби, например <code>/set chips 17</code>
     /tally — счёт раундов в пивных вариантах (<code>/tally reset</code> — сбросить, админы)
     /lang ru | en — язык чата (админы)
@@ -123,3 +125,11 @@ toast-timer = { $minutes ->
 bot-instead = 🤖 { $name }
 log-timeout = ⏱ { $name }: время вышло — ход сделал бот ({ $count } из 3).
 log-replaced = 🤖 { $name }: три пропуска подряд — дальше за этого игрока играет бот.
+cmd-leave = Выйти из идущей игры (за вас доиграет бот)
+cmd-kick = Пропустить того, кто ходит: его место займёт бот (хост или админ)
+leave-no-game = Сейчас нет идущей игры.
+left-bot = 🤖 { $name } выходит из игры — дальше за этого игрока играет бот.
+left-resigned = 🏳 { $name } выходит из игры и сдаётся.
+kick-nobody = Сейчас ходит бот — пропускать некого.
+leave-not-a-player = Вы не играете в этой партии.
+kick-denied = Пропускать игроков может только хост или администратор чата.
