@@ -26,6 +26,7 @@ _PATTERNS = {
                     rf"(?::(?P<key>{_SETTING}):(?P<value>{_SETTING}))?"),
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
     "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),
+    "k": re.compile(r"k:(?P<gid>[0-9a-z]{1,10}):(?P<ver>[0-9]{1,7})"),
 }
 
 
@@ -63,6 +64,11 @@ def lobby(game_id: int, command: str, key: str = "", value: str = "") -> str:
 
 def move(game_id: int, version: int, code: str) -> str:
     return _checked(f"g:{to_base36(game_id)}:{version}:{code}")
+
+
+def kick(game_id: int, version: int) -> str:
+    """«⏭ Пропустить игрока»: the host skips the player to move at ``version`` for good."""
+    return _checked(f"k:{to_base36(game_id)}:{version}")
 
 
 def rematch(game_id: int) -> str:

@@ -414,6 +414,20 @@ class GameFlow:
         await self._after_move(bot, fresh)
         return tr("left-bot", name=name)
 
+    async def kick(self, bot: Bot, game: GameRow, version: int) -> Reply:
+        """«⏭ Пропустить игрока» (the caller checked the rights and holds the lock)."""
+        tr = await self.tr(game.chat_id)
+        if game.status != "running" or game.state is None or version != game.version:
+            return Reply(tr("toast-stale"))
+        seat = self.engines[game.code].state_from_json(game.state).current_player
+        if seat is None or is_bot(game.seats[seat].user_id):
+            return Reply(tr("kick-nobody"))
+
+        async def skip() -> None:  # after the toast, still under the chat's lock
+            await self._send(bot, game.chat_id, await self.leave_game(bot, game, seat))
+
+        return Reply(tr("toast-done"), after=skip)
+
     async def arm_all(self, bot: Bot) -> int:
         """At start-up: play the turns whose deadline passed while the bot was down, arm the rest."""
         games = await self.repo.games_with_deadlines()

@@ -343,6 +343,10 @@ async def _button_reply(context: ContextTypes.DEFAULT_TYPE, flow: GameFlow, tr: 
         return await flow.act(context.bot, game, user.id, data.version, data.code)
     if data.kind == "r":
         return await flow.rematch(context.bot, game, user.id)
+    if data.kind == "k":
+        if user.id != game.host_id and not await _is_admin(context, chat, None, user):
+            return Reply(tr("kick-denied"))
+        return await flow.kick(context.bot, game, data.version)
     return Reply(tr("toast-stale"))
 
 

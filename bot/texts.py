@@ -148,6 +148,17 @@ def table_caption(
 
 def table_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], state: Any,
                    tr: Tr) -> InlineKeyboardMarkup | None:
+    markup = _action_keyboard(game, ui, engine, state, tr)
+    seat = state.current_player
+    if markup is None or seat is None or not game.timeouts.get(str(seat)):
+        return markup
+    # the player to move has let the timer run out before: the host may skip them for good
+    kick = InlineKeyboardButton(tr("btn-kick"), callback_data=cb.kick(game.id, state.version))
+    return InlineKeyboardMarkup([*markup.inline_keyboard, [kick]])
+
+
+def _action_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], state: Any,
+                     tr: Tr) -> InlineKeyboardMarkup | None:
     actions = engine.legal_actions(state)
     if not actions:
         return None

@@ -267,3 +267,32 @@ async def test_leaving_lions_out_of_turn_resigns(world) -> None:
     game = await flow_of(runner).repo.game(game_id)
     assert game is not None and game.status == "finished" and game.result is not None
     assert game.result["data"]["end"] == "resign" and game.names[game.result["winners"][0]] == mover
+
+
+async def test_after_a_timeout_the_host_can_skip_that_player_with_a_button(world) -> None:
+    tg, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    people = {"Аня": users["anya"], "Борис": users["boris"]}
+    while current_player_name(table.caption) != "Борис":
+        await runner.press(people["Аня"], table, next(label for label, _ in table.buttons))
+    assert not any(label == "⏭ Пропустить игрока" for label, _ in table.buttons)
+    assert await time_out(runner, table)  # Борис runs out of time once
+    while current_player_name(table.caption) != "Борис":
+        await runner.press(people["Аня"], table, next(label for label, _ in table.buttons))
+    assert any(label == "⏭ Пропустить игрока" for label, _ in table.buttons)
+    game_id = game_id_of(table)
+    kick_version = (await stored_state(runner, GAMES["spichki"], game_id)).version
+    answer = await runner.press(users["boris"], table, "⏭ Пропустить игрока")
+    assert answer["text"] == "Пропускать игроков может только хост или администратор чата."
+    answer = await runner.press(users["anya"], table, "⏭ Пропустить игрока")
+    assert answer["text"] == "Готово."
+    assert tg.last_bot_message(CHAT_ID).text == "🤖 Борис выходит из игры — дальше за этого игрока играет бот."
+    game = await flow_of(runner).repo.game(game_id)
+    assert game is not None and game.names == ["Аня", "🤖 Борис"]
+    if game.status == "running":
+        assert current_player_name(table.caption) == "Аня"
+    # the old button is stale now: nothing changes
+    answer = await runner.press_data(users["anya"], table, cb.kick(game_id, kick_version))
+    assert answer["text"] == "Кнопка устарела."
+    again = await flow_of(runner).repo.game(game_id)
+    assert again is not None and again.version == game.version and again.names == game.names

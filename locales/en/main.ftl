@@ -132,3 +132,4 @@ left-resigned = 🏳 { $name } leaves the game and resigns.
 kick-nobody = A bot is to move — nobody to skip.
 leave-not-a-player = You are not playing in this game.
 kick-denied = Only the host or a chat admin can skip a player.
+btn-kick = ⏭ Skip this player
