@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import lions, lions_ai, ludo, ludo_ai, parchis, parchis_ai, shishbesh, sosedi, spichki, tishe
+from engines import (
+    lions,
+    lions_ai,
+    ludo,
+    ludo_ai,
+    parchis,
+    parchis_ai,
+    shishbesh,
+    sosedi,
+    spichki,
+    tishe,
+    tishe_ai,
+)
 from engines.base import BestScorePolicy, Engine, Policy
 
 # Game codes as in shared/rules/README.md; the picker lists them in this order.
@@ -23,6 +35,7 @@ GAMES: dict[str, Engine[Any, Any]] = {
 AI_PLAYERS: dict[str, Policy] = {
     sosedi.ENGINE.code: BestScorePolicy(sosedi.ENGINE),
     spichki.ENGINE.code: BestScorePolicy(spichki.ENGINE),
+    tishe.ENGINE.code: tishe_ai.AI,
     ludo.ENGINE.code: ludo_ai.AI,
     parchis.ENGINE.code: parchis_ai.AI,
     lions.ENGINE.code: lions_ai.AI,
