@@ -32,6 +32,7 @@ from render.common import render_cover
 
 log = logging.getLogger(__name__)
 LOG_ACTIONS = 3  # actions whose events appear in the caption
+MAX_LOG_ACTIONS = 40  # ... or all since the last edit (bot turns), up to this many
 AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)
 MAX_BOT_ACTIONS = 5000  # a guard for one run of computer turns (a whole game of bots takes less)
 TIMER_CHOICES = (0, 1, 3, 10)  # the turn timer in minutes, 0 = off (a chat setting, «⏱» in the lobby)
@@ -507,8 +508,11 @@ class GameFlow:
     # the table message ---------------------------------------------------------
 
     async def _recent(self, game: GameRow) -> list[tuple[int, list[Event]]]:
-        """The events of the last few actions, oldest first, with their action numbers."""
-        limit = getattr(self.uis[game.code], "log_actions", LOG_ACTIONS)
+        """The events of the last few actions, oldest first, with their action numbers: at least
+        every action since the table was last shown (a run of bot turns), up to MAX_LOG_ACTIONS;
+        the caption drops the oldest lines if they do not fit."""
+        unseen = game.version - max(game.shown_version, 0)
+        limit = min(MAX_LOG_ACTIONS, max(getattr(self.uis[game.code], "log_actions", LOG_ACTIONS), unseen))
         return [(n, [Event.from_json(e) for e in events])
                 for n, events in await self.repo.recent_events(game.id, limit)]
 

@@ -73,3 +73,21 @@ async def test_a_lobby_of_bots_alone_closes(world) -> None:
     assert lobby.buttons == []
     await runner.say(users["boris"], "/newgame sosedi")  # the chat is free for a new game
     assert "Помоги своему соседу" in runner.table().caption
+
+
+async def test_every_bot_turn_since_the_last_press_is_in_the_log(world) -> None:
+    tg, runner, users = world
+    await runner.say(users["anya"], "/newgame sosedi")
+    lobby = runner.table()
+    for _ in range(5):
+        await runner.press(users["anya"], lobby, "🤖 Добавить бота")
+    await runner.press(users["anya"], lobby, "Начать")
+    table = runner.table()
+    names = ["Кеша", "Дуся", "Федя", "Муся", "Гоша"]
+    while any(label.startswith("🎲") for label, _ in table.buttons):
+        assert current_player_name(table.caption) == "Аня"
+        await runner.press(users["anya"], table, "🎲")
+        if table.buttons:  # five bots threw after Аня: her throw and each of theirs is in the log
+            assert "Аня бросает" in table.caption
+            assert all(f"🤖 {name} бросает" in table.caption for name in names), table.caption
+    assert "🏁" in (tg.last_bot_message(CHAT_ID).text or "")

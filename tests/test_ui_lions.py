@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -70,6 +70,7 @@ def test_buttons_name_pieces_then_circles(translator: Translator) -> None:
 class _Game:
     id: int = 7
     code: str = "lions"
+    timeouts: dict[str, int] = field(default_factory=dict)
 
 
 def test_keyboard_rows_group_circles_pieces_and_commands(tr) -> None:
