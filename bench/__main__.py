@@ -1,5 +1,6 @@
 """`python -m bench [--quick] [--lions]`: engine speed, render time and size, one e2e game's Telegram
-cost, and the «Охота на львов» AI (strength, balance, think time).
+cost, the dice games' computer players against random players, and the «Охота на львов» AI
+(strength, balance, think time).
 
 The full lions AI run takes the better part of an hour on two cores, so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
@@ -16,7 +17,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import e2e_game, engine_speed, lions_ai, render_speed
+from bench import e2e_game, engine_speed, lions_ai, policies, render_speed
 
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         "engines": engine_speed.run(scale),
         "render": render_speed.run(scale),
         "e2e": asyncio.run(e2e_game.run(max_presses=30 if args.quick else None)),
+        "policies": policies.run(20 if args.quick else policies.GAMES_PER_TABLE),
         "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),
     }
     args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -22,6 +22,11 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
         # one edit per decision, plus the result message of a finished game (quick runs cut games short)
         assert 0 < game["rolls"] <= 30
         assert game["sends_and_edits"] == game["decisions"] + (1 if game["finished"] else 0)
+    # the dice games' computer players: every table adds up (20 games each in a quick run)
+    assert {row["case"] for row in results["policies"]} == {f"{code} {n}p" for code in
+                                                           ("tishe", "shishbesh", "ludo", "parchis") for n in (2, 4)}
+    for row in results["policies"]:
+        assert row["games"] == 20 and 0 <= row["policy_wins"] <= 20 and row["unfinished"] == 0
     # the lions AI: only a tiny sample without --lions (bench/lions_ai.py); its tables add up
     lions = results["lions_ai"]
     assert set(lions["vs_random"]) == {"lions", "hunters"}
