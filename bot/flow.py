@@ -44,38 +44,37 @@ def is_bot(user_id: int) -> bool:
     return user_id < 0
 
 
-def bot_actions(engine: Engine[Any, Any], policy: Policy, state: Any,
-                bots: tuple[bool, ...]) -> tuple[Any, list[tuple[Any, list[Event]]]]:
+Applied = list[tuple[Any, list[Event]]]  # (log entry, events) of each action, in order
+
+
+def _play_policy(engine: Engine[Any, Any], policy: Policy, state: Any, moves: Callable[[int], bool],
+                 applied: Applied) -> Any:
+    """Let ``policy`` act while a seat for which ``moves(seat)`` holds is to move."""
+    while (seat := state.current_player) is not None and moves(seat) and len(applied) < MAX_BOT_ACTIONS:
+        codes = policy.plan(state)
+        for code in codes:
+            state, events, entry = engine.apply(state, code)
+            applied.append((entry, events))
+        if not codes:
+            break
+    return state
+
+
+def bot_actions(engine: Engine[Any, Any], policy: Policy, state: Any, bots: tuple[bool, ...]) -> tuple[Any, Applied]:
     """Every action the computer players take from ``state`` until a person is to move (or the
     game ends): consecutive computer turns are played at once and shown in one edit."""
-    applied: list[tuple[Any, list[Event]]] = []
-    while (seat := state.current_player) is not None and bots[seat] and len(applied) < MAX_BOT_ACTIONS:
-        codes = policy.plan(state)
-        for code in codes:
-            state, events, entry = engine.apply(state, code)
-            applied.append((entry, events))
-        if not codes:
-            break
-    return state, applied
+    applied: Applied = []
+    return _play_policy(engine, policy, state, lambda s: bots[s], applied), applied
 
 
-def turn_for(engine: Engine[Any, Any], policy: Policy, state: Any,
-             seat: int) -> tuple[Any, list[tuple[Any, list[Event]]]]:
+def turn_for(engine: Engine[Any, Any], policy: Policy, state: Any, seat: int) -> tuple[Any, Applied]:
     """The computer plays ``seat``'s turn (a timed-out player's): the steps they had begun are
     taken back first, then the policy acts until another seat is to move or the game ends."""
-    applied: list[tuple[Any, list[Event]]] = []
-    while any(a.kind == "undo" for a in engine.legal_actions(state)):
-        state, events, entry = engine.apply(state, next(a.code for a in engine.legal_actions(state)
-                                                        if a.kind == "undo"))
+    applied: Applied = []
+    while undo := [a.code for a in engine.legal_actions(state) if a.kind == "undo"]:
+        state, events, entry = engine.apply(state, undo[0])
         applied.append((entry, events))
-    while state.current_player == seat and len(applied) < MAX_BOT_ACTIONS:
-        codes = policy.plan(state)
-        for code in codes:
-            state, events, entry = engine.apply(state, code)
-            applied.append((entry, events))
-        if not codes:
-            break
-    return state, applied
+    return _play_policy(engine, policy, state, lambda s: s == seat, applied), applied
 
 
 @dataclass
@@ -497,7 +496,9 @@ class GameFlow:
             return Reply(tr("toast-stale"))
         if game.seat_of(user_id) is None:
             return Reply(tr("toast-not-a-player"))
-        host = next((s for s in game.seats if s.user_id == game.host_id), game.seats[0])
+        # the host keeps the role if still seated (a bot may have taken their seat); else the presser
+        host = next((s for s in game.seats if s.user_id == game.host_id),
+                    next(s for s in game.seats if s.user_id == user_id))
         try:
             new = await self.repo.create_game(game.chat_id, game.code, game.options, self.seed_factory(), host,
                                               game.seats)

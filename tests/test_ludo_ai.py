@@ -14,13 +14,14 @@ progress (x - 26) % 52.
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 import pytest
 
 from engines.ludo import ENGINE, LudoOptions, LudoState
 from engines.ludo_ai import AI
-from tests.engine_helpers import new_state, roll_die, seed_str
+from tests.engine_helpers import new_state, roll_die
+from tests.policy_helpers import assert_same_state_same_code, play_game
 
 Y = -1  # the yard
 C = 56  # the centre
@@ -47,25 +48,8 @@ def choices(state: LudoState) -> set[str]:
     return {code for seed in TIE_SEEDS for code in AI.plan(state, seed)}
 
 
-def play(seats: int, options: LudoOptions, index: int, ai_seats: set[int]) -> LudoState:
-    """One game: the AI in ``ai_seats``, uniformly random legal actions elsewhere; every AI
-    answer is checked to be exactly one legal code."""
-    state, _ = ENGINE.new_game(options, seats, seed_str(index))
-    rng = random.Random(index)
-    for _ in range(5000):
-        if state.finished:
-            return state
-        legal = [a.code for a in ENGINE.legal_actions(state)]
-        if state.turn in ai_seats:
-            plan = AI.plan(state, index)
-            assert len(plan) == 1 and plan[0] in legal
-            if legal == ["r"]:
-                assert plan == ["r"]  # rolling is the only thing to do
-            code = plan[0]
-        else:
-            code = rng.choice(legal)
-        state, _, _ = ENGINE.apply(state, code)
-    raise AssertionError("game not over after 5000 actions")
+def play(seats: int, options: LudoOptions, index: int, ai_seats: set[int]) -> Any:
+    return play_game(ENGINE, AI, options, seats, index, ai_seats)
 
 
 # ====================================================================== legality, purity
@@ -81,13 +65,7 @@ def test_every_code_is_legal_in_whole_games(seats: int, options: LudoOptions) ->
 
 @pytest.mark.parametrize("options", VARIANTS)
 def test_same_state_and_seed_same_code(options: LudoOptions) -> None:
-    state, _ = ENGINE.new_game(options, 3, seed_str(5))
-    rng = random.Random(5)
-    while not state.finished:
-        copy = ENGINE.state_from_json(state.to_json())
-        for seed in (0, 1, 7):
-            assert AI.plan(state, seed) == AI.plan(state, seed) == AI.plan(copy, seed)
-        state, _, _ = ENGINE.apply(state, rng.choice(ENGINE.legal_actions(state)).code)
+    assert_same_state_same_code(ENGINE, AI, options)
 
 
 # ====================================================================== one test per heuristic

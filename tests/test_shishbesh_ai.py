@@ -16,13 +16,14 @@ count) has position (x - 24) % 48. Corners are 6, 18, 30, 42; huts are on 3, 9, 
 from __future__ import annotations
 
 import itertools
-import random
+from typing import Any
 
 import pytest
 
-from engines.shishbesh import ENGINE, ShishbeshOptions, ShishbeshState
+from engines.shishbesh import ENGINE, ShishbeshOptions
 from engines.shishbesh_ai import AI
-from tests.engine_helpers import apply_throw, new_state, seed_str
+from tests.engine_helpers import apply_throw, new_state
+from tests.policy_helpers import assert_same_state_same_code, play_game
 
 P = -1  # the park
 TIE_SEEDS = range(8)  # a choice left to the tie-break would differ for some of these
@@ -51,25 +52,8 @@ def turns(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, int])
     return boards
 
 
-def play(seats: int, options: ShishbeshOptions, index: int, ai_seats: set[int]) -> ShishbeshState:
-    """One game: the AI in ``ai_seats``, uniformly random legal actions elsewhere; every AI
-    answer is checked to be exactly one legal code (the roll when that is all there is)."""
-    state, _ = ENGINE.new_game(options, seats, seed_str(index))
-    rng = random.Random(index)
-    for _ in range(5000):
-        if state.finished:
-            return state
-        legal = [a.code for a in ENGINE.legal_actions(state)]
-        if state.turn in ai_seats:
-            plan = AI.plan(state, index)
-            assert len(plan) == 1 and plan[0] in legal
-            if legal == ["r"]:
-                assert plan == ["r"]
-            code = plan[0]
-        else:
-            code = rng.choice(legal)
-        state, _, _ = ENGINE.apply(state, code)
-    raise AssertionError("game not over after 5000 actions")
+def play(seats: int, options: ShishbeshOptions, index: int, ai_seats: set[int]) -> Any:
+    return play_game(ENGINE, AI, options, seats, index, ai_seats)
 
 
 # ====================================================================== legality, purity
@@ -90,13 +74,7 @@ def test_every_code_is_legal_with_the_ai_in_every_seat(seats: int) -> None:
 
 
 def test_same_state_and_seed_same_code() -> None:
-    state, _ = ENGINE.new_game(ShishbeshOptions(shelters="staggered"), 3, seed_str(5))
-    rng = random.Random(5)
-    while not state.finished:
-        copy = ENGINE.state_from_json(state.to_json())
-        for seed in (0, 1, 7):
-            assert AI.plan(state, seed) == AI.plan(state, seed) == AI.plan(copy, seed)
-        state, _, _ = ENGINE.apply(state, rng.choice(ENGINE.legal_actions(state)).code)
+    assert_same_state_same_code(ENGINE, AI, ShishbeshOptions(shelters="staggered"))
 
 
 # ====================================================================== one test per heuristic

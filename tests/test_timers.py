@@ -8,7 +8,7 @@ Time is the flow's ``clock``: the tests move it on instead of waiting.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,21 @@ async def time_out(runner: BotRunner, table: StoredMessage) -> bool:
     return played
 
 
+async def boris_times_out_three_times(runner: BotRunner, table: StoredMessage,
+                                      anya_turn: Callable[[], Awaitable[None]]) -> None:
+    """Аня plays her turns, Борис lets the timer run out on each of his, three times; the game
+    runs on until the third."""
+    timeouts = 0
+    while timeouts < 3:
+        game = await flow_of(runner).repo.game(game_id_of(table))
+        assert game is not None and game.status == "running"
+        if current_player_name(table.caption) == "Борис":
+            assert await time_out(runner, table)
+            timeouts += 1
+        else:
+            await anya_turn()
+
+
 async def test_the_lobby_cycles_the_chat_timer_and_only_the_host_may(world) -> None:
     _, runner, users = world
     await runner.say(users["anya"], "/newgame sosedi")
@@ -104,16 +119,11 @@ async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world
 async def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(world) -> None:
     _, runner, users = world
     table = await start_game(runner, users, "spichki")
-    people = {"Аня": users["anya"], "Борис": users["boris"]}
-    timeouts = 0
-    while timeouts < 3:
-        mover = current_player_name(table.caption)
-        if mover == "Борис":
-            assert await time_out(runner, table)
-            timeouts += 1
-        else:
-            label = next(label for label, _ in table.buttons)
-            await runner.press(people[mover], table, label)
+
+    async def anya_turn() -> None:
+        await runner.press(users["anya"], table, next(label for label, _ in table.buttons))
+
+    await boris_times_out_three_times(runner, table, anya_turn)
     assert "🤖 Борис: три пропуска подряд — дальше за этого игрока играет бот." in table.caption
     game = await flow_of(runner).repo.game(game_id_of(table))
     assert game is not None and [s.name for s in game.seats] == ["Аня", "🤖 Борис"]
@@ -158,19 +168,9 @@ async def test_in_lions_the_third_timeout_resigns(world) -> None:
     _, runner, users = world
     table = await start_game(runner, users, "lions")
     game_id = game_id_of(table)
-    timeouts = 0
-    while timeouts < 3:
-        mover = current_player_name(table.caption)
-        if mover == "Борис":
-            assert await time_out(runner, table)
-            timeouts += 1
-        else:
-            await lions_person_turn(runner, users["anya"], table)
-        game = await flow_of(runner).repo.game(game_id)
-        assert game is not None
-        if timeouts < 3:
-            assert game.status == "running"
-    assert game.status == "finished" and game.result is not None
+    await boris_times_out_three_times(runner, table, lambda: lions_person_turn(runner, users["anya"], table))
+    game = await flow_of(runner).repo.game(game_id)
+    assert game is not None and game.status == "finished" and game.result is not None
     assert game.result["winners"] == [0] and game.result["data"]["end"] == "resign"
     assert [s.name for s in game.seats] == ["Аня", "Борис"]  # nobody replaced: he lost
 

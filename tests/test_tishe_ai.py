@@ -13,7 +13,7 @@ Positions are 2-player games: seat 0 (the AI) has thrown ``dice`` with its two c
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 import pytest
 
@@ -21,7 +21,8 @@ from engines import tishe_ai
 from engines.base import BestScorePolicy
 from engines.tishe import ENGINE, TisheOptions, TisheState
 from engines.tishe_ai import AI
-from tests.engine_helpers import apply_throw, new_state, seed_str
+from tests.engine_helpers import apply_throw, new_state
+from tests.policy_helpers import assert_same_state_same_code, play_game
 
 TIE_SEEDS = range(8)
 VARIANTS = [TisheOptions(both_home=False), TisheOptions(both_home=True)]
@@ -48,25 +49,8 @@ def chosen(mine: tuple[int, int], theirs: tuple[int, int], dice: tuple[int, int]
     return choices(state)
 
 
-def play(seats: int, options: TisheOptions, index: int, ai_seats: set[int]) -> TisheState:
-    """One game: the AI in ``ai_seats``, uniformly random legal actions elsewhere; every AI
-    answer is checked to be exactly one legal code."""
-    state, _ = ENGINE.new_game(options, seats, seed_str(index))
-    rng = random.Random(index)
-    for _ in range(5000):
-        if state.finished:
-            return state
-        legal = [a.code for a in ENGINE.legal_actions(state)]
-        if state.turn in ai_seats:
-            plan = AI.plan(state, index)
-            assert len(plan) == 1 and plan[0] in legal
-            if legal == ["r"]:
-                assert plan == ["r"]  # rolling is the only thing to do
-            code = plan[0]
-        else:
-            code = rng.choice(legal)
-        state, _, _ = ENGINE.apply(state, code)
-    raise AssertionError("game not over after 5000 actions")
+def play(seats: int, options: TisheOptions, index: int, ai_seats: set[int]) -> Any:
+    return play_game(ENGINE, AI, options, seats, index, ai_seats)
 
 
 # ====================================================================== legality, purity
@@ -82,13 +66,7 @@ def test_every_code_is_legal_in_whole_games(seats: int, options: TisheOptions) -
 
 @pytest.mark.parametrize("options", VARIANTS)
 def test_same_state_and_seed_same_code(options: TisheOptions) -> None:
-    state, _ = ENGINE.new_game(options, 3, seed_str(5))
-    rng = random.Random(5)
-    while not state.finished:
-        copy = ENGINE.state_from_json(state.to_json())
-        for seed in (0, 1, 7):
-            assert AI.plan(state, seed) == AI.plan(state, seed) == AI.plan(copy, seed)
-        state, _, _ = ENGINE.apply(state, rng.choice(ENGINE.legal_actions(state)).code)
+    assert_same_state_same_code(ENGINE, AI, options)
 
 
 # ====================================================================== one test per heuristic
