@@ -369,9 +369,9 @@ class GameFlow:
             count = game.timeouts.get(str(seat), 0) + 1
             flag = [Event("timeout", seat=seat, data={"count": count})]
             new_seat = None
-            resign = [a.code for a in engine.legal_actions(state) if a.kind == "resign"]
-            if count >= TIMEOUTS_TO_REPLACE and resign:
-                state, events, entry = engine.apply(state, resign[0])
+            resign = getattr(engine, "resign_code", None)  # a game one can resign: leaving is resigning
+            if count >= TIMEOUTS_TO_REPLACE and resign is not None:
+                state, events, entry = engine.apply(state, resign(seat))
                 applied = [(entry, flag + events)]
             else:
                 state, applied = await asyncio.to_thread(turn_for, engine, self.ais[game.code], state, seat)
