@@ -8,10 +8,11 @@ loses nothing: the next press (or start-up) re-sends the missing edit.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,12 @@ TIMEOUTS_TO_REPLACE = 3  # timeouts in a row: a bot takes the seat (where one ca
 
 def is_bot(user_id: int) -> bool:
     return user_id < 0
+
+
+def free_bot_id(user_ids: Iterable[int]) -> int:
+    """The id of the next computer player at a table: -1, -2, … (the first not taken)."""
+    taken = set(user_ids)
+    return next(-n for n in itertools.count(1) if -n not in taken)
 
 
 Applied = list[tuple[Any, list[Event]]]  # (log entry, events) of each action, in order
@@ -203,9 +210,8 @@ class GameFlow:
                 return Reply(tr("toast-host-only"))
             if len(seats) >= engine.max_players:
                 return Reply(tr("toast-lobby-full", max=engine.max_players))
-            used = {uid for uid, _ in seats}
-            number = next(n for n in range(1, engine.max_players + 1) if -n not in used)
-            seats.append((-number, tr("bot-name", n=number)))
+            bot_id = free_bot_id(uid for uid, _ in seats)
+            seats.append((bot_id, tr("bot-name", n=-bot_id)))
             reply = Reply(tr("toast-bot-added"))
         elif command == "timer":
             if not is_host:
@@ -391,8 +397,7 @@ class GameFlow:
 
     def _bot_seat(self, game: GameRow, seat: int, tr: Tr) -> Seat:
         """A computer player for ``seat``, named after the person it replaces."""
-        number = next(n for n in range(1, len(game.seats) + 1) if -n not in {s.user_id for s in game.seats})
-        return Seat(seat, -number, tr("bot-instead", name=game.seats[seat].name))
+        return Seat(seat, free_bot_id(s.user_id for s in game.seats), tr("bot-instead", name=game.seats[seat].name))
 
     async def leave_game(self, bot: Bot, game: GameRow, seat: int) -> str:
         """``seat`` leaves the running game (/leave, or kicked by the host): in a game one can
