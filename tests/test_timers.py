@@ -8,6 +8,7 @@ Time is the flow's ``clock``: the tests move it on instead of waiting.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import aiosqlite
 import pytest
 
 from bot import callback_data as cb
+from bot.app import arm_deadline
 from bot.flow import GameFlow
 from engines import GAMES
 from engines.lions_ai import AI as LIONS_AI
@@ -296,3 +298,29 @@ async def test_after_a_timeout_the_host_can_skip_that_player_with_a_button(world
     assert answer["text"] == "Кнопка устарела."
     again = await flow_of(runner).repo.game(game_id)
     assert again is not None and again.version == game.version and again.names == game.names
+
+
+async def test_the_job_queue_runs_a_due_deadline(world) -> None:
+    """The wiring: a job armed on PTB's JobQueue calls the flow, which plays the timed-out turn."""
+    _, runner, users = world
+    table = await start_game(runner, users, "spichki")
+    game_id = game_id_of(table)
+    flow = flow_of(runner)
+    game = await flow.repo.game(game_id)
+    assert game is not None and game.deadline is not None
+    later(flow, game.deadline - flow.clock() + 1)
+    done = asyncio.Event()
+    played: list[bool] = []
+    on_deadline = flow.on_deadline
+
+    async def watched(bot: Any, gid: int) -> bool:
+        played.append(await on_deadline(bot, gid))
+        done.set()
+        return played[-1]
+
+    flow.on_deadline = watched  # type: ignore[method-assign]
+    assert runner.app is not None
+    arm_deadline(runner.app, game_id, 0.0)
+    await asyncio.wait_for(done.wait(), 10)
+    assert played == [True]
+    assert "время вышло — ход сделал бот (1 из 3)" in table.caption
