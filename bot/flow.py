@@ -419,13 +419,20 @@ class GameFlow:
         await self._after_move(bot, fresh)
         return tr("left-bot", name=name)
 
+    def person_to_move(self, game: GameRow) -> int | None:
+        """The seat of the person to move in a running game (None if a bot moves or it is over)."""
+        if game.state is None:
+            return None
+        seat = self.engines[game.code].state_from_json(game.state).current_player
+        return None if seat is None or is_bot(game.seats[seat].user_id) else seat
+
     async def kick(self, bot: Bot, game: GameRow, version: int) -> Reply:
         """«⏭ Пропустить игрока» (the caller checked the rights and holds the lock)."""
         tr = await self.tr(game.chat_id)
         if game.status != "running" or game.state is None or version != game.version:
             return Reply(tr("toast-stale"))
-        seat = self.engines[game.code].state_from_json(game.state).current_player
-        if seat is None or is_bot(game.seats[seat].user_id):
+        seat = self.person_to_move(game)
+        if seat is None:
             return Reply(tr("kick-nobody"))
 
         async def skip() -> None:  # after the toast, still under the chat's lock

@@ -212,8 +212,8 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if user.id != game.host_id and not await _is_admin(context, chat, update.effective_message, user):
             await _reply(update, context, tr("kick-denied"))
             return
-        seat = flow.engines[game.code].state_from_json(game.state).current_player
-        if seat is None or game.seats[seat].user_id < 0:
+        seat = flow.person_to_move(game)
+        if seat is None:
             await _reply(update, context, tr("kick-nobody"))
             return
         await _reply(update, context, await flow.leave_game(context.bot, game, seat))
