@@ -30,6 +30,18 @@ def test_defaults_and_overrides() -> None:
         Config.from_env({"BOT_TOKEN": "1:x", "DEFAULT_LOCALE": "de"})
 
 
+def test_rate_limits_from_env() -> None:
+    config = Config.from_env({"BOT_TOKEN": "1:x"})
+    assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (20, 60.0, 30)
+    config = Config.from_env({"BOT_TOKEN": "1:x", "GROUP_MAX_RATE": "100000", "GROUP_RATE_PERIOD": "0.5",
+                              "OVERALL_MAX_RATE": "1000"})
+    assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (100000, 0.5, 1000)
+    for name, bad in (("GROUP_MAX_RATE", "many"), ("GROUP_MAX_RATE", "0"), ("GROUP_RATE_PERIOD", "-1"),
+                      ("OVERALL_MAX_RATE", "1.5")):
+        with pytest.raises(ConfigError, match=name):
+            Config.from_env({"BOT_TOKEN": "1:x", name: bad})
+
+
 def test_token_not_in_repr() -> None:
     assert "SECRET" not in repr(Config(token="123:SECRET"))
 
