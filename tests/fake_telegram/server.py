@@ -403,9 +403,11 @@ class FakeTelegram(BotApiMethods):
         error = ApiError(error_code, description, retry_after=retry_after, violation=False)
         self._faults.setdefault(entry[0], []).append(Fault(error, times))
 
-    def enforce_group_rate(self, per_minute: int | None = 20) -> None:
-        """Answer 429 once the bot sends/edits more than ``per_minute`` times in 60 s in a group."""
+    def enforce_group_rate(self, per_minute: int | None = 20, period: float = 60.0) -> None:
+        """Answer 429 once the bot sends/edits more than ``per_minute`` times in any ``period``
+        seconds in a group (tests shrink the minute to keep the suite fast)."""
         self._rate_per_minute = per_minute
+        self._rate_period = period
         self._rate_log.clear()
 
     # ------------------------------------------------------------------ diagnostics

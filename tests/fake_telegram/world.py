@@ -84,6 +84,7 @@ class WorldState:
         self._next_message_id: dict[int, int] = {}
         self._rate_per_minute: int | None = None
         self._rate_log: dict[int, deque[float]] = {}
+        self._rate_period = 60.0
         self._faults: dict[str, list[Fault]] = {}
         self._changed = asyncio.Condition()
         self._poll_generation = 0
@@ -209,10 +210,10 @@ class WorldState:
             return
         now = self.clock()
         log = self._rate_log.setdefault(chat.id, deque())
-        while log and log[0] <= now - 60:
+        while log and log[0] <= now - self._rate_period:
             log.popleft()
         if len(log) >= self._rate_per_minute:
-            retry = max(1, int(log[0] + 60 - now + 0.999))
+            retry = max(1, int(log[0] + self._rate_period - now + 0.999))
             raise ApiError(429, f"Too Many Requests: retry after {retry}", retry_after=retry,
                            violation=False)
 
