@@ -7,7 +7,6 @@ import logging
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
 from telegram.error import TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -19,6 +18,8 @@ from telegram.ext import (
 from bot import handlers
 from bot.config import Config
 from bot.flow import GameFlow
+from bot.outbox import Outbox
+from bot.ratelimit import GroupWindowLimiter
 from bot.storage import Repository
 from locales import SUPPORTED, Translator
 
@@ -29,9 +30,8 @@ COMMANDS = ("newgame", "rules", "stop", "leave", "kick", "lang", "tally", "set",
 def build_application(config: Config, translator: Translator | None = None) -> Application:
     """The PTB application for ``config``; storage opens in post_init, closes in post_shutdown."""
     translator = translator or Translator.load(default=config.default_locale)
-    limiter = AIORateLimiter(
+    limiter = GroupWindowLimiter(
         overall_max_rate=config.overall_max_rate,
-        overall_time_period=1,
         group_max_rate=config.group_max_rate,
         group_time_period=config.group_time_period,
         max_retries=config.rate_limit_retries,
@@ -69,7 +69,9 @@ async def _post_init(app: Application) -> None:
     config: Config = app.bot_data["config"]
     translator: Translator = app.bot_data["translator"]
     repo = await Repository.open(config.database_path)
-    flow = GameFlow(config=config, repo=repo, translator=translator)
+    budget = app.bot.rate_limiter
+    flow = GameFlow(config=config, repo=repo, translator=translator,
+                    outbox=Outbox(budget if isinstance(budget, GroupWindowLimiter) else None))
     app.bot_data["flow"] = flow
     await register_commands(app, translator, config.default_locale)
     flow.arm = lambda game_id, when: arm_deadline(app, game_id, when - flow.clock())

@@ -25,6 +25,7 @@ from bot import texts
 from bot.config import Config
 from bot.games import GAME_UIS
 from bot.games.common import GameUI, Tr, set_option
+from bot.outbox import Outbox
 from bot.storage import ActiveGameExistsError, GameRow, Repository, Seat, StaleVersionError
 from engines import AI_PLAYERS, GAMES
 from engines.base import Engine, Event, OptionsError, Outcome, Policy, new_seed
@@ -114,6 +115,7 @@ class GameFlow:
     seed_factory: Callable[[], str] = new_seed  # tests pass fixed seeds
     clock: Callable[[], float] = time.time  # deadlines are in this clock's seconds (tests move it on)
     arm: Callable[[int, float], None] | None = None  # schedules on_deadline(game id) at a clock time
+    outbox: Outbox = field(default_factory=Outbox)  # build_application gives it the chat budgets
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
@@ -534,6 +536,10 @@ class GameFlow:
         return [line for _, events in recent for line in texts.event_lines(ui, events, game.names, tr)]
 
     async def show_table(self, bot: Bot, game: GameRow) -> None:
+        """Edit the table message to ``game``'s state, now or once the chat has room (coalesced)."""
+        await self.outbox.edit(game.chat_id, game.id, lambda: self._draw_table(bot, game))
+
+    async def _draw_table(self, bot: Bot, game: GameRow) -> None:
         """Edit the table message to the stored state (or post it anew if it is gone)."""
         if game.state is None:
             return
@@ -589,8 +595,12 @@ class GameFlow:
 
     async def _edit_caption(self, bot: Bot, game: GameRow, caption: str,
                             keyboard: InlineKeyboardMarkup | None) -> None:
-        if game.message_id is None:
-            return
+        """Edit the lobby or table message's caption, now or once the chat has room (coalesced)."""
+        if game.message_id is not None:
+            await self.outbox.edit(game.chat_id, game.id, lambda: self._caption_now(bot, game, caption, keyboard))
+
+    async def _caption_now(self, bot: Bot, game: GameRow, caption: str,
+                           keyboard: InlineKeyboardMarkup | None) -> None:
         try:
             await bot.edit_message_caption(chat_id=game.chat_id, message_id=game.message_id, caption=caption,
                                            parse_mode=ParseMode.HTML, reply_markup=keyboard)
@@ -601,6 +611,10 @@ class GameFlow:
             log.warning("game %s: caption edit failed: %s", game.id, exc)
 
     async def _send(self, bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+        """Post a message after the chat's edits asked for before it."""
+        await self.outbox.send(chat_id, lambda: self._send_now(bot, chat_id, text, keyboard))
+
+    async def _send_now(self, bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
         try:
             await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard)
         except (Forbidden, TelegramError) as exc:

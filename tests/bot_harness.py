@@ -33,6 +33,7 @@ class BotRunner:
     tg: FakeTelegram
     db_path: Path
     chat_id: int = CHAT_ID
+    group_rate: tuple[int, int] = (10_000, 1)  # sends+edits per seconds in a group; high: tests play fast
     app: Application | None = None
     starts: int = 0
     translator: Translator = field(default_factory=lambda: Translator.load(strict=True))
@@ -41,8 +42,8 @@ class BotRunner:
 
     def config(self) -> Config:
         return Config(token=self.tg.token, base_url=self.tg.base_url, base_file_url=self.tg.file_url,
-                      database_path=str(self.db_path), group_max_rate=10_000, group_time_period=1,
-                      overall_max_rate=10_000, poll_timeout=1)
+                      database_path=str(self.db_path), group_max_rate=self.group_rate[0],
+                      group_time_period=self.group_rate[1], overall_max_rate=10_000, poll_timeout=1)
 
     async def start(self) -> None:
         """Start the bot like run_polling does: initialize, post_init, polling, handlers."""
@@ -91,6 +92,8 @@ class BotRunner:
         target = self.tg.last_update_id
         async with self._done:
             await asyncio.wait_for(self._done.wait_for(lambda: target in self.done_ids or target == 0), timeout)
+        if self.app is not None:  # sends and edits held back for the chat's budget
+            await asyncio.wait_for(self.app.bot_data["flow"].outbox.idle(), timeout)
 
     async def say(self, user: FakeUser, text: str) -> None:
         """A user sends a message; waits until the bot has handled it (if it sees it)."""

@@ -1,0 +1,168 @@
+"""The outbox: order kept, waiting edits coalesced, callers never held back by the budget."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+
+from bot.outbox import Job, Outbox
+from bot.ratelimit import GroupWindowLimiter, counted, group_of
+
+CHAT = -100
+
+
+class GateBudget:
+    """A chat budget the test opens and closes by hand."""
+
+    def __init__(self) -> None:
+        self.room = asyncio.Event()
+        self.room.set()
+
+    async def has_room(self, chat_id: int) -> bool:
+        return self.room.is_set()
+
+    async def wait_for_room(self, chat_id: int) -> None:
+        await self.room.wait()
+
+
+def recorder(done: list[str]) -> Callable[[str], Job]:
+    def job(name: str) -> Job:
+        async def run() -> None:
+            done.append(name)
+        return run
+    return job
+
+
+async def test_with_room_a_job_runs_before_the_call_returns() -> None:
+    done: list[str] = []
+    job = recorder(done)
+    outbox = Outbox(GateBudget())
+    await outbox.edit(CHAT, 1, job("edit 1"))
+    assert done == ["edit 1"]
+    await outbox.send(CHAT, job("result"))
+    assert done == ["edit 1", "result"]
+    assert outbox._chats == {}  # an idle chat is forgotten
+
+
+async def test_without_room_edits_of_one_message_coalesce_and_order_is_kept() -> None:
+    done: list[str] = []
+    job = recorder(done)
+    budget = GateBudget()
+    budget.room.clear()
+    outbox = Outbox(budget)
+    await outbox.edit(CHAT, 1, job("table v1"))
+    await outbox.edit(CHAT, 2, job("other message"))
+    await outbox.edit(CHAT, 1, job("table v2"))
+    await outbox.send(CHAT, job("result"))
+    await outbox.edit(CHAT, 1, job("table v3"))  # replaces v2 in its place, before the result
+    assert done == [] and outbox.waiting(CHAT) == 3  # the callers were not held back
+    budget.room.set()
+    await outbox.idle()
+    assert done == ["table v3", "other message", "result"]
+    assert outbox._chats == {}
+
+
+async def test_a_new_job_waits_behind_queued_ones_even_with_room() -> None:
+    done: list[str] = []
+    job = recorder(done)
+    budget = GateBudget()
+    budget.room.clear()
+    outbox = Outbox(budget)
+    await outbox.edit(CHAT, 1, job("first"))
+    budget.room.set()
+    await outbox.send(CHAT, job("second"))  # room now, but "first" was asked for earlier
+    await outbox.idle()
+    assert done == ["first", "second"]
+
+
+async def test_an_edit_being_sent_is_not_replaced() -> None:
+    done: list[str] = []
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def slow() -> None:
+        started.set()
+        await release.wait()
+        done.append("v1")
+
+    outbox = Outbox(GateBudget())
+    first = asyncio.create_task(outbox.edit(CHAT, 1, slow))
+    await started.wait()
+    await outbox.edit(CHAT, 1, recorder(done)("v2"))  # v1 is on the wire: v2 queues after it
+    assert done == [] and outbox.waiting(CHAT) == 1
+    release.set()
+    await first
+    await outbox.idle()
+    assert done == ["v1", "v2"]
+
+
+async def test_a_failing_job_does_not_stop_the_chat(caplog: pytest.LogCaptureFixture) -> None:
+    done: list[str] = []
+    budget = GateBudget()
+    budget.room.clear()
+    outbox = Outbox(budget)
+
+    async def broken() -> None:
+        raise RuntimeError("boom")
+
+    await outbox.edit(CHAT, 1, broken)
+    await outbox.send(CHAT, recorder(done)("after"))
+    budget.room.set()
+    await outbox.idle()
+    assert done == ["after"] and "outbox job failed" in caplog.text
+    await outbox.edit(CHAT, 1, broken)  # inline too: logged, not raised
+    assert outbox._chats == {}
+
+
+async def test_chats_do_not_wait_for_each_other() -> None:
+    done: list[str] = []
+    job = recorder(done)
+
+    class OneChatFull(GateBudget):
+        async def has_room(self, chat_id: int) -> bool:
+            return chat_id != CHAT or self.room.is_set()
+
+    budget = OneChatFull()
+    budget.room.clear()
+    outbox = Outbox(budget)
+    await outbox.edit(CHAT, 1, job("busy chat"))
+    await outbox.edit(-200, 1, job("quiet chat"))
+    assert done == ["quiet chat"]
+    budget.room.set()
+    await outbox.idle()
+    assert done == ["quiet chat", "busy chat"]
+
+
+def test_what_counts_against_a_group() -> None:
+    assert counted("sendMessage") and counted("sendPhoto") and counted("editMessageMedia")
+    assert counted("editMessageCaption") and counted("copyMessage") and counted("forwardMessage")
+    assert not counted("answerCallbackQuery") and not counted("getChatMember") and not counted("sendChatAction")
+    assert group_of({"chat_id": -1001}) == "-1001" and group_of({"chat_id": "-5"}) == "-5"
+    assert group_of({"chat_id": "@club"}) == "@club"
+    assert group_of({"chat_id": 42}) is None and group_of({}) is None and group_of({"chat_id": "junk"}) is None
+
+
+async def test_the_window_holds_any_period_not_a_leaky_bucket() -> None:
+    limiter = GroupWindowLimiter(group_max_rate=3, group_time_period=60, overall_max_rate=1000, max_retries=0)
+    calls: list[str] = []
+
+    async def call(name: str) -> str:
+        calls.append(name)
+        return name
+
+    for i in range(3):
+        await limiter.process_request(call, (f"edit {i}",), {}, "editMessageMedia", {"chat_id": CHAT}, None)
+    assert not await limiter.has_room(CHAT)
+    assert await limiter.has_room(-200) and await limiter.has_room(7)  # other groups, private chats
+    # answering presses and reading members never use the group's slots
+    await limiter.process_request(call, ("answer",), {}, "answerCallbackQuery", {"callback_query_id": "1"}, None)
+    await limiter.process_request(call, ("member",), {}, "getChatMember", {"chat_id": CHAT, "user_id": 1}, None)
+    # a fourth edit in the same minute waits for the window (here: forever)
+    fourth = asyncio.create_task(
+        limiter.process_request(call, ("edit 3",), {}, "editMessageMedia", {"chat_id": CHAT}, None))
+    waiter = asyncio.create_task(limiter.wait_for_room(CHAT))
+    done, _ = await asyncio.wait({fourth, waiter}, timeout=0.3)
+    assert not done and calls == ["edit 0", "edit 1", "edit 2", "answer", "member"]
+    fourth.cancel()
+    waiter.cancel()
