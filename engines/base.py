@@ -42,18 +42,32 @@ class JsonData:
 
     @classmethod
     def from_json(cls: type[D], raw: Mapping[str, Any]) -> D:
-        hints = typing.get_type_hints(cls)
         values: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            if f.name not in raw:
+        for name, nested, is_tuple in _field_plan(cls):
+            if name not in raw:
                 continue
-            value, hint = raw[f.name], hints[f.name]
-            if isinstance(hint, type) and issubclass(hint, JsonData):
-                value = hint.from_json(value)
-            elif typing.get_origin(hint) is tuple and value is not None:
+            value = raw[name]
+            if nested is not None:
+                value = nested.from_json(value)
+            elif is_tuple and value is not None:
                 value = _tuples(value)
-            values[f.name] = value
+            values[name] = value
         return cls(**values)
+
+
+@functools.cache
+def _field_plan(cls: type[JsonData]) -> tuple[tuple[str, type[JsonData] | None, bool], ...]:
+    """Per field: its name, the JsonData class it holds (if any), whether it is a tuple.
+
+    Resolving type hints costs far more than rebuilding a state, and every press rebuilds one.
+    """
+    hints = typing.get_type_hints(cls)
+    plan = []
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        hint = hints[f.name]
+        nested = hint if isinstance(hint, type) and issubclass(hint, JsonData) else None
+        plan.append((f.name, nested, nested is None and typing.get_origin(hint) is tuple))
+    return tuple(plan)
 
 
 def _tuples(value: Any) -> Any:
