@@ -130,6 +130,7 @@ class Repository:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
+        self._chats: dict[int, tuple[str | None, dict[str, Any]]] = {}
 
     @classmethod
     async def open(cls, path: str | Path) -> Repository:
@@ -173,30 +174,41 @@ class Repository:
 
     # chats ------------------------------------------------------------------
 
+    async def _chat(self, chat_id: int) -> tuple[str | None, dict[str, Any]]:
+        """The chat's locale and settings, read once: every press needs them, and only this
+        class writes them (one bot process per database)."""
+        cached = self._chats.get(chat_id)
+        if cached is None:
+            async with self.db.execute("SELECT locale, settings FROM chats WHERE chat_id = ?", (chat_id,)) as cur:
+                row = await cur.fetchone()
+            cached = (row["locale"], json.loads(row["settings"])) if row else (None, {})
+            self._chats[chat_id] = cached
+        return cached
+
     async def chat_locale(self, chat_id: int) -> str | None:
-        async with self.db.execute("SELECT locale FROM chats WHERE chat_id = ?", (chat_id,)) as cur:
-            row = await cur.fetchone()
-        return row["locale"] if row else None
+        return (await self._chat(chat_id))[0]
 
     async def chat_settings(self, chat_id: int) -> dict[str, Any]:
-        async with self.db.execute("SELECT settings FROM chats WHERE chat_id = ?", (chat_id,)) as cur:
-            row = await cur.fetchone()
-        return json.loads(row["settings"]) if row else {}
+        return dict((await self._chat(chat_id))[1])
 
     async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
-        settings = {**await self.chat_settings(chat_id), key: value}
+        locale, settings = await self._chat(chat_id)
+        settings = {**settings, key: value}
         await self.db.execute(
             "INSERT INTO chats(chat_id, settings, created_at) VALUES (?, ?, ?) "
             "ON CONFLICT(chat_id) DO UPDATE SET settings = excluded.settings",
             (chat_id, json.dumps(settings), time.time()),
         )
+        self._chats[chat_id] = (locale, settings)
 
     async def set_chat_locale(self, chat_id: int, locale: str) -> None:
+        _, settings = await self._chat(chat_id)
         await self.db.execute(
             "INSERT INTO chats(chat_id, locale, created_at) VALUES (?, ?, ?) "
             "ON CONFLICT(chat_id) DO UPDATE SET locale = excluded.locale",
             (chat_id, locale, time.time()),
         )
+        self._chats[chat_id] = (locale, settings)
 
     # games ------------------------------------------------------------------
 

@@ -140,4 +140,9 @@ async def test_deadline_timeouts_and_a_seat_handed_over_are_saved_with_the_move(
     await repo.set_chat_setting(-7, "other", 1)
     assert await repo.chat_settings(-7) == {"turn_timer": 10, "other": 1}
     assert await repo.chat_locale(-7) == "en"
+    (await repo.chat_settings(-7))["other"] = 2  # a caller's copy, not the cached settings
+    assert await repo.chat_settings(-7) == {"turn_timer": 10, "other": 1}
+    await repo.close()
+    repo = await Repository.open(tmp_path / "bot.sqlite3")  # what was cached was also written
+    assert (await repo.chat_locale(-7), await repo.chat_settings(-7)) == ("en", {"turn_timer": 10, "other": 1})
     await repo.close()
