@@ -5,10 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeVar
 
-Num = TypeVar("Num", int, float)
-GROUP_MAX_RATE, GROUP_RATE_PERIOD, OVERALL_MAX_RATE = 20, 60.0, 30  # Telegram's flood limits
+GROUP_MAX_RATE, GROUP_RATE_PERIOD, OVERALL_MAX_RATE = 20, 60, 30  # Telegram's flood limits
 TELEGRAM_BASE_URL = "https://api.telegram.org/bot"
 TELEGRAM_FILE_URL = "https://api.telegram.org/file/bot"
 MISSING_TOKEN = (
@@ -34,7 +32,7 @@ class Config:
     # Telegram allows about 20 messages a minute per group; tests against the fake
     # server raise these to play fast.
     group_max_rate: int = GROUP_MAX_RATE
-    group_time_period: float = GROUP_RATE_PERIOD
+    group_time_period: int = GROUP_RATE_PERIOD
     overall_max_rate: int = OVERALL_MAX_RATE
     rate_limit_retries: int = 3
     poll_timeout: int = 30
@@ -53,9 +51,9 @@ class Config:
             raise ConfigError(f"DEFAULT_LOCALE must be ru or en, not {locale!r}")
         return cls(
             token=token,
-            group_max_rate=_positive(env, "GROUP_MAX_RATE", GROUP_MAX_RATE, int),
-            group_time_period=_positive(env, "GROUP_RATE_PERIOD", GROUP_RATE_PERIOD, float),
-            overall_max_rate=_positive(env, "OVERALL_MAX_RATE", OVERALL_MAX_RATE, int),
+            group_max_rate=_positive(env, "GROUP_MAX_RATE", GROUP_MAX_RATE),
+            group_time_period=_positive(env, "GROUP_RATE_PERIOD", GROUP_RATE_PERIOD),
+            overall_max_rate=_positive(env, "OVERALL_MAX_RATE", OVERALL_MAX_RATE),
             base_url=env.get("BOT_API_BASE_URL", "").strip() or TELEGRAM_BASE_URL,
             base_file_url=env.get("BOT_API_FILE_URL", "").strip() or TELEGRAM_FILE_URL,
             database_path=env.get("DATABASE_PATH", "").strip() or "data/bot.sqlite3",
@@ -64,15 +62,15 @@ class Config:
         )
 
 
-def _positive(env: Mapping[str, str], name: str, default: Num, kind: type[Num]) -> Num:
-    """A positive number from the environment, or the default when it is unset."""
+def _positive(env: Mapping[str, str], name: str, default: int) -> int:
+    """A positive whole number from the environment, or the default when it is unset."""
     text = env.get(name, "").strip()
     if not text:
         return default
     try:
-        value = kind(text)
+        value = int(text)
     except ValueError:
-        raise ConfigError(f"{name} must be a positive number, not {text!r}") from None
+        raise ConfigError(f"{name} must be a positive whole number, not {text!r}") from None
     if value <= 0:
-        raise ConfigError(f"{name} must be a positive number, not {text!r}")
+        raise ConfigError(f"{name} must be a positive whole number, not {text!r}")
     return value

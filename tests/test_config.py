@@ -32,11 +32,11 @@ def test_defaults_and_overrides() -> None:
 
 def test_rate_limits_from_env() -> None:
     config = Config.from_env({"BOT_TOKEN": "1:x"})
-    assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (20, 60.0, 30)
-    config = Config.from_env({"BOT_TOKEN": "1:x", "GROUP_MAX_RATE": "100000", "GROUP_RATE_PERIOD": "0.5",
+    assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (20, 60, 30)
+    config = Config.from_env({"BOT_TOKEN": "1:x", "GROUP_MAX_RATE": "100000", "GROUP_RATE_PERIOD": "2",
                               "OVERALL_MAX_RATE": "1000"})
-    assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (100000, 0.5, 1000)
-    for name, bad in (("GROUP_MAX_RATE", "many"), ("GROUP_MAX_RATE", "0"), ("GROUP_RATE_PERIOD", "-1"),
+    assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (100000, 2, 1000)
+    for name, bad in (("GROUP_MAX_RATE", "many"), ("GROUP_MAX_RATE", "0"), ("GROUP_RATE_PERIOD", "0.5"),
                       ("OVERALL_MAX_RATE", "1.5")):
         with pytest.raises(ConfigError, match=name):
             Config.from_env({"BOT_TOKEN": "1:x", name: bad})
