@@ -22,6 +22,10 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
         # one edit per decision, plus the result message of a finished game (quick runs cut games short)
         assert 0 < game["rolls"] <= 30
         assert game["sends_and_edits"] == game["decisions"] + (1 if game["finished"] else 0)
+    # a burst in one group (a 2 s "minute" of 5 calls in a quick run): within budget, latest picture last
+    burst = results["burst"]
+    assert burst["presses"] > burst["sends_and_edits"] and burst["most_in_any_window"] <= 5
+    assert burst["http_429"] == 0 and burst["last_picture_is_latest"] is True
     # the dice games' computer players: every table adds up (20 games each in a quick run)
     assert {row["case"] for row in results["policies"]} == {f"{code} {n}p" for code in
                                                            ("tishe", "shishbesh", "ludo", "parchis") for n in (2, 4)}
