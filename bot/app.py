@@ -75,12 +75,26 @@ async def _post_init(app: Application) -> None:
     app.bot_data["flow"] = flow
     await register_commands(app, translator, config.default_locale)
     flow.arm = lambda game_id, when: arm_deadline(app, game_id, when - flow.clock())
-    repaired = await flow.repair_tables(app.bot)
-    if repaired:
-        log.info("re-sent %d table messages left behind by a restart", repaired)
-    armed = await flow.arm_all(app.bot)
-    if armed:
-        log.info("re-armed %d turn timers", armed)
+    assert app.job_queue is not None
+    # after a restart there may be many tables to redraw and turns to play: do it once polling
+    # runs, so new presses are not kept waiting behind it (the chat locks keep the two apart)
+    app.job_queue.run_once(_catch_up, when=0, name="catch-up")
+
+
+async def _catch_up(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Redraw tables a crash left behind, play turns whose timer ran out while down, arm the rest."""
+    flow: GameFlow = context.application.bot_data["flow"]
+    try:
+        repaired = await flow.repair_tables(context.bot)
+        if repaired:
+            log.info("re-sent %d table messages left behind by a restart", repaired)
+        armed = await flow.arm_all(context.bot)
+        if armed:
+            log.info("re-armed %d turn timers", armed)
+    except Exception:  # the games stay as stored; their next press or timer goes on from there
+        log.exception("catching up after start-up failed")
+    finally:
+        flow.caught_up.set()
 
 
 def arm_deadline(app: Application, game_id: int, delay: float) -> None:

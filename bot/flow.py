@@ -116,6 +116,7 @@ class GameFlow:
     clock: Callable[[], float] = time.time  # deadlines are in this clock's seconds (tests move it on)
     arm: Callable[[int, float], None] | None = None  # schedules on_deadline(game id) at a clock time
     outbox: Outbox = field(default_factory=Outbox)  # build_application gives it the chat budgets
+    caught_up: asyncio.Event = field(default_factory=asyncio.Event)  # set once start-up's catch-up is done
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def lock(self, chat_id: int) -> asyncio.Lock:

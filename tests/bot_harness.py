@@ -45,8 +45,9 @@ class BotRunner:
                       database_path=str(self.db_path), group_max_rate=self.group_rate[0],
                       group_time_period=self.group_rate[1], overall_max_rate=10_000, poll_timeout=1)
 
-    async def start(self) -> None:
-        """Start the bot like run_polling does: initialize, post_init, polling, handlers."""
+    async def start(self, wait_catch_up: bool = True) -> None:
+        """Start the bot like run_polling does: initialize, post_init, polling, handlers; then
+        (unless told not to) wait for start-up's catch-up job to redraw tables and arm timers."""
         app = build_application(self.config(), self.translator)
         process = app.process_update
 
@@ -68,6 +69,8 @@ class BotRunner:
         await app.start()
         self.app = app
         self.starts += 1
+        if wait_catch_up:
+            await asyncio.wait_for(app.bot_data["flow"].caught_up.wait(), 30)
 
     async def stop(self) -> None:
         """Stop like SIGTERM would: stop polling, let handlers finish, close storage."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.flow import GameFlow
 from engines import GAMES
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
@@ -141,6 +144,28 @@ async def test_restart_resends_a_lost_edit(world) -> None:
     next_mover = next(u for u in users.values() if u.first_name == current_player_name(table.caption))
     answer = await runner.press(next_mover, table, "🎲 Бросить")
     assert answer["text"].startswith("🎲")
+
+
+async def test_catching_up_after_a_restart_does_not_hold_new_updates_back(world, monkeypatch) -> None:
+    tg, runner, users = world
+    lobby = await open_lobby(runner, users)
+    await runner.press(users["anya"], lobby, "Начать")
+    await runner.stop()
+    release = asyncio.Event()
+    redraw = GameFlow.repair_tables
+
+    async def slow_repair(self: GameFlow, bot: Any) -> int:  # many tables to redraw after a crash
+        await release.wait()
+        return await redraw(self, bot)
+
+    monkeypatch.setattr(GameFlow, "repair_tables", slow_repair)
+    await runner.start(wait_catch_up=False)
+    assert runner.app is not None
+    flow = runner.app.bot_data["flow"]
+    await runner.say(users["boris"], "/help")  # answered while start-up's catch-up still runs
+    assert "/newgame" in tg.last_bot_message(CHAT_ID).text and not flow.caught_up.is_set()
+    release.set()
+    await asyncio.wait_for(flow.caught_up.wait(), 10)
 
 
 async def test_stop_rights_and_rematch(world) -> None:
