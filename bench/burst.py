@@ -84,7 +84,7 @@ async def run(seconds: float = 75.0, per_period: int = 20, period: int = 60) -> 
     result = {
         "budget": f"{per_period} per {period} s", "burst_s": round(burst_s, 1), "catch_up_s": round(catch_up_s, 1),
         "games": games, "presses": presses, "presses_per_min": round(presses / burst_s * 60),
-        "stale_presses": stale, "moves": presses - stale,  # the others rolled "sends_and_edits": len(calls),
+        "stale_presses": stale, "moves": presses - stale, "sends_and_edits": len(calls),
         "most_in_any_window": _most_in_window(calls, period),
         "http_429": sum(1 for r in tg.requests if r.error_code == 429),
         "press_to_answer_ms_p50": round(statistics.median(answer_ms), 1),
