@@ -3,14 +3,15 @@ the best position, valued in expected turns.
 
 A one-ply heuristic, not a search: the dice are known when a move is chosen (rule 2 of
 engines/tishe.py), so every candidate is applied with the engine itself and the board after
-it is valued. The core is ``TURNS[p]``: the expected number of turns a lone checker on
-circle ``p`` needs to reach 100, solved once at import from the dice odds and ``land``. It
+it is valued. The core is ``turns()[p]``: the expected number of turns a lone checker on
+circle ``p`` needs to reach 100, solved once (on first use, not at import: start-up stays fast)
+from the dice odds and ``land``. It
 prices every circle rule at once, which plain distance does not: a 0 circle sends the
 checker back to the wait for a 6 (rules 1, 6), a 1 circle jumps 3 on and a 7 circle 3 back
 (rules 4, 5, 10), a double throw is a free throw (rule 8), and near 100 the exact finish
 and the count back (rule 9) make some circles worth less than ones before them.
 
-A seat's cost is ``TURNS`` of its best checker plus ``SPARE`` × that of the other (with
+A seat's cost is ``turns()`` of its best checker plus ``SPARE`` × that of the other (with
 ``both_home`` both checkers must arrive, so the two add up); the spare is worth most of a
 checker because two checkers on the board let every throw pick the better move and dodge
 bad circles, so a 6 often brings the second checker in rather than moving the first
@@ -26,6 +27,7 @@ must not use ``random``), so the player is pure: the same state and seed give th
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from engines.base import Action, BestScorePolicy
@@ -35,14 +37,15 @@ SPARE = 0.7  # the second checker: measured best between 0.4 and 1.0 against ran
 BUMP = 0.5  # a turn the strongest opponent loses is worth half a turn of our own
 WIN = 1e9  # a checker on 100 wins (rule 9; with both_home the second one)
 MISSED = 2  # rule 7: turns missed after a direct landing on a double number
-SETTLED = 1e-6  # the TURNS iteration stops when no value moves more than this
+SETTLED = 1e-6  # the turns() iteration stops when no value moves more than this
 
 # One throw as (sum, double, has a 6) with its chance: all the rules look at (rules 1, 2, 8).
 THROWS = tuple((key, n / 36) for key, n in Counter(
     (a + b, a == b, ENTRY_DIE in (a, b)) for a in range(1, 7) for b in range(1, 7)).items())
 
 
-def _turns() -> tuple[float, ...]:
+@functools.cache
+def turns() -> tuple[float, ...]:
     """Expected turns from each circle (OFF included) to 100 for a lone checker, by
     Gauss–Seidel iteration of E(p) = 1 + Σ chance × E(after the throw)."""
     turns = [0.0] * (HOME + 1)
@@ -64,8 +67,6 @@ def _turns() -> tuple[float, ...]:
             return tuple(turns)
 
 
-TURNS = _turns()
-
 # HITS[p][q]: the chance that one throw takes a checker from p to q (the entry needs a 6).
 HITS: tuple[dict[int, float], ...] = tuple(
     {q: sum(c for (s, _, six), c in THROWS if (p != OFF or six) and land(p, s).final == q)
@@ -74,7 +75,8 @@ HITS: tuple[dict[int, float], ...] = tuple(
 
 def seat_cost(checkers: tuple[int, ...], both_home: bool) -> float:
     """A seat's expected turns to win, roughly: the best checker plus SPARE × the other."""
-    best, other = sorted(TURNS[c] for c in checkers)
+    table = turns()
+    best, other = sorted(table[c] for c in checkers)
     return best + (1.0 if both_home else SPARE) * other
 
 

@@ -103,7 +103,7 @@ def test_keeps_a_good_finishing_circle(monkeypatch: pytest.MonkeyPatch) -> None:
     position = ((92, 39), (34, 0), (2, 4))
     assert chosen(*position) == {"m1"}
     plain = tuple([20.0] + [(100 - circle) / 7 for circle in range(1, 101)])
-    monkeypatch.setattr(tishe_ai, "TURNS", plain)  # plain distance instead of expected turns
+    monkeypatch.setattr(tishe_ai, "turns", lambda: plain)  # plain distance instead of expected turns
     assert choices(to_choose(*position)) == {"m0"}
 
 
