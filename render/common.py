@@ -454,15 +454,55 @@ def wood_frame(img: Image.Image, box: Box, radius: int, rim: int, inner_radius: 
 
 
 def make_palette(samples: list[Image.Image], colors: int = 255) -> Image.Image:
-    """A fixed palette (a "P" image) fitted to sample pictures, for :func:`to_png`."""
+    """A fixed palette (a "P" image) of ``colors`` fitted to sample pictures, for :func:`to_png`.
+
+    Below 255 colours the fast octree's 255 are merged down (:func:`_merge_palette`) rather than
+    asked of the octree directly, which at 64 or so colours shifts flat fills and tints visibly.
+    """
     width = max(im.width for im in samples)
     sheet = Image.new("RGB", (width, sum(im.height for im in samples)), BG)
     y = 0
     for im in samples:
         sheet.paste(im.convert("RGB"), (0, y))
         y += im.height
-    return sheet.quantize(colors=colors, method=Image.Quantize.FASTOCTREE,
-                          dither=Image.Dither.NONE)
+    fine = sheet.quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return fine if colors >= 255 else _merge_palette(fine, colors)
+
+
+def _merge_palette(fine: Image.Image, colors: int) -> Image.Image:
+    """``fine``'s palette cut to ``colors`` by merging, again and again, the two entries whose union
+    adds least squared error over ``fine``'s pixels (pairwise nearest neighbour): large flat areas keep
+    their exact colours and the few-pixel in-between shades of anti-aliased edges share entries."""
+    rgb, counts = fine.getpalette() or [], fine.histogram()
+    weight = [float(counts[i]) for i in range(len(rgb) // 3) if counts[i]]
+    mean = [(float(rgb[3 * i]), float(rgb[3 * i + 1]), float(rgb[3 * i + 2]))
+            for i in range(len(rgb) // 3) if counts[i]]
+    alive = list(range(len(weight)))
+
+    def cost(a: int, b: int) -> float:
+        (r, g, u), (r2, g2, u2) = mean[a], mean[b]
+        return weight[a] * weight[b] / (weight[a] + weight[b]) * ((r - r2) ** 2 + (g - g2) ** 2 + (u - u2) ** 2)
+
+    def nearest(a: int) -> tuple[float, int]:
+        return min((cost(a, b), b) for b in alive if b != a)
+
+    best = {a: nearest(a) for a in alive}
+    while len(alive) > max(colors, 1):
+        a = min(alive, key=lambda i: best[i])
+        b = best[a][1]
+        total = weight[a] + weight[b]
+        mean[a] = tuple((x * weight[a] + y * weight[b]) / total for x, y in zip(mean[a], mean[b], strict=True))
+        weight[a] = total
+        alive.remove(b)
+        del best[b]
+        for i in alive:
+            if i == a or best[i][1] in (a, b):
+                best[i] = nearest(i) if len(alive) > 1 else (0.0, i)
+            else:
+                best[i] = min(best[i], (cost(i, a), a))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([round(v) for i in alive for v in mean[i]])
+    return palette
 
 
 def random_game(engine: Engine[State, Any], options: Any, seats: int, seed: str, rng: random.Random,
@@ -482,11 +522,11 @@ SAMPLE_NAMES = ("Аня Ёлкина", "Boris Q", "Вика Щ", "Gjyp Ю", "Д�
 
 def fitted_palette(compose: Callable[[State, Sequence[str], Mapping[str, str], Sequence[Event]], Image.Image],
                    game: Sequence[tuple[State, Sequence[Event]]], picks: Iterable[int], label_keys: Iterable[str],
-                   extra: Sequence[Image.Image] = ()) -> Image.Image:
-    """:func:`make_palette` fitted to ``game``'s steps ``picks`` drawn by ``compose``, and to ``extra``."""
+                   extra: Sequence[Image.Image] = (), colors: int = 255) -> Image.Image:
+    """:func:`make_palette` of ``colors`` fitted to ``game``'s steps ``picks`` drawn by ``compose`` and to ``extra``."""
     labels = {key: f"{key} Шрифт Ёж" for key in label_keys}
     samples = [compose(game[i][0], SAMPLE_NAMES, labels, game[i][1]) for i in sorted(set(picks))]
-    return make_palette([*samples, *extra])
+    return make_palette([*samples, *extra], colors)
 
 
 def to_png(

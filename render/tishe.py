@@ -51,6 +51,7 @@ DICE_CARD: Box = (COLUMN_X, MARGIN, W - MARGIN, MARGIN + 206)
 LEGEND_CARD: Box = (COLUMN_X, DICE_CARD[3] + GAP, W - MARGIN, BOARD[3])
 DIE = 80
 COMPRESS = 4  # zlib level: 6 costs ~12 ms on this busy board for 7 % fewer bytes
+COLORS = 64  # palette entries: a hundred anti-aliased circles make every extra shade cost bytes
 
 PAPER: RGB = (238, 228, 204)
 PATH: RGB = (212, 194, 158)
@@ -266,6 +267,17 @@ def _trim(points: list[tuple[float, float]], start: float, end: float) -> list[t
     return kept if len(kept) > 1 else points[len(points) // 2 - 1:len(points) // 2 + 1]
 
 
+def _corners(points: list[tuple[float, float]], turn: float = 0.2) -> list[tuple[float, float]]:
+    """The inner points of a polyline where it turns by more than ``turn`` radians (~11°): the only
+    joints a wide line shows a notch at (a curve sampled every few px turns by a degree or two)."""
+    out = []
+    for (ax, ay), (bx, by), (cx, cy) in zip(points, points[1:], points[2:], strict=False):
+        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
+        if abs(math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)) > turn:
+            out.append((bx, by))
+    return out
+
+
 def _draw_arrow(img: Image.Image, path: list[tuple[float, float]], colour: RGB, width: int,
                 dashed: bool = False) -> None:
     """A polyline with a head at its end, in ``colour`` outlined in ink, anti-aliased (2× drawn)."""
@@ -288,9 +300,12 @@ def _draw_arrow(img: Image.Image, path: list[tuple[float, float]], colour: RGB, 
         on = [(c / k) % 18 < 11 for c in _lengths(pts)]
         runs = [[p for p, _ in grp] for dash, grp in groupby(zip(pts, on, strict=True), key=lambda x: x[1]) if dash]
     for colour_, extra in ((INK, 4 * k), (colour, 0)):
+        w = width * k + extra
         for run in runs:
-            if len(run) > 1:
-                d.line(run, fill=(*colour_, 255), width=width * k + extra, joint="curve")
+            if len(run) > 1:  # round joints only where the run turns: elsewhere they would not show
+                d.line(run, fill=(*colour_, 255), width=w)
+                for x, y in _corners(run):
+                    d.ellipse((x - w / 2, y - w / 2, x + w / 2, y + w / 2), fill=(*colour_, 255))
     d.polygon(head, fill=(*colour, 255), outline=(*INK, 255), width=2 * k)
     paste(img, layer.reduce(k), (ox, oy))
 
@@ -447,10 +462,13 @@ def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
 
 @lru_cache(maxsize=8)
 def _palette(seats: int) -> Image.Image:
-    """The fixed palette for a seat count, fitted once to a sample game drawn in full colour."""
+    """The fixed palette for a seat count, fitted once to a sample game drawn in full colour and to the
+    colours marks must keep, merged down to :data:`COLORS`."""
     game = kit.random_game(rules.ENGINE, rules.TisheOptions(both_home=True), seats, "5" * 64, random.Random(seats), 600)
     n = len(game)
-    return kit.fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1), LABEL_KEYS)
+    keep = [GOLD, kit.RED, INK, LIGHT, VIOLET, PAPER, *(player(s).colour for s in range(seats))]
+    return kit.fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1), LABEL_KEYS,
+                              [kit.colour_strip(keep, W)], COLORS)
 
 
 def render_board(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
