@@ -32,6 +32,7 @@ the steps their pieces have made.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import getitem
 
 from engines.base import (
     Action,
@@ -46,7 +47,6 @@ from engines.base import (
     check_seats,
     dice_source,
     draw_starter,
-    next_seat,
     rank_after,
 )
 
@@ -143,66 +143,98 @@ def _cells(seats: int, pieces: tuple[int, ...]) -> list[int]:
     return [table[p + 1] for table, p in zip(_PIECE_CELLS[seats], pieces)]  # noqa: B905 - equal by construction
 
 
-def _opponent_blocks(state: LudoState, seat: int) -> set[int]:
-    """Rule 9: the cells where an opponent has a block (two pieces of one colour)."""
-    blocks: set[int] = set()
-    pieces, tables = state.pieces, _PIECE_CELLS[state.seats]
-    for base in range(0, len(pieces), PIECES):
-        if base == PIECES * seat:
-            continue
-        theirs = pieces[base:base + PIECES]
-        for progress in set(theirs):
-            if 0 <= progress <= LAST_CIRCUIT and theirs.count(progress) >= 2:
-                blocks.add(tables[base][progress + 1])
-    return blocks
+# find_moves runs once per throw, so what it needs about the board is looked up, not derived.
+# A target's effect by its progress; safe cells sit at the same distances from every start
+# cell (they repeat every ARM cells), so one table serves all colours. _OPEN: a plain circuit
+# cell, where a single opposing piece is captured (rule 4).
+_OPEN = -1
+_TARGET_KIND = tuple(EFFECT_CENTRE if p == CENTRE else EFFECT_NONE if p > LAST_CIRCUIT
+                     else EFFECT_SAFE if p % ARM in (0, STAR) else _OPEN for p in range(CENTRE + 1))
 
 
-def _opponents_on(cells: list[int], seat: int, cell: int) -> int:
-    return sum(1 for k, c in enumerate(cells) if c == cell and k // PIECES != seat)
+def _step(start: int, die: int) -> tuple[int, range, int] | None:
+    """Where a piece at ``start`` goes with ``die``: (target, the circuit places it passes and
+    lands on, the target's effect or _OPEN), or None when it cannot move (rules 2 and 5)."""
+    if start == CENTRE:
+        return None
+    if start == YARD:
+        if die != EXIT_DIE:  # rule 2
+            return None
+        target, first = 0, 0
+    else:
+        target, first = start + die, start + 1
+        if target > CENTRE:  # rule 5: exact throws only
+            return None
+    return target, range(first, min(target, LAST_CIRCUIT) + 1), _TARGET_KIND[target]
+
+
+# [die][progress]: _step, the yard's entry last (see _relative_tables)
+_STEPS = tuple(tuple(_step(p, die) for p in (*range(CENTRE + 1), YARD)) for die in range(EXIT_DIE + 1))
+
+
+def _relative_tables(seats: int, seat: int) -> tuple[tuple[int, ...], ...]:
+    """Per piece k: progress -> where its cell lies on ``seat``'s own track (0..51 from the
+    seat's start cell, so a target's place is the seat's progress there). A piece off the
+    circuit, and every piece of ``seat`` itself, maps to -(k + 1): a value of that piece
+    alone, so equal values only ever mean opposing pieces sharing a cell. The yard's entry
+    is last, so a table is indexed by the progress itself (YARD == -1 picks the last entry)."""
+    colours = COLOURS[seats]
+    offset = ARM * colours[seat]
+    tables = []
+    for k in range(PIECES * seats):
+        owner = k // PIECES
+        start = ARM * colours[owner]
+        tables.append(tuple((start + p - offset) % CIRCUIT if owner != seat and 0 <= p <= LAST_CIRCUIT
+                            else -(k + 1) for p in (*range(CENTRE + 1), YARD)))
+    return tuple(tables)
+
+
+# per seat count, per seat: the tables above, and the first piece index of every opponent
+_RELATIVE = {seats: tuple((_relative_tables(seats, seat),
+                           tuple(PIECES * other for other in range(seats) if other != seat))
+                          for seat in range(seats)) for seats in COLOURS}
 
 
 def find_moves(state: LudoState, seat: int, die: int) -> list[Move]:
     """Every legal move for ``die`` (rules 2, 4, 5, 7, 9); pieces in one place are one move."""
+    pieces = state.pieces
     base = PIECES * seat
-    own = state.pieces[base:base + PIECES]
-    table = _PIECE_CELLS[state.seats][base]
+    own = pieces[base:base + PIECES]
     bonuses = state.options.bonuses
-    cells = _cells(state.seats, state.pieces)
-    offset = ARM * COLOURS[state.seats][seat]
-    blocks = _opponent_blocks(state, seat) if bonuses else set()
+    # Every piece's place as seen from this seat's track; opponents on a target: rel.count(target).
+    tables, opponents = _RELATIVE[state.seats][seat]
+    rel = list(map(getitem, tables, pieces))
+    blocks: set[int] = set()
+    if bonuses:  # rule 9: two pieces of one colour; off the circuit no two values of rel are equal
+        for first in opponents:
+            # six comparisons beat any general grouping (and chained == beats building a tuple)
+            a, b, c, d = rel[first:first + PIECES]
+            if a == b or a == c or a == d:  # noqa: SIM109
+                blocks.add(a)
+            if b == c or b == d:  # noqa: SIM109
+                blocks.add(b)
+            if c == d:
+                blocks.add(c)
     moves: list[Move] = []
     seen: list[int] = []
+    steps = _STEPS[die]
     for piece, start in enumerate(own):
-        if start == CENTRE or start in seen:
+        step = steps[start]
+        if step is None or start in seen:
             continue
-        if start == YARD:
-            if die != EXIT_DIE:  # rule 2
-                continue
-            target, first = 0, 0
-        else:
-            target, first = start + die, start + 1
-            if target > CENTRE:  # rule 5: exact throws only
-                continue
+        target, path, effect = step
         if bonuses:
-            last = min(target, LAST_CIRCUIT)
-            if any(first <= (cell - offset) % CIRCUIT <= last for cell in blocks):
+            if blocks and not blocks.isdisjoint(path):
                 continue  # rule 9: no landing on or passing a block
             if target != CENTRE and own.count(target) >= 2:
                 continue  # a block holds two
-        cell = table[target + 1]
-        if target == CENTRE:
-            effect = EFFECT_CENTRE
-        elif cell < 0:
-            effect = EFFECT_NONE
-        elif cell in SAFE_CELLS:
-            effect = EFFECT_SAFE
-        elif cell in cells and _opponents_on(cells, seat, cell) == 1:  # rule 4: a single opposing piece
-            effect = EFFECT_CAPTURE
-        else:
-            effect = EFFECT_NONE
+        if effect == _OPEN:  # rule 4: a single opposing piece
+            effect = EFFECT_CAPTURE if rel.count(target) == 1 else EFFECT_NONE
         seen.append(start)
-        moves.append(("e" if start == YARD else _CODES[piece], piece, start, target, effect))
-    moves.sort()
+        if start == YARD:  # codes sort e < p0 < p1 < ...: the exit comes first
+            moves.insert(0, ("e", piece, start, target, effect))
+        else:
+            moves.append((_CODES[piece], piece, start, target, effect))
     return moves
 
 
@@ -214,13 +246,37 @@ def _action(move: Move) -> Action:
     return Action(code, "move", (piece + 1, start + 1, target + 1, effect))
 
 
+class _ActionCache(dict[Move, Action]):
+    """Move -> its Action, built on first use: legal_actions is asked after every action, and
+    there are only a few thousand distinct moves (Actions are immutable, so sharing is safe)."""
+
+    def __missing__(self, move: Move) -> Action:
+        action = self[move] = _action(move)
+        return action
+
+
+_ACTIONS = _ActionCache()
+
+
 def move_actions(state: LudoState, seat: int, die: int) -> list[Action]:
     """The legal moves for a throw (rule 7): exit ``e`` and/or move ``p<i>``."""
-    return [_action(m) for m in find_moves(state, seat, die)]
+    return [_ACTIONS[m] for m in find_moves(state, seat, die)]
+
+
+# Log entries and events without data are immutable (named tuples of ints and strings), so the
+# hot path shares ready-made ones instead of building them per action.
+_SEATS = range(SEATS_RANGE[1])
+_ROLL_ENTRIES = tuple(tuple(LogEntry(seat, ROLL.code, (die,)) for die in range(EXIT_DIE + 1)) for seat in _SEATS)
+_MOVE_ENTRIES = tuple({code: LogEntry(seat, code) for code in ("e", *_CODES)} for seat in _SEATS)
+_PLAIN_EVENTS = {kind: tuple(Event(kind, seat) for seat in _SEATS) for kind in ("third_six", "choose", "no_move")}
+_ALL_CENTRE = (CENTRE,) * PIECES
 
 
 class LudoEngine(RulesEngine[LudoState, LudoOptions]):
-    """The `ludo` engine (see the module docstring for the rules)."""
+    """The `ludo` engine (see the module docstring for the rules).
+
+    Nobody is ever skipped, so the next seat is ``(seat + 1) % seats`` (base.next_seat
+    without its skip loop: this runs after nearly every action)."""
 
     code = "ludo"
     options_type, state_type = LudoOptions, LudoState
@@ -237,7 +293,7 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
         if state.finished:
             return []
         if state.phase == PHASE_MOVE:
-            return [_action(m) for m in state.moves]
+            return list(map(_ACTIONS.__getitem__, state.moves))
         return [ROLL]
 
     def outcome(self, state: LudoState) -> Outcome | None:
@@ -258,66 +314,67 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
             else:
                 raise IllegalActionError(f"{code!r} is not legal here")
             return self._play(state, seat, state.die, move, state.sixes, state.throws, state.last_dice, [],
-                              LogEntry(seat, code))
+                              _MOVE_ENTRIES[seat][code])
         if code != ROLL.code:
             raise IllegalActionError(f"{code!r} is not legal here")
         die = dice_source(state.seed).die(state.throws)
         sixes = state.sixes + 1 if die == EXIT_DIE else 0
         events = [Event("roll", seat, {"die": die})]
-        entry = LogEntry(seat, code, (die,))
-        throws, last_dice = state.throws + 1, (die,)
+        entry = _ROLL_ENTRIES[seat][die]
+        throws, last_dice = state.throws + 1, entry.dice
         if sixes == THIRD_SIX:  # rule 3: the turn burns
-            events.append(Event("third_six", seat))
-            return self._next(state, next_seat(seat, state.seats), 0, throws, last_dice), events, entry
+            events.append(_PLAIN_EVENTS["third_six"][seat])
+            return _next(state, (seat + 1) % state.seats, 0, throws, last_dice, state.pieces,
+                         state.last_move), events, entry
         moves = find_moves(state, seat, die)
         if len(moves) == 1:  # rule 7: a forced move is made with the throw
             return self._play(state, seat, die, moves[0], sixes, throws, last_dice, events, entry)
         if moves:
-            events.append(Event("choose", seat))
+            events.append(_PLAIN_EVENTS["choose"][seat])
             waiting = LudoState(state.seed, state.options, state.seats, state.pieces, seat, PHASE_MOVE, sixes,
                                 throws, state.version + 1, die, tuple(moves), last_dice, seat, state.last_move)
             return waiting, events, entry
-        events.append(Event("no_move", seat))
+        events.append(_PLAIN_EVENTS["no_move"][seat])
         if die == EXIT_DIE:  # rule 3: a 6 throws again, even with nothing to move
             events.append(Event("again", seat, {"bonus": False}))
-            return self._next(state, seat, sixes, throws, last_dice), events, entry
-        return self._next(state, next_seat(seat, state.seats), 0, throws, last_dice), events, entry
+            return _next(state, seat, sixes, throws, last_dice, state.pieces, state.last_move), events, entry
+        return _next(state, (seat + 1) % state.seats, 0, throws, last_dice, state.pieces,
+                     state.last_move), events, entry
 
     @staticmethod
-    def _next(state: LudoState, turn: int, sixes: int, throws: int, last_dice: tuple[int, ...],
-              pieces: tuple[int, ...] | None = None, last_move: tuple[int, ...] | None = None,
-              winner: int | None = None) -> LudoState:
-        """The state after an action, ready for a throw (or finished when ``winner`` is set)."""
-        return LudoState(state.seed, state.options, state.seats, state.pieces if pieces is None else pieces, turn,
-                         PHASE_ROLL, sixes, throws, state.version + 1, 0, (), last_dice, state.turn,
-                         state.last_move if last_move is None else last_move, winner is not None, winner)
-
-    def _play(self, state: LudoState, seat: int, die: int, move: Move, sixes: int, throws: int,
+    def _play(state: LudoState, seat: int, die: int, move: Move, sixes: int, throws: int,
               last_dice: tuple[int, ...], events: list[Event], entry: LogEntry) -> tuple[LudoState, list[Event],
                                                                                          LogEntry]:
         _, piece, start, target, effect = move
         base = PIECES * seat
         pieces = list(state.pieces)
-        events.append(Event("exit" if start == YARD else "move", seat=seat,
-                            data={"piece": piece, "from": start, "to": target}))
+        # Events positionally: a named tuple's keyword call costs twice as much (same value)
+        events.append(Event("exit" if start == YARD else "move", seat, {"piece": piece, "from": start, "to": target}))
         if effect == EFFECT_CAPTURE:  # rule 4
             cell = _PIECE_CELLS[state.seats][base][target + 1]
             cells = _cells(state.seats, state.pieces)
             (victim,) = [k for k, c in enumerate(cells) if c == cell and k // PIECES != seat]
             pieces[victim] = YARD
-            events.append(Event("capture", seat=victim // PIECES, data={"piece": victim % PIECES, "by": seat}))
+            events.append(Event("capture", victim // PIECES, {"piece": victim % PIECES, "by": seat}))
         pieces[base + piece] = target
         moved, last_move = tuple(pieces), (seat, piece, start, target)
         if target == CENTRE:
             events.append(Event("centre", seat, {"piece": piece}))
-            if moved[base:base + PIECES] == (CENTRE,) * PIECES:  # rule 5
+            if moved[base:base + PIECES] == _ALL_CENTRE:  # rule 5
                 events.append(Event("win", seat))
-                return self._next(state, seat, sixes, throws, last_dice, moved, last_move, winner=seat), events, entry
+                return _next(state, seat, sixes, throws, last_dice, moved, last_move, seat), events, entry
         bonus = state.options.bonuses and effect in (EFFECT_CAPTURE, EFFECT_CENTRE)  # rule 8
         if die == EXIT_DIE or bonus:  # rule 3 / rule 8: throw again
             events.append(Event("again", seat, {"bonus": die != EXIT_DIE}))
-            return self._next(state, seat, sixes, throws, last_dice, moved, last_move), events, entry
-        return self._next(state, next_seat(seat, state.seats), 0, throws, last_dice, moved, last_move), events, entry
+            return _next(state, seat, sixes, throws, last_dice, moved, last_move), events, entry
+        return _next(state, (seat + 1) % state.seats, 0, throws, last_dice, moved, last_move), events, entry
+
+
+def _next(state: LudoState, turn: int, sixes: int, throws: int, last_dice: tuple[int, ...], pieces: tuple[int, ...],
+          last_move: tuple[int, ...], winner: int | None = None) -> LudoState:
+    """The state after an action, ready for a throw (or finished when ``winner`` is set)."""
+    return LudoState(state.seed, state.options, state.seats, pieces, turn, PHASE_ROLL, sixes, throws,
+                     state.version + 1, 0, (), last_dice, state.turn, last_move, winner is not None, winner)
 
 
 ENGINE = LudoEngine()
