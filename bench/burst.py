@@ -60,6 +60,7 @@ async def run(seconds: float = 75.0, per_period: int = 20, period: int = 60) -> 
                     await runner.press(users[0], lobby, "Начать")
                     games += 1
                     table = runner.table()
+                    game_id = game_id_of(table)
                     while table.buttons and time.perf_counter() - started < seconds:
                         mover = by_name[current_player_name(table.caption)]
                         t0 = time.perf_counter()
@@ -74,7 +75,7 @@ async def run(seconds: float = 75.0, per_period: int = 20, period: int = 60) -> 
                 burst_s = time.perf_counter() - started
                 await runner.handled(timeout=3 * period)
                 catch_up_s = time.perf_counter() - started - burst_s
-                game = await flow.repo.game(game_id_of(runner.table()))
+                game = await flow.repo.game(game_id)
             finally:
                 await runner.stop()
     calls = sorted(r.at for r in tg.requests if r.method in RATE_LIMITED and r.ok)

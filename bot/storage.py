@@ -8,15 +8,17 @@ of doubling a move.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 ACTIVE = ("lobby", "running")
+T = TypeVar("T")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -125,6 +127,30 @@ class GameRow:
         return None
 
 
+def _game_row(conn: sqlite3.Connection, row: sqlite3.Row | None) -> GameRow | None:
+    """A games row and its seats as a :class:`GameRow` (on the database thread)."""
+    if row is None:
+        return None
+    seats = conn.execute("SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (row["id"],))
+    return GameRow(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        code=row["code"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        state=json.loads(row["state"]) if row["state"] else None,
+        version=row["version"],
+        shown_version=row["shown_version"],
+        status=row["status"],
+        host_id=row["host_id"],
+        message_id=row["message_id"],
+        result=json.loads(row["result"]) if row["result"] else None,
+        seats=tuple(Seat(r["seat"], r["user_id"], r["name"]) for r in seats.fetchall()),
+        deadline=row["deadline"],
+        timeouts=json.loads(row["timeouts"]),
+    )
+
+
 class Repository:
     """All SQL of the bot. Open with :meth:`open`, close with :meth:`close`."""
 
@@ -212,43 +238,13 @@ class Repository:
 
     # games ------------------------------------------------------------------
 
-    async def _seats(self, game_id: int) -> tuple[Seat, ...]:
-        async with self.db.execute(
-            "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ) as cur:
-            rows = await cur.fetchall()
-        return tuple(Seat(r["seat"], r["user_id"], r["name"]) for r in rows)
-
-    async def _row(self, row: aiosqlite.Row | None) -> GameRow | None:
-        if row is None:
-            return None
-        return GameRow(
-            id=row["id"],
-            chat_id=row["chat_id"],
-            code=row["code"],
-            options=json.loads(row["options"]),
-            seed=row["seed"],
-            state=json.loads(row["state"]) if row["state"] else None,
-            version=row["version"],
-            shown_version=row["shown_version"],
-            status=row["status"],
-            host_id=row["host_id"],
-            message_id=row["message_id"],
-            result=json.loads(row["result"]) if row["result"] else None,
-            seats=await self._seats(row["id"]),
-            deadline=row["deadline"],
-            timeouts=json.loads(row["timeouts"]),
-        )
-
     async def game(self, game_id: int) -> GameRow | None:
-        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            return await self._row(await cur.fetchone())
+        return await self._run(lambda conn: _game_row(conn, conn.execute(
+            "SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()))
 
     async def active_game(self, chat_id: int) -> GameRow | None:
-        async with self.db.execute(
-            "SELECT * FROM games WHERE chat_id = ? AND status IN ('lobby', 'running')", (chat_id,)
-        ) as cur:
-            return await self._row(await cur.fetchone())
+        return await self._run(lambda conn: _game_row(conn, conn.execute(
+            "SELECT * FROM games WHERE chat_id = ? AND status IN ('lobby', 'running')", (chat_id,)).fetchone()))
 
     async def create_game(
         self,
@@ -261,27 +257,24 @@ class Repository:
     ) -> GameRow:
         """A new lobby with ``seats`` (default: only the host) seated."""
         now = time.time()
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self.db.execute(
+
+        def insert(conn: sqlite3.Connection) -> int:
+            cur = conn.execute(
                 "INSERT INTO games(chat_id, code, options, seed, status, host_id, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?)",
                 (chat_id, code, json.dumps(options), seed, host.user_id, now, now),
             )
-            game_id = cur.lastrowid
-            for seat in seats or (Seat(0, host.user_id, host.name),):
-                await self.db.execute(
-                    "INSERT INTO seats(game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                    (game_id, seat.seat, seat.user_id, seat.name),
-                )
-            await self.db.execute("COMMIT")
-        except aiosqlite.IntegrityError as exc:
-            await self.db.execute("ROLLBACK")
+            game_id = int(cur.lastrowid or 0)
+            seated = seats or (Seat(0, host.user_id, host.name),)
+            conn.executemany("INSERT INTO seats(game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                             [(game_id, s.seat, s.user_id, s.name) for s in seated])
+            return game_id
+
+        try:
+            game_id = await self._transaction(insert)
+        except sqlite3.IntegrityError as exc:
             raise ActiveGameExistsError(chat_id) from exc
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
-        game = await self.game(int(game_id or 0))
+        game = await self.game(game_id)
         assert game is not None
         return game
 
@@ -296,22 +289,17 @@ class Repository:
     async def set_lobby(self, game_id: int, seats: Sequence[tuple[int, str]], host_id: int,
                         options: dict[str, Any]) -> None:
         """Rewrite a lobby's seats (in join order), host and options in one transaction."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            for index, (user_id, name) in enumerate(seats):
-                await self.db.execute(
-                    "INSERT INTO seats(game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                    (game_id, index, user_id, name),
-                )
-            await self.db.execute(
+
+        def rewrite(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            conn.executemany("INSERT INTO seats(game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                             [(game_id, index, user_id, name) for index, (user_id, name) in enumerate(seats)])
+            conn.execute(
                 "UPDATE games SET host_id = ?, options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
                 (host_id, json.dumps(options), time.time(), game_id),
             )
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+
+        await self._transaction(rewrite)
 
     async def save_move(
         self,
@@ -332,35 +320,35 @@ class Repository:
 
         Raises :class:`StaleVersionError` (and stores nothing) if the version moved on.
         """
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self.db.execute(
+        now = time.time()
+        state_json, result_json = json.dumps(state), json.dumps(result) if result else None
+        timeouts_json = json.dumps(timeouts) if timeouts is not None else None
+        rows = [(game_id, version - len(entries) + offset, seat, code, json.dumps(list(dice)), json.dumps(events), now)
+                for offset, (seat, code, dice, events) in enumerate(entries)]
+
+        def write(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
                 "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ?, deadline = ?, "
                 "timeouts = COALESCE(?, timeouts) "
                 "WHERE id = ? AND version = ? AND status IN ('lobby', 'running')",
-                (json.dumps(state), version, status, json.dumps(result) if result else None,
-                 time.time(), deadline, json.dumps(timeouts) if timeouts is not None else None,
-                 game_id, expected_version),
+                (state_json, version, status, result_json, now, deadline, timeouts_json, game_id, expected_version),
             )
             if cur.rowcount != 1:
                 raise StaleVersionError(game_id)
             if new_seat is not None:
-                await self.db.execute(
-                    "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-                    (new_seat.user_id, new_seat.name, game_id, new_seat.seat),
-                )
-            for offset, (seat, code, dice, events) in enumerate(entries):
-                await self.db.execute(
-                    "INSERT INTO actions(game_id, n, seat, code, dice, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, version - len(entries) + offset, seat, code, json.dumps(list(dice)),
-                     json.dumps(events), time.time()),
-                )
+                conn.execute("UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
+                             (new_seat.user_id, new_seat.name, game_id, new_seat.seat))
+            conn.executemany(
+                "INSERT INTO actions(game_id, n, seat, code, dice, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
             if pub_payer is not None:
-                await self._add_pub_round(game_id, pub_payer)
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+                conn.execute(
+                    "INSERT INTO pub_tally(chat_id, user_id, name, rounds) "
+                    "SELECT chat_id, ?, ?, 1 FROM games WHERE id = ? "
+                    "ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = rounds + 1, name = excluded.name",
+                    (pub_payer.user_id, pub_payer.name, game_id),
+                )
+
+        await self._transaction(write)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         async with self.db.execute(
@@ -392,45 +380,58 @@ class Repository:
 
     async def hand_seat(self, game_id: int, seat: Seat) -> bool:
         """Give a running game's seat to someone else (a computer player); False if not running."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self.db.execute(
-                "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ? "
-                "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')",
-                (seat.user_id, seat.name, game_id, seat.seat, game_id),
-            )
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+        cur = await self.db.execute(  # one statement: atomic on its own
+            "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ? "
+            "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')",
+            (seat.user_id, seat.name, game_id, seat.seat, game_id),
+        )
         return cur.rowcount == 1
 
     async def games_with_deadlines(self) -> list[GameRow]:
         """Running games whose player to move has a deadline (to re-arm after a restart)."""
-        async with self.db.execute(
-            "SELECT * FROM games WHERE status = 'running' AND deadline IS NOT NULL ORDER BY deadline"
-        ) as cur:
-            rows = await cur.fetchall()
-        return [g for g in [await self._row(r) for r in rows] if g is not None]
+        return await self._games("SELECT * FROM games WHERE status = 'running' AND deadline IS NOT NULL "
+                                 "ORDER BY deadline")
 
     async def games_behind(self) -> list[GameRow]:
         """Games whose table message shows an older version than stored (a missed edit)."""
-        async with self.db.execute(
-            "SELECT * FROM games WHERE shown_version < version AND status IN ('running', 'finished') "
-            "AND message_id IS NOT NULL ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
-        return [g for g in [await self._row(r) for r in rows] if g is not None]
+        return await self._games("SELECT * FROM games WHERE shown_version < version "
+                                 "AND status IN ('running', 'finished') AND message_id IS NOT NULL ORDER BY id")
+
+    async def _games(self, sql: str) -> list[GameRow]:
+        def read(conn: sqlite3.Connection) -> list[GameRow]:
+            return [g for g in (_game_row(conn, r) for r in conn.execute(sql).fetchall()) if g is not None]
+        return await self._run(read)
+
+    # one hop to the database thread ------------------------------------------------
+
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` on the connection's thread in one go.
+
+        One connection serves every chat. A transaction written as several awaited statements
+        lets another chat's statements run inside it, to fail («cannot start a transaction
+        within a transaction») or be rolled back with it; each hop also waits its turn on a busy
+        event loop. aiosqlite runs each of its own calls through ``Connection._execute``; the
+        pinned aiosqlite range keeps it (tests/test_storage.py runs every path through it).
+        """
+        conn = self.db._conn
+        return await self.db._execute(work, conn)
+
+    async def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """``body`` inside BEGIN IMMEDIATE … COMMIT (ROLLBACK if it raises), in one hop."""
+
+        def run(conn: sqlite3.Connection) -> T:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = body(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return result
+
+        return await self._run(run)
 
     # pub tally ---------------------------------------------------------------
-
-    async def _add_pub_round(self, game_id: int, payer: Seat) -> None:
-        await self.db.execute(
-            "INSERT INTO pub_tally(chat_id, user_id, name, rounds) "
-            "SELECT chat_id, ?, ?, 1 FROM games WHERE id = ? "
-            "ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = rounds + 1, name = excluded.name",
-            (payer.user_id, payer.name, game_id),
-        )
 
     async def pub_tally(self, chat_id: int) -> list[tuple[str, int]]:
         async with self.db.execute(

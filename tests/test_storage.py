@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -145,4 +146,31 @@ async def test_deadline_timeouts_and_a_seat_handed_over_are_saved_with_the_move(
     await repo.close()
     repo = await Repository.open(tmp_path / "bot.sqlite3")  # what was cached was also written
     assert (await repo.chat_locale(-7), await repo.chat_settings(-7)) == ("en", {"turn_timer": 10, "other": 1})
+    await repo.close()
+
+
+async def test_many_chats_writing_at_once_neither_collide_nor_lose_writes(tmp_path: Path) -> None:
+    """One connection serves every chat: each transaction runs in one go, so another chat's
+    statements never land inside it (the old awaited BEGIN … COMMIT failed here with «cannot
+    start a transaction within a transaction» and rolled other chats' writes back with it)."""
+    repo = await Repository.open(tmp_path / "bot.sqlite3")
+    games = [await repo.create_game(-1000 - i, "sosedi", {}, "ab", Seat(0, 1, "Аня"),
+                                    (Seat(0, 1, "Аня"), Seat(1, 2, "Борис"))) for i in range(40)]
+
+    async def play(game_id: int) -> int:
+        stale = 0
+        for version in range(6):
+            await repo.save_move(game_id, version, {"v": version + 1}, version + 1, [(0, "r", (version,), [])])
+            await repo.set_shown_version(game_id, version + 1)
+            try:  # a losing writer of the same version: rolled back, nobody else's write with it
+                await repo.save_move(game_id, version, {"v": -1}, version + 1, [(1, "x", (), [])])
+            except StaleVersionError:
+                stale += 1
+        return stale
+
+    assert await asyncio.gather(*(play(g.id) for g in games)) == [6] * len(games)
+    for g in games:
+        saved = await repo.game(g.id)
+        assert saved is not None and saved.state == {"v": 6} and saved.version == saved.shown_version == 6
+        assert [a["code"] for a in await repo.actions(g.id)] == ["r"] * 6
     await repo.close()
