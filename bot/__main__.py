@@ -31,6 +31,9 @@ def setup_logging(config: Config) -> None:
         handler.addFilter(RedactToken(config.token))
     # httpx logs every request URL, and Bot API URLs contain the token
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    # every move re-arms a turn timer: APScheduler's "Added job" lines are noise unless debugging
+    if config.log_level != "DEBUG":
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 
 def main() -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
 from telegram.error import TelegramError
@@ -12,6 +13,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    Job,
     filters,
 )
 
@@ -100,16 +102,21 @@ async def _catch_up(context: ContextTypes.DEFAULT_TYPE) -> None:
 def arm_deadline(app: Application, game_id: int, delay: float) -> None:
     """(Re)schedule the game's turn timer on PTB's JobQueue, replacing an earlier one."""
     assert app.job_queue is not None
-    name = f"deadline:{game_id}"
-    for job in app.job_queue.get_jobs_by_name(name):
-        job.schedule_removal()
-    app.job_queue.run_once(_deadline_due, when=max(0.0, delay), data=game_id, name=name)
+    armed: dict[int, Job[Any]] = app.bot_data.setdefault("deadlines", {})  # not get_jobs_by_name: it scans every job
+    old = armed.pop(game_id, None)
+    if old is not None and not old.removed:
+        old.schedule_removal()
+    armed[game_id] = app.job_queue.run_once(_deadline_due, when=max(0.0, delay), data=game_id,
+                                            name=f"deadline:{game_id}")
 
 
 async def _deadline_due(context: ContextTypes.DEFAULT_TYPE) -> None:
     """A turn timer ran out: let the flow play the turn (it re-checks that it is still due)."""
     flow: GameFlow = context.application.bot_data["flow"]
     assert context.job is not None and isinstance(context.job.data, int)
+    armed: dict[int, Job[Any]] = context.application.bot_data.get("deadlines", {})
+    if armed.get(context.job.data) is context.job:
+        del armed[context.job.data]
     try:
         await flow.on_deadline(context.bot, context.job.data)
     except Exception:  # a job must not die silently: log it, the game stays as stored

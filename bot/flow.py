@@ -8,6 +8,7 @@ loses nothing: the next press (or start-up) re-sends the missing edit.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 import time
@@ -330,18 +331,19 @@ class GameFlow:
             payer = game.seats[outcome.losers[0]]
         seats = [new_seat if new_seat is not None and s.seat == new_seat.seat else s for s in game.seats]
         deadline = await self._deadline(game.chat_id, seats, state)
+        fresh = dataclasses.replace(
+            game, state=state.to_json(), version=state.version, status="finished" if outcome else "running",
+            result=outcome.to_json() if outcome else None, seats=tuple(seats), deadline=deadline,
+            timeouts=game.timeouts if timeouts is None else timeouts)
         await self.repo.save_move(
-            game.id, game.version, state.to_json(), state.version,
+            game.id, game.version, fresh.state or {}, fresh.version,
             [(entry.seat, entry.code, entry.dice, [e.to_json() for e in events]) for entry, events in applied],
-            status="finished" if outcome else "running",
-            result=outcome.to_json() if outcome else None,
+            status=fresh.status, result=fresh.result,
             pub_payer=payer, deadline=deadline, timeouts=timeouts, new_seat=new_seat,
         )
         if deadline is not None and self.arm is not None:
             self.arm(game.id, deadline)
-        fresh = await self.repo.game(game.id)
-        assert fresh is not None
-        return fresh
+        return fresh  # what was just stored: no need to read it back
 
     # turn timers ----------------------------------------------------------------
 
