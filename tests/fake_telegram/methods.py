@@ -66,6 +66,11 @@ def _caption(p: JSONDict, too_long: str) -> Formatted:
 class BotApiMethods(WorldState):
     """The Bot API surface: every handler takes decoded params and uploaded files."""
 
+    def __init__(self, token: str, bot_username: str, bot_first_name: str | None) -> None:
+        super().__init__(token, bot_username, bot_first_name)
+        self.delivered_at: dict[int, float] = {}
+        """update_id -> ``clock()`` when a getUpdates answer first carried it (benchmarks)."""
+
     # ------------------------------------------------------------------ bot and updates
 
     @api_method("getMe")
@@ -114,6 +119,9 @@ class BotApiMethods(WorldState):
         batch = self._deliverable()[:limit]
         if batch:
             self._delivered_upto = max(self._delivered_upto, batch[-1]["update_id"])
+            now = self.clock()
+            for update in batch:
+                self.delivered_at.setdefault(update["update_id"], now)
         return batch
 
     @api_method("deleteWebhook")

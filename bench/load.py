@@ -1,0 +1,361 @@
+"""The real `python -m bot` process under load, through the fake Bot API server (in this process).
+
+1. 100 group chats play «Соседи» at once; each presses «🎲» as soon as its table is redrawn
+   (saturation), then, in a second window, about a second later (an offered ~100 presses/s).
+   Latency per accepted press: the getUpdates answer carrying it -> the bot's editMessageMedia of
+   the table, both stamped by the fake server; accepted presses per second within the window.
+2. The same with 1,000 unfinished games in the database (stored with the bot's Repository before
+   the start; 100 of them are played on): the bot's RSS (VmRSS; VmHWM is the peak).
+3. Start-up time (spawn -> first getUpdates), with an empty and with that database.
+
+Targets: p50 ≤ 25 ms, p99 ≤ 150 ms, ≥ 100 presses/s, RSS ≤ 300 MB, start-up ≤ 2 s.
+`python -m bench.load [--quick]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot import texts
+from bot.flow import DEFAULT_TIMER
+from bot.games import GAME_UIS
+from bot.storage import Repository, Seat
+from engines import GAMES
+from engines.base import new_seed
+from locales import Translator
+from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.fake_telegram.models import RecordedRequest
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "777:LOAD-bench-token"
+GAME = "sosedi"
+TURN = re.compile(r"(?:Ходит|To move): (.+)$", re.M)
+TICK = os.sysconf("SC_CLK_TCK")
+CHATS, STORED_GAMES, PACED_RATE = 100, 1000, 100  # the paced window offers about PACED_RATE presses/s
+RETRY_S = 0.25  # a player whose press got a bare answer (the bot's error path) presses again after this
+
+
+@dataclass
+class Stats:
+    """What the scripted players saw."""
+
+    accepted: list[tuple[float, float]] = field(default_factory=list)  # (edit stamp, latency ms) per press
+    update_ids: set[int] = field(default_factory=set)
+    lobby_steps: int = 0  # /newgame, «Играю», «Начать» that got their message or edit
+    games_finished: int = 0
+    failed: int = 0  # answered without a toast (the bot's error path), nothing changed: pressed again
+    newgame_failed: int = 0  # /newgame without a lobby within the timeout: sent again
+    timed_out: int = 0  # not answered within the timeout: the chat stops playing
+    rejected: int = 0  # answered with a toast, but not redrawn within the timeout: the chat stops
+    unmatched: int = 0  # redrawn, but the press's delivery time is unknown
+
+
+@dataclass
+class Chat:
+    chat_id: int
+    host: FakeUser
+    guest: FakeUser
+    table: StoredMessage | None = None  # the running game's table; None: start a game
+
+
+class Watcher:
+    """One task follows ``tg.requests`` and queues each chat's successful calls (one waiter, not 100)."""
+
+    def __init__(self, tg: FakeTelegram) -> None:
+        self.tg, self.seen = tg, len(tg.requests)
+        self.queues: dict[int, asyncio.Queue[RecordedRequest]] = {}
+
+    async def run(self) -> None:
+        while True:
+            await self.tg.wait_for(lambda s: len(s.requests) > self.seen, timeout=3600)
+            new, self.seen = self.tg.requests[self.seen:], len(self.tg.requests)
+            for request in new:
+                queue = self.queues.get(request.params.get("chat_id", 0))
+                if queue is not None and request.ok:
+                    queue.put_nowait(request)
+
+    def drain(self, chat_id: int) -> None:
+        queue = self.queues.setdefault(chat_id, asyncio.Queue())
+        while not queue.empty():
+            queue.get_nowait()
+
+    async def next(self, chat_id: int, method: str, timeout: float) -> RecordedRequest | None:
+        """The chat's next successful call of ``method`` (others are skipped), or None."""
+        queue, deadline = self.queues[chat_id], time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                request = await asyncio.wait_for(queue.get(), left)
+            except TimeoutError:
+                return None
+            if request.method == method:
+                return request
+        return None
+
+
+async def _press(tg: FakeTelegram, w: Watcher, chat: Chat, user: FakeUser, message: StoredMessage, data: str,
+                 method: str, stats: Stats, timeout: float) -> tuple[RecordedRequest, int] | None:
+    """Press until the bot makes the ``method`` call that follows (after a bare answer: again);
+    that call and the press's update_id, or None when the chat has to stop."""
+    while True:
+        w.drain(chat.chat_id)
+        handle = await tg.press(user, chat.chat_id, message.message_id, data)
+        # press() may yield to another chat's press before returning: find its update by query id
+        update_id = next((u["update_id"] for u in reversed(tg._updates)
+                          if u.get("callback_query", {}).get("id") == handle.query_id), 0)
+        try:
+            answer = await handle.wait(timeout)
+        except TimeoutError:
+            stats.timed_out += 1
+            return None
+        if not answer.get("text"):
+            stats.failed += 1
+            await asyncio.sleep(RETRY_S)
+            continue
+        done = await w.next(chat.chat_id, method, timeout)
+        if done is None:
+            stats.rejected += 1
+            return None
+        return done, update_id
+
+
+async def _new_game(tg: FakeTelegram, w: Watcher, chat: Chat, stats: Stats, timeout: float, until: float) -> bool:
+    """/newgame (again while no lobby comes, until ``until``), the guest joins, the host starts."""
+    while True:
+        w.drain(chat.chat_id)
+        await tg.send_message(chat.host, chat.chat_id, f"/newgame {GAME}")
+        posted = await w.next(chat.chat_id, "sendPhoto", min(timeout, max(1.0, until - tg.clock())))
+        if posted is not None:
+            break
+        stats.newgame_failed += 1
+        if tg.clock() >= until:
+            return False
+    lobby = tg.message(chat.chat_id, posted.response["result"]["message_id"])
+    for user, label, method in ((chat.guest, "Играю", "editMessageCaption"), (chat.host, "Начать", "editMessageMedia")):
+        if await _press(tg, w, chat, user, lobby, lobby.button(label), method, stats, timeout) is None:
+            return False
+    stats.lobby_steps += 3
+    chat.table = lobby
+    return True
+
+
+async def _play(tg: FakeTelegram, w: Watcher, chat: Chat, stats: Stats, until: float, timeout: float,
+                think: float) -> None:
+    """Press the first move button (``think`` ± 50 % after the redraw); a new game when one ends."""
+    by_name = {chat.host.first_name: chat.host, chat.guest.first_name: chat.guest}
+    jitter = random.Random(chat.chat_id)
+    while tg.clock() < until:
+        if think:
+            await asyncio.sleep(think * jitter.uniform(0.5, 1.5))
+        table = chat.table
+        moves = [data for _, data in table.buttons if data.startswith("g:")] if table else []
+        turn = TURN.search(table.caption or "") if table else None
+        if table is None or not moves or turn is None:
+            stats.games_finished += table is not None
+            if not await _new_game(tg, w, chat, stats, timeout, until):
+                return
+            continue
+        pressed = await _press(tg, w, chat, by_name[turn.group(1).strip()], table, moves[0], "editMessageMedia",
+                               stats, timeout)
+        if pressed is None:
+            return  # this chat's state is unknown now: it stops playing
+        edit, update_id = pressed
+        delivered = tg.delivered_at.get(update_id)
+        if delivered is None or update_id in stats.update_ids:
+            stats.unmatched += 1
+        else:
+            stats.update_ids.add(update_id)
+            stats.accepted.append((edit.at, (edit.at - delivered) * 1000))
+
+
+def _proc(pid: int) -> dict[str, float]:
+    """RSS and peak RSS (MB) and CPU seconds of a process, from /proc."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mem = {k: int(v.split()[0]) / 1024 for k, v in re.findall(r"^(VmRSS|VmHWM):\s+(.+)$", status, re.M)}
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return {"rss_mb": round(mem["VmRSS"], 1), "hwm_mb": round(mem["VmHWM"], 1),
+            "cpu_s": (int(fields[11]) + int(fields[12])) / TICK}
+
+
+async def _quiet(pid: int, step: float = 0.2) -> float:
+    """Seconds until the process's CPU use falls under 5 % over ``step`` (its start-up catch-up done)."""
+    t0, cpu = time.monotonic(), _proc(pid)["cpu_s"]
+    while time.monotonic() - t0 < 60:
+        await asyncio.sleep(step)
+        cpu, before = _proc(pid)["cpu_s"], cpu
+        if cpu - before < 0.05 * step:
+            break
+    return round(time.monotonic() - t0 - step, 2)
+
+
+async def _load(tg: FakeTelegram, pid: int, chats: list[Chat], seconds: float, timeout: float,
+                think: float = 0.0) -> dict[str, Any]:
+    """Every chat gets a table (starting over a second), then plays for ``seconds``. With ``think``
+    0 it presses as soon as it is redrawn: saturation, where latency ≈ chats / throughput."""
+    watcher = Watcher(tg)
+    watching = asyncio.create_task(watcher.run())
+    for chat in chats:
+        watcher.drain(chat.chat_id)
+    setup, t0 = Stats(), time.monotonic()
+
+    async def first_game(k: int, chat: Chat) -> bool:
+        await asyncio.sleep(k / len(chats))
+        return await _new_game(tg, watcher, chat, setup, timeout, tg.clock() + 3 * timeout)
+
+    ready = await asyncio.gather(*(first_game(k, c) for k, c in enumerate(chats) if c.table is None))
+    setup_s, after_setup = time.monotonic() - t0, _proc(pid)
+    stats, cpu0, start = Stats(), after_setup["cpu_s"], tg.clock()
+    await asyncio.gather(*(_play(tg, watcher, c, stats, start + seconds, timeout, think) for c in chats))
+    drained, end = tg.clock() - start - seconds, _proc(pid)
+    watching.cancel()
+    lat = sorted(ms for _, ms in stats.accepted)
+    in_window = sum(at <= start + seconds for at, _ in stats.accepted)
+
+    def pct(q: float) -> float | None:
+        return round(lat[min(len(lat) - 1, int(q * len(lat)))], 1) if lat else None
+
+    return {
+        "chats": len(chats), "think_s": think, "setup_s": round(setup_s, 2), "setup_failed": ready.count(False),
+        "hwm_after_setup_mb": after_setup["hwm_mb"], "seconds": seconds, "drain_s": round(drained, 2),
+        "accepted_presses": len(lat), "presses_per_s": round(in_window / seconds, 1),
+        "p50_ms": pct(0.5), "p99_ms": pct(0.99), "max_ms": pct(1.0),
+        "games_finished": stats.games_finished, "lobby_steps": stats.lobby_steps,
+        "failed_pressed_again": stats.failed, "newgame_failed": stats.newgame_failed + setup.newgame_failed,
+        "setup_failed_presses": setup.failed, "timed_out": stats.timed_out + setup.timed_out,
+        "rejected": stats.rejected + setup.rejected, "unmatched": stats.unmatched,
+        "bot_cpu_pct": round(100 * (end["cpu_s"] - cpu0) / (seconds + drained)),
+        "rss_mb": end["rss_mb"], "hwm_mb": end["hwm_mb"],
+    }
+
+
+def _chats(tg: FakeTelegram, base: int, n: int) -> list[Chat]:
+    out = []
+    for k in range(n):
+        host = tg.add_user(base * 10 + 2 * k + 1, f"Аня{k}")
+        guest = tg.add_user(base * 10 + 2 * k + 2, f"Боря{k}")
+        tg.add_chat(-base - k, creator=host.id)
+        out.append(Chat(-base - k, host, guest))
+    return out
+
+
+async def _build_db(tg: FakeTelegram, path: Path, chats: list[Chat]) -> None:
+    """A running game per chat, stored as GameFlow.start stores it; its table in the fake server is
+    a placeholder photo with the keyboard the bot would draw (the bot redraws it on the first press)."""
+    translator = Translator.load()
+    engine, ui = GAMES[GAME], GAME_UIS[GAME]
+    options = engine.options_from_json(None)
+    png = io.BytesIO()
+    Image.new("RGB", (320, 320), "white").save(png, "PNG")
+    photo = tg._store_photo(png.getvalue())
+    repo = await Repository.open(path)
+    try:
+        for chat in chats:
+            seats = (Seat(0, chat.host.id, chat.host.first_name), Seat(1, chat.guest.id, chat.guest.first_name))
+            game = await repo.create_game(chat.chat_id, GAME, options.to_json(), new_seed(), seats[0], seats)
+            state, events = engine.new_game(options, 2, game.seed)
+            await repo.save_move(game.id, 0, state.to_json(), 0, [(None, "start", (), [e.to_json() for e in events])],
+                                 deadline=time.time() + 60 * DEFAULT_TIMER)
+            fresh = await repo.game(game.id)
+            assert fresh is not None and state.current_player is not None
+            keyboard = texts.table_keyboard(fresh, ui, engine, state, lambda k, /, **a: translator.t("ru", k, **a))
+            assert keyboard is not None
+            message = tg._new_message(
+                tg.chats[chat.chat_id], tg.bot, photo=photo.data, photo_sizes=photo.sizes, photo_hash=photo.sha256,
+                caption=f"Ходит: {seats[state.current_player].name}", reply_markup=keyboard.to_dict())
+            await repo.set_message_id(game.id, message.message_id)
+            await repo.set_shown_version(game.id, fresh.version)  # as after the bot's own first draw
+            chat.table = message
+    finally:
+        await repo.close()
+
+
+@asynccontextmanager
+async def _bot(tg: FakeTelegram, db: Path) -> AsyncIterator[tuple[int, float]]:
+    """`python -m bot` on ``db``: its pid and the seconds until its first getUpdates; SIGTERM at the end."""
+    env = {**os.environ, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
+           "DATABASE_PATH": str(db), "GROUP_MAX_RATE": "1000000", "OVERALL_MAX_RATE": "1000000",
+           "PYTHONPATH": str(ROOT)}
+    seen, t0 = len(tg.requests), tg.clock()
+    bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=db.parent, env=env,
+                                               stdout=asyncio.subprocess.DEVNULL,
+                                               stderr=db.with_suffix(".log").open("ab"))
+    try:
+        await tg.wait_for(lambda s: any(r.method == "getUpdates" for r in s.requests[seen:]), timeout=60)
+        yield bot.pid, next(r for r in tg.requests[seen:] if r.method == "getUpdates").at - t0
+    finally:
+        if bot.returncode is None:
+            bot.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(bot.wait(), 30)
+            except TimeoutError:
+                bot.kill()
+                await bot.wait()
+
+
+async def _run(quick: bool) -> dict[str, Any]:
+    seconds, timeout = (4.0, 5.0) if quick else (20.0, 10.0)
+    r: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeTelegram(token=TOKEN, bot_username="LoadBot") as tg:
+            async with _bot(tg, Path(tmp) / "empty.sqlite3") as (pid, startup):
+                r["startup_empty_s"] = round(startup, 3)
+                chats = _chats(tg, 100_000, CHATS)
+                r["load_empty_db"] = await _load(tg, pid, chats, seconds, timeout)
+                r["paced_empty_db"] = await _load(tg, pid, chats, seconds, timeout, think=CHATS / PACED_RATE)
+            stored, t0 = _chats(tg, 200_000, STORED_GAMES), time.monotonic()
+            await _build_db(tg, Path(tmp) / "full.sqlite3", stored)
+            r["build_db_s"] = round(time.monotonic() - t0, 2)
+            async with _bot(tg, Path(tmp) / "full.sqlite3") as (pid, startup):
+                r["startup_1000_games_s"] = round(startup, 3)
+                r["catch_up_1000_games_s"] = round(startup + await _quiet(pid), 2)  # re-arming the timers
+                r["rss_idle_1000_games"] = _proc(pid)
+                r["load_1000_games"] = await _load(tg, pid, stored[:CHATS], seconds, timeout)
+            log = "".join(p.read_text() for p in Path(tmp).glob("*.log"))
+            r["bot_log_tracebacks"], r["fake_server_violations"] = log.count("Traceback"), len(tg.violations)
+    return r
+
+
+def _print(r: dict[str, Any]) -> None:
+    def ms(v: float | None) -> str:
+        return "-" if v is None else f"{v:.0f}ms"
+
+    print(f"\n{'load (bot process)':<17}{'presses':>8}{'/s':>6}{'p50':>8}{'p99':>8}{'max':>8}{'failed':>7}"
+          f"{'t/o':>4}{'rej':>4}{'CPU':>5}{'RSS':>7}{'peak':>7}")
+    for name in ("load_empty_db", "paced_empty_db", "load_1000_games"):
+        x = r[name]
+        print(f"{name:<17}{x['accepted_presses']:>8}{x['presses_per_s']:>6}{ms(x['p50_ms']):>8}{ms(x['p99_ms']):>8}"
+              f"{ms(x['max_ms']):>8}{x['failed_pressed_again']:>7}{x['timed_out']:>4}{x['rejected']:>4}"
+              f"{x['bot_cpu_pct']:>4}%{x['rss_mb']:>5.0f}MB{x['hwm_mb']:>5.0f}MB")
+    print(f"start-up {r['startup_empty_s']} s empty, {r['startup_1000_games_s']} s with {STORED_GAMES} games "
+          f"(quiet after {r['catch_up_1000_games_s']} s, RSS then {r['rss_idle_1000_games']['rss_mb']:.0f} MB); "
+          f"bot log tracebacks {r['bot_log_tracebacks']}, fake server violations {r['fake_server_violations']}")
+
+
+def run(quick: bool) -> dict[str, Any]:
+    """All three measurements; ``quick``: 4 s windows instead of 20 s."""
+    results = asyncio.run(_run(quick))
+    _print(results)
+    return results
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="4 s load windows instead of 20 s (a smoke run)")
+    print(json.dumps(run(parser.parse_args().quick), indent=2, ensure_ascii=False))
