@@ -1,6 +1,7 @@
 """`python -m bench [--quick] [--lions]`: engine speed, render time and size, one e2e game's Telegram
-cost, the dice games' computer players against random players, and the «Охота на львов» AI
-(strength, balance, think time).
+cost, a burst in one group against Telegram's 20 a minute, the bot process under 100 chats (latency,
+presses/s, RSS, start-up), the dice games' computer players against random players, and the
+«Охота на львов» AI (strength, balance, think time).
 
 The full lions AI run takes the better part of an hour on two cores, so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
@@ -17,7 +18,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import burst, e2e_game, engine_speed, lions_ai, policies, render_speed
+from bench import burst, e2e_game, engine_speed, lions_ai, load, policies, render_speed
 
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         "e2e": asyncio.run(e2e_game.run(max_presses=30 if args.quick else None)),
         # the real budget (20 in any 60 s) takes a minute or two; --quick shrinks the minute
         "burst": asyncio.run(burst.run(8, 5, 2) if args.quick else burst.run()),
+        "load": load.run(args.quick),  # the bot as its own process: 100 chats, 1000 stored games, start-up
         "policies": policies.run(20 if args.quick else policies.GAMES_PER_TABLE),
         "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),
     }

@@ -20,12 +20,14 @@ from telegram.ext import (
 from bot import handlers
 from bot.config import Config
 from bot.flow import GameFlow
+from bot.http import AiohttpRequest
 from bot.outbox import Outbox
 from bot.ratelimit import GroupWindowLimiter
 from bot.storage import Repository
 from locales import SUPPORTED, Translator
 
 log = logging.getLogger(__name__)
+HTTP_CONNECTIONS = 32  # calls in flight at once; more wait for a free connection
 COMMANDS = ("newgame", "rules", "stop", "leave", "kick", "lang", "tally", "set", "help")
 
 
@@ -44,6 +46,8 @@ def build_application(config: Config, translator: Translator | None = None) -> A
         .base_url(config.base_url)
         .base_file_url(config.base_file_url)
         .rate_limiter(limiter)
+        .request(AiohttpRequest(HTTP_CONNECTIONS))
+        .get_updates_request(AiohttpRequest(1, read_timeout=config.poll_timeout + 10))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)

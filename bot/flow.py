@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
@@ -118,6 +118,8 @@ class GameFlow:
     arm: Callable[[int, float], None] | None = None  # schedules on_deadline(game id) at a clock time
     outbox: Outbox = field(default_factory=Outbox)  # build_application gives it the chat budgets
     caught_up: asyncio.Event = field(default_factory=asyncio.Event)  # set once start-up's catch-up is done
+    _covers: dict[tuple[str, str], str] = field(default_factory=dict)  # title card → Telegram file id
+    _drawing_cover: asyncio.Lock = field(default_factory=asyncio.Lock)
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
@@ -147,14 +149,12 @@ class GameFlow:
         except ActiveGameExistsError:
             return None
         tr = await self.tr(chat_id)
-        cover = await asyncio.to_thread(render_cover, tr(f"game-{code}"), tr(f"game-{code}-tagline"))
+        title = (tr(f"game-{code}"), tr(f"game-{code}-tagline"))
+        caption = texts.lobby_caption(game, self.uis[code], engine, opts, tr)
+        keyboard = texts.lobby_keyboard(game, self.uis[code], engine, opts, tr, code in self.ais,
+                                        await self.turn_timer(chat_id))
         try:
-            message = await bot.send_photo(
-                chat_id, cover, caption=texts.lobby_caption(game, self.uis[code], engine, opts, tr),
-                parse_mode=ParseMode.HTML,
-                reply_markup=texts.lobby_keyboard(game, self.uis[code], engine, opts, tr, code in self.ais,
-                                                  await self.turn_timer(chat_id)),
-            )
+            message = await self._send_cover(bot, chat_id, title, caption, keyboard)
         except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
             log.warning("chat %s: could not post the lobby: %s", chat_id, exc)
             await self.repo.stop_game(game.id, {"kind": "cancelled"})
@@ -162,6 +162,24 @@ class GameFlow:
             return None
         await self.repo.set_message_id(game.id, message.message_id)
         return game
+
+    async def _send_cover(self, bot: Bot, chat_id: int, title: tuple[str, str], caption: str,
+                          keyboard: InlineKeyboardMarkup) -> Message:
+        """Post the lobby's title card: uploaded once, then sent again by Telegram's file id."""
+        file_id = self._covers.get(title)
+        if file_id is not None:
+            try:
+                return await bot.send_photo(chat_id, file_id, caption=caption, parse_mode=ParseMode.HTML,
+                                            reply_markup=keyboard)
+            except BadRequest:  # the id is no longer valid: upload the picture again
+                self._covers.pop(title, None)
+        async with self._drawing_cover:  # many lobbies at once after a start: draw the card once, not in each
+            cover = await asyncio.to_thread(render_cover, *title)
+        message = await bot.send_photo(chat_id, cover, caption=caption, parse_mode=ParseMode.HTML,
+                                       reply_markup=keyboard)
+        if message.photo:
+            self._covers[title] = message.photo[-1].file_id
+        return message
 
     async def lobby_action(self, bot: Bot, game: GameRow, user_id: int, name: str, command: str,
                            key: str = "", value: str = "", is_admin: bool = False) -> Reply:

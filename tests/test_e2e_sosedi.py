@@ -282,3 +282,22 @@ async def test_no_photo_rights_leaves_no_invisible_lobby(world) -> None:
     assert "Разрешите мне отправлять фото" in tg.last_bot_message(CHAT_ID).text
     await runner.say(users["anya"], "/newgame sosedi")  # once the rights are back, a lobby opens
     assert "Игроки (1/6)" in runner.table().caption
+
+
+async def test_the_title_card_is_uploaded_once_then_sent_by_file_id(world) -> None:
+    tg, runner, users = world
+    assert runner.app is not None
+    flow = runner.app.bot_data["flow"]
+    for round_ in range(3):
+        if round_ == 2:  # an id Telegram no longer knows: the card is uploaded again
+            flow._covers = {title: "no-such-file-id" for title in flow._covers}
+        await runner.say(users["anya"], "/newgame sosedi")
+        await runner.say(users["anya"], "/stop")
+    sends = [r for r in tg.requests if r.method == "sendPhoto"]
+    assert [bool(r.files) for r in sends] == [True, False, False, True]
+    assert [r.ok for r in sends] == [True, True, False, True]
+    assert sends[1].params["photo"] == sends[0].response["result"]["photo"][-1]["file_id"]
+    assert len([m for m in tg.bot_messages(CHAT_ID) if m.photo]) == 3  # every lobby was posted
+    # the stale id was sent on purpose: the fake server flags every Bad Request as a violation
+    assert [v for v in tg.violations if "wrong file identifier" in v] == tg.violations != []
+    tg.violations.clear()

@@ -1,0 +1,81 @@
+"""PTB's HTTP transport on aiohttp instead of httpx.
+
+Under load the bot's main thread spent half its time in httpx, httpcore and anyio (each
+request scans the pool and checks every connection's socket; bench/load.py, py-spy), and
+that thread is what caps presses per second. aiohttp's C parser and connector do the same
+work for a fraction. This is PTB's own extension point (``BaseRequest``), the way
+ptbcontrib's ``aiohttp_request`` does it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, RequestData
+
+
+class AiohttpRequest(BaseRequest):
+    """Bot API calls over one aiohttp session with at most ``connections`` open at once."""
+
+    __slots__ = ("_connections", "_read_timeout", "_session")
+
+    def __init__(self, connections: int = 1, read_timeout: float = 5.0) -> None:
+        self._connections = connections
+        self._read_timeout = read_timeout
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float:
+        return self._read_timeout
+
+    async def initialize(self) -> None:
+        """Open the session (in the running loop: aiohttp binds to it)."""
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=self._connections))
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: float | None = BaseRequest.DEFAULT_NONE,  # type: ignore[assignment]
+        write_timeout: float | None = BaseRequest.DEFAULT_NONE,  # type: ignore[assignment]
+        connect_timeout: float | None = BaseRequest.DEFAULT_NONE,  # type: ignore[assignment]
+        pool_timeout: float | None = BaseRequest.DEFAULT_NONE,  # type: ignore[assignment]
+    ) -> tuple[int, bytes]:
+        """One call: parameters as form fields, files as multipart parts; (status, body)."""
+        if self._session is None or self._session.closed:
+            raise RuntimeError("AiohttpRequest is not initialized")
+        form = aiohttp.FormData(request_data.json_parameters if request_data else {})
+        for name, (filename, content, mimetype) in _parts(request_data):
+            form.add_field(name, content, filename=filename, content_type=mimetype)
+        timeout = aiohttp.ClientTimeout(
+            total=None,
+            connect=_given(pool_timeout, None),  # waiting for a free connection, and connecting
+            sock_connect=_given(connect_timeout, 5.0),
+            sock_read=_given(read_timeout, self._read_timeout),
+        )
+        try:
+            async with self._session.request(method, url, data=form, timeout=timeout,
+                                             headers={"User-Agent": self.USER_AGENT}) as response:
+                return response.status, await response.read()
+        except TimeoutError as exc:
+            raise TimedOut from exc
+        except aiohttp.ClientError as exc:
+            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+
+
+def _given(value: object, default: float | None) -> float | None:
+    """A timeout PTB passed, or ``default`` where it passed none."""
+    return default if value is BaseRequest.DEFAULT_NONE else value  # type: ignore[return-value]
+
+
+def _parts(request_data: RequestData | None) -> list[tuple[str, tuple[str, Any, str]]]:
+    """The files to upload: (field, (file name, content, MIME type))."""
+    return list(request_data.multipart_data.items()) if request_data is not None else []
