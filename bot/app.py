@@ -142,4 +142,5 @@ async def register_commands(app: Application, translator: Translator, default: s
 async def _post_shutdown(app: Application) -> None:
     flow: GameFlow | None = app.bot_data.get("flow")
     if flow is not None:
+        flow.close()
         await flow.repo.close()
