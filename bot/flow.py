@@ -93,8 +93,8 @@ def turn_for(engine: Engine[Any, Any], policy: Policy, state: Any, seat: int) ->
 class Reply:
     """What to tell the presser (a toast, or an alert), and the message edits that follow.
 
-    ``after`` runs once the press is answered, still under the chat's lock, so the toast
-    is instant and table edits keep the order of the moves.
+    ``after`` runs while the press is being answered, still under the chat's lock, so the
+    toast is instant and table edits keep the order of the moves.
     """
 
     text: str = ""

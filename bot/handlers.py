@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import logging
@@ -292,7 +293,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
                            answer: Callable[[Reply], Awaitable[None]]) -> None:
-    """Answer the press, then (under the chat's lock) make the edits that follow from it."""
+    """Answer the press and, alongside (under the chat's lock), make the edits that follow from it."""
     query = update.callback_query
     assert query is not None
     flow = _flow(context)
@@ -311,8 +312,8 @@ async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
         return
     async with flow.lock(chat.id):
         reply = await _button_reply(context, flow, tr, chat, query.from_user, data, message)
-        await answer(reply)
-        await reply.finish()
+        # the toast goes out while the table is drawn: neither waits for the other's round trip
+        await asyncio.gather(answer(reply), reply.finish())
 
 
 async def _button_reply(context: ContextTypes.DEFAULT_TYPE, flow: GameFlow, tr: Tr, chat: Chat, user: User,
