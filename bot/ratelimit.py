@@ -50,7 +50,7 @@ class GroupWindowLimiter(AIORateLimiter):
                  max_retries: int) -> None:
         super().__init__(overall_max_rate=overall_max_rate, overall_time_period=1, group_max_rate=0,
                          max_retries=max_retries)
-        self._item: RateLimitItem = _per_period(group_max_rate, group_time_period + MARGIN_S)
+        self._item: RateLimitItem = RateLimitItemPerSecond(group_max_rate, group_time_period + MARGIN_S)
         self._window = MovingWindowRateLimiter(MemoryStorage())
 
     async def has_room(self, chat_id: int) -> bool:
@@ -82,8 +82,3 @@ class GroupWindowLimiter(AIORateLimiter):
         while group is not None and not await self._window.hit(self._item, group):
             await self._sleep_until_room(group)
         return await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
-
-
-def _per_period(amount: int, seconds: int) -> RateLimitItem:
-    """``amount`` per ``seconds`` (tests use short windows)."""
-    return RateLimitItemPerSecond(amount, seconds)

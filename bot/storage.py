@@ -183,15 +183,13 @@ class Repository:
         for number, script in enumerate(MIGRATIONS, start=1):
             if number <= current:
                 continue
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
+
+            def migrate(conn: sqlite3.Connection, script: str = script, number: int = number) -> None:
                 for statement in filter(str.strip, script.split(";")):
-                    await self.db.execute(statement)
-                await self.db.execute("INSERT INTO schema_version(version) VALUES (?)", (number,))
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_version(version) VALUES (?)", (number,))
+
+            await self._transaction(migrate)
 
     async def schema_version(self) -> int:
         async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
