@@ -59,6 +59,7 @@ class Stats:
     accepted: list[tuple[float, float]] = field(default_factory=list)  # (edit stamp, latency ms) per press
     update_ids: set[int] = field(default_factory=set)
     lobby_steps: int = 0  # /newgame, «Играю», «Начать» that got their message or edit
+    lobby_presses: list[float] = field(default_factory=list)  # edit stamps of «Играю» and «Начать»
     games_finished: int = 0
     failed: int = 0  # answered without a toast (the bot's error path), nothing changed: pressed again
     newgame_failed: int = 0  # /newgame without a lobby within the timeout: sent again
@@ -148,8 +149,10 @@ async def _new_game(tg: FakeTelegram, w: Watcher, chat: Chat, stats: Stats, time
             return False
     lobby = tg.message(chat.chat_id, posted.response["result"]["message_id"])
     for user, label, method in ((chat.guest, "Играю", "editMessageCaption"), (chat.host, "Начать", "editMessageMedia")):
-        if await _press(tg, w, chat, user, lobby, lobby.button(label), method, stats, timeout) is None:
+        pressed = await _press(tg, w, chat, user, lobby, lobby.button(label), method, stats, timeout)
+        if pressed is None:
             return False
+        stats.lobby_presses.append(pressed[0].at)
     stats.lobby_steps += 3
     chat.table = lobby
     return True
@@ -184,13 +187,42 @@ async def _play(tg: FakeTelegram, w: Watcher, chat: Chat, stats: Stats, until: f
             stats.accepted.append((edit.at, (edit.at - delivered) * 1000))
 
 
+def _tree(pid: int) -> list[int]:
+    """``pid`` and every process below it (the bot's drawing fork server and its workers)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo.extend(parents.get(found[-1], []))
+    return found
+
+
 def _proc(pid: int) -> dict[str, float]:
-    """RSS and peak RSS (MB) and CPU seconds of a process, from /proc."""
-    status = Path(f"/proc/{pid}/status").read_text()
-    mem = {k: int(v.split()[0]) / 1024 for k, v in re.findall(r"^(VmRSS|VmHWM):\s+(.+)$", status, re.M)}
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return {"rss_mb": round(mem["VmRSS"], 1), "hwm_mb": round(mem["VmHWM"], 1),
-            "cpu_s": (int(fields[11]) + int(fields[12])) / TICK}
+    """Memory (MB) and CPU seconds of the bot and the processes it started, from /proc: RSS and
+    peak RSS (VmHWM) summed over the processes, which counts the pages a fork shares once per
+    process; PSS shares them out, so its sum is what the processes take together. ``workers``:
+    how many processes there are besides the bot."""
+    rss = hwm = pss = cpu = 0.0
+    tree = _tree(pid)
+    for each in tree:
+        try:
+            status = Path(f"/proc/{each}/status").read_text()
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            rollup = Path(f"/proc/{each}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        pss += sum(int(kb) for kb in re.findall(r"^Pss:\s+(\d+)", rollup, re.M)) / 1024
+        mem = {k: int(v.split()[0]) / 1024 for k, v in re.findall(r"^(VmRSS|VmHWM):\s+(.+)$", status, re.M)}
+        rss, hwm = rss + mem["VmRSS"], hwm + mem["VmHWM"]
+        cpu += (int(fields[11]) + int(fields[12])) / TICK
+    return {"rss_mb": round(rss, 1), "hwm_mb": round(hwm, 1), "pss_mb": round(pss, 1), "cpu_s": cpu,
+            "workers": len(tree) - 1}
 
 
 async def _quiet(pid: int, step: float = 0.2) -> float:
@@ -234,13 +266,15 @@ async def _load(tg: FakeTelegram, pid: int, chats: list[Chat], seconds: float, t
         "chats": len(chats), "think_s": think, "setup_s": round(setup_s, 2), "setup_failed": ready.count(False),
         "hwm_after_setup_mb": after_setup["hwm_mb"], "seconds": seconds, "drain_s": round(drained, 2),
         "accepted_presses": len(lat), "presses_per_s": round(in_window / seconds, 1),
+        "with_lobby_presses_per_s": round((in_window + sum(at <= start + seconds for at in stats.lobby_presses))
+                                          / seconds, 1),
         "p50_ms": pct(0.5), "p99_ms": pct(0.99), "max_ms": pct(1.0),
         "games_finished": stats.games_finished, "lobby_steps": stats.lobby_steps,
         "failed_pressed_again": stats.failed, "newgame_failed": stats.newgame_failed + setup.newgame_failed,
         "setup_failed_presses": setup.failed, "timed_out": stats.timed_out + setup.timed_out,
         "rejected": stats.rejected + setup.rejected, "unmatched": stats.unmatched,
         "bot_cpu_pct": round(100 * (end["cpu_s"] - cpu0) / (seconds + drained)),
-        "rss_mb": end["rss_mb"], "hwm_mb": end["hwm_mb"],
+        "rss_mb": end["rss_mb"], "hwm_mb": end["hwm_mb"], "pss_mb": end["pss_mb"], "workers": end["workers"],
     }
 
 
@@ -335,15 +369,19 @@ def _print(r: dict[str, Any]) -> None:
     def ms(v: float | None) -> str:
         return "-" if v is None else f"{v:.0f}ms"
 
-    print(f"\n{'load (bot process)':<17}{'presses':>8}{'/s':>6}{'p50':>8}{'p99':>8}{'max':>8}{'failed':>7}"
-          f"{'t/o':>4}{'rej':>4}{'CPU':>5}{'RSS':>7}{'peak':>7}")
+    print(f"\n{'load (bot process)':<17}{'presses':>8}{'/s':>6}{'+lobby':>7}{'p50':>8}{'p99':>8}{'max':>8}"
+          f"{'failed':>7}{'t/o':>4}{'rej':>4}{'CPU':>5}{'RSS':>7}{'PSS':>7}{'peak':>7}")
     for name in ("load_empty_db", "paced_empty_db", "load_1000_games"):
         x = r[name]
-        print(f"{name:<17}{x['accepted_presses']:>8}{x['presses_per_s']:>6}{ms(x['p50_ms']):>8}{ms(x['p99_ms']):>8}"
-              f"{ms(x['max_ms']):>8}{x['failed_pressed_again']:>7}{x['timed_out']:>4}{x['rejected']:>4}"
-              f"{x['bot_cpu_pct']:>4}%{x['rss_mb']:>5.0f}MB{x['hwm_mb']:>5.0f}MB")
+        print(f"{name:<17}{x['accepted_presses']:>8}{x['presses_per_s']:>6}{x['with_lobby_presses_per_s']:>7}"
+              f"{ms(x['p50_ms']):>8}{ms(x['p99_ms']):>8}{ms(x['max_ms']):>8}{x['failed_pressed_again']:>7}"
+              f"{x['timed_out']:>4}{x['rejected']:>4}{x['bot_cpu_pct']:>4}%{x['rss_mb']:>5.0f}MB{x['pss_mb']:>5.0f}MB"
+              f"{x['hwm_mb']:>5.0f}MB")
+    print("(the bot with its drawing processes: CPU and memory summed over them; RSS counts shared pages in each)")
+    idle = r["rss_idle_1000_games"]
     print(f"start-up {r['startup_empty_s']} s empty, {r['startup_1000_games_s']} s with {STORED_GAMES} games "
-          f"(quiet after {r['catch_up_1000_games_s']} s, RSS then {r['rss_idle_1000_games']['rss_mb']:.0f} MB); "
+          f"(quiet after {r['catch_up_1000_games_s']} s, RSS then {idle['rss_mb']:.0f} MB, "
+          f"PSS {idle['pss_mb']:.0f} MB, {idle['workers']} drawing processes); "
           f"bot log tracebacks {r['bot_log_tracebacks']}, fake server violations {r['fake_server_violations']}")
 
 

@@ -19,6 +19,7 @@ from telegram.ext import (
 
 from bot import handlers
 from bot.config import Config
+from bot.drawing import Drawing
 from bot.flow import GameFlow
 from bot.http import AiohttpRequest
 from bot.outbox import Outbox
@@ -77,7 +78,8 @@ async def _post_init(app: Application) -> None:
     repo = await Repository.open(config.database_path)
     budget = app.bot.rate_limiter
     flow = GameFlow(config=config, repo=repo, translator=translator,
-                    outbox=Outbox(budget if isinstance(budget, GroupWindowLimiter) else None))
+                    outbox=Outbox(budget if isinstance(budget, GroupWindowLimiter) else None),
+                    drawing=Drawing(config.draw_processes))
     app.bot_data["flow"] = flow
     await register_commands(app, translator, config.default_locale)
     flow.arm = lambda game_id, when: arm_deadline(app, game_id, when - flow.clock())
@@ -91,6 +93,7 @@ async def _catch_up(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Redraw tables a crash left behind, play turns whose timer ran out while down, arm the rest."""
     flow: GameFlow = context.application.bot_data["flow"]
     try:
+        await flow.drawing.warm()
         repaired = await flow.repair_tables(context.bot)
         if repaired:
             log.info("re-sent %d table messages left behind by a restart", repaired)
@@ -142,5 +145,5 @@ async def register_commands(app: Application, translator: Translator, default: s
 async def _post_shutdown(app: Application) -> None:
     flow: GameFlow | None = app.bot_data.get("flow")
     if flow is not None:
-        flow.close()
+        await flow.close()
         await flow.repo.close()

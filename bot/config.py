@@ -35,6 +35,9 @@ class Config:
     group_time_period: int = GROUP_RATE_PERIOD
     overall_max_rate: int = OVERALL_MAX_RATE
     rate_limit_retries: int = 3
+    # processes that draw the boards (bot/drawing.py); 0 draws on threads of the bot's own
+    # process, as the in-process tests do. From the environment: one per core by default.
+    draw_processes: int = 0
     poll_timeout: int = 30
 
     def __repr__(self) -> str:  # never print the token
@@ -54,6 +57,7 @@ class Config:
             group_max_rate=_positive(env, "GROUP_MAX_RATE", GROUP_MAX_RATE),
             group_time_period=_positive(env, "GROUP_RATE_PERIOD", GROUP_RATE_PERIOD),
             overall_max_rate=_positive(env, "OVERALL_MAX_RATE", OVERALL_MAX_RATE),
+            draw_processes=_count(env, "DRAW_PROCESSES", os.cpu_count() or 1),
             base_url=env.get("BOT_API_BASE_URL", "").strip() or TELEGRAM_BASE_URL,
             base_file_url=env.get("BOT_API_FILE_URL", "").strip() or TELEGRAM_FILE_URL,
             database_path=env.get("DATABASE_PATH", "").strip() or "data/bot.sqlite3",
@@ -64,13 +68,22 @@ class Config:
 
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:
     """A positive whole number from the environment, or the default when it is unset."""
+    return _whole(env, name, default, least=1, kind="a positive whole number")
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    """A whole number ≥ 0 from the environment, or the default when it is unset."""
+    return _whole(env, name, default, least=0, kind="a whole number (0 or more)")
+
+
+def _whole(env: Mapping[str, str], name: str, default: int, least: int, kind: str) -> int:
     text = env.get(name, "").strip()
     if not text:
         return default
     try:
         value = int(text)
     except ValueError:
-        raise ConfigError(f"{name} must be a positive whole number, not {text!r}") from None
-    if value <= 0:
-        raise ConfigError(f"{name} must be a positive whole number, not {text!r}")
+        raise ConfigError(f"{name} must be {kind}, not {text!r}") from None
+    if value < least:
+        raise ConfigError(f"{name} must be {kind}, not {text!r}")
     return value

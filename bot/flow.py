@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import itertools
 import logging
-import os
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +24,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from bot import callback_data as cb
 from bot import texts
 from bot.config import Config
+from bot.drawing import Drawing
 from bot.games import GAME_UIS
 from bot.games.common import GameUI, Tr, set_option
 from bot.outbox import Outbox
@@ -120,22 +118,15 @@ class GameFlow:
     clock: Callable[[], float] = time.time  # deadlines are in this clock's seconds (tests move it on)
     arm: Callable[[int, float], None] | None = None  # schedules on_deadline(game id) at a clock time
     outbox: Outbox = field(default_factory=Outbox)  # build_application gives it the chat budgets
+    drawing: Drawing = field(default_factory=Drawing)  # threads here; build_application gives it processes
     caught_up: asyncio.Event = field(default_factory=asyncio.Event)  # set once start-up's catch-up is done
     _covers: dict[tuple[str, str], str] = field(default_factory=dict)  # title card → Telegram file id
     _drawing_cover: asyncio.Lock = field(default_factory=asyncio.Lock)
-    _drawing: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(
-        max_workers=2 * (os.cpu_count() or 2), thread_name_prefix="draw"))
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
-    async def _draw(self, render: Callable[..., bytes], *args: Any) -> bytes:
-        """Draw a picture off the event loop, on one of twice as many threads as cores (bench/load.py:
-        more only fight over the GIL and hold more half-drawn images at once — the default six peaked
-        at 298 MB with 100 busy chats, four at 226 MB; fewer leave cores idle while zlib runs)."""
-        return await asyncio.get_running_loop().run_in_executor(self._drawing, functools.partial(render, *args))
-
-    def close(self) -> None:
-        """Let the drawing threads go (at shutdown, after the last update)."""
-        self._drawing.shutdown(wait=False, cancel_futures=True)
+    async def close(self) -> None:
+        """Let the drawing workers go (at shutdown, after the last update)."""
+        await self.drawing.close()
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         """The chat's lock around load-apply-save (one move at a time per chat)."""
@@ -189,7 +180,7 @@ class GameFlow:
             except BadRequest:  # the id is no longer valid: upload the picture again
                 self._covers.pop(title, None)
         async with self._drawing_cover:  # many lobbies at once after a start: draw the card once, not in each
-            cover = await self._draw(render_cover, *title)
+            cover = await self.drawing.draw(render_cover, *title)
         message = await bot.send_photo(chat_id, cover, caption=caption, parse_mode=ParseMode.HTML,
                                        reply_markup=keyboard)
         if message.photo:
@@ -588,7 +579,7 @@ class GameFlow:
         keyboard = texts.table_keyboard(game, ui, engine, state, tr)
         labels = {k: tr(f"board-{k}") for k in ui.label_keys()}
         last_events = recent[-1][1] if recent and recent[-1][0] == game.version else []
-        png = await self._draw(ui.render, state, game.names, labels, last_events)
+        png = await self.drawing.draw(ui.render, state, game.names, labels, last_events)
         media = InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML)
         shown = False
         if game.message_id is not None:

@@ -10,6 +10,7 @@ seed and action log, and anyone holding the revealed seed can re-derive every ro
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
 import functools
 import hashlib
@@ -104,6 +105,13 @@ class Action(NamedTuple):
 
 
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})
+# events and states cross to the bot's drawing processes by pickle, which has no rule for
+# a read-only mapping of its own: copy it out and wrap it again on the other side
+def _read_only(data: dict[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(data)
+
+
+copyreg.pickle(MappingProxyType, lambda proxy: (_read_only, (dict(proxy),)))
 
 
 class Event(NamedTuple):

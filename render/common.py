@@ -150,8 +150,10 @@ def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool =
     return font(max(size, min_size), bold)
 
 
+@lru_cache(maxsize=1024)
 def fit_name(name: str, max_width: float, size: int, bold: bool = True, fallback: str = "?"):
-    """A player name cleaned and ellipsised for ``max_width``: ``(text, font)``."""
+    """A player name cleaned and ellipsised for ``max_width``: ``(text, font)``; cached, as the same
+    names are fitted on every frame."""
     text = clean_text(name, bold) or fallback
     fnt = fit_font(text, max_width, size, max(12, round(size * 0.8)), bold)
     return ellipsize(text, fnt, max_width), fnt
@@ -160,6 +162,39 @@ def fit_name(name: str, max_width: float, size: int, bold: bool = True, fallback
 def seat_name(names: Sequence[str], seat: int, max_width: float, size: int) -> tuple[str, ImageFont.FreeTypeFont]:
     """``seat``'s name (its letter when ``names`` has none) fitted by :func:`fit_name`: ``(text, font)``."""
     return fit_name(names[seat] if seat < len(names) else "", max_width, size, fallback=player(seat).letter)
+
+
+@lru_cache(maxsize=1024)  # a few KB each
+def _text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None,
+               start: tuple[float, float]) -> tuple[Image.Image, int, int]:
+    """``text`` rasterised once as ImageDraw.text would (mask and its offset from the anchor point)."""
+    core, (dx, dy) = fnt.getmask2(text, "L", anchor=anchor, start=start)
+    return Image.frombytes("L", core.size, bytes(core)), dx, dy
+
+
+class TextDraw(ImageDraw.ImageDraw):
+    """An ImageDraw whose one-line ``text`` reuses cached glyph masks.
+
+    The same names, numbers and labels come back on every frame, and FreeType rendering them
+    was a quarter of a board's drawing time; the cached mask is filled in exactly as
+    ``ImageDraw.text`` fills it, so the pixels are the same. Anything else (strokes, several
+    lines, bitmap fonts, extra options) takes Pillow's own path.
+    """
+
+    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
+             anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
+        simple = (not args and not kwargs and isinstance(text, str) and "\n" not in text
+                  and isinstance(font, ImageFont.FreeTypeFont) and fill is not None and self.mode == "RGB")
+        if not simple:
+            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            return
+        if not text:
+            return
+        x, y = xy
+        # Pillow draws at the integer part and shifts the glyphs by the fraction (start)
+        mask, dx, dy = _text_mask(text, font, anchor, (math.modf(x)[0], math.modf(y)[0]))
+        left, top = int(x) + dx, int(y) + dy
+        self._image.paste(fill, (left, top, left + mask.width, top + mask.height), mask)
 
 
 def _target(canvas: Image.Image | ImageDraw.ImageDraw) -> Image.Image:
@@ -287,15 +322,31 @@ def draw_die(
 
     ``canvas`` is the image or an ``ImageDraw`` on it; ``value`` 0/None draws a blank die.
     """
+    x, y, size = _die_spot(box)
+    if shadow and value:
+        paste(canvas, shadow_image(size), _shadow_spot(x, y, size))
+    paste(canvas, die_image(value or 0, size, face, pip), (x, y))
+
+
+def _die_spot(box: Box) -> tuple[int, int, int]:
+    """Top-left and size of the die :func:`draw_die` centres in ``box``."""
     x0, y0, x1, y1 = box
     size = int(min(x1 - x0, y1 - y0))
-    x = int(x0 + (x1 - x0 - size) // 2)
-    y = int(y0 + (y1 - y0 - size) // 2)
-    if shadow and value:
-        sh = shadow_image(size)
-        m = (sh.width - size) // 2
-        paste(canvas, sh, (x - m + max(1, size // 40), y - m + max(2, size // 20)))
-    paste(canvas, die_image(value or 0, size, face, pip), (x, y))
+    return int(x0 + (x1 - x0 - size) // 2), int(y0 + (y1 - y0 - size) // 2), size
+
+
+def _shadow_spot(x: int, y: int, size: int) -> tuple[int, int]:
+    """Top-left of the shadow under a die at ``x``, ``y``: a little down and right."""
+    m = (shadow_image(size).width - size) // 2
+    return x - m + max(1, size // 40), y - m + max(2, size // 20)
+
+
+def die_extent(box: Box) -> Box:
+    """Every pixel :func:`draw_die` may touch for ``box``: the die and its shadow."""
+    x, y, size = _die_spot(box)
+    sx, sy = _shadow_spot(x, y, size)
+    side = shadow_image(size).width
+    return min(x, sx), min(y, sy), max(x + size, sx + side), max(y + size, sy + side)
 
 
 def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -618,6 +669,31 @@ def frame_ring(width: int, height: int, radius: int, thick: int, colour: RGB) ->
     return img
 
 
+@lru_cache(maxsize=64)
+def _ring_parts(width: int, height: int, radius: int, thick: int,
+                colour: RGB) -> tuple[tuple[Image.Image, int, int], ...]:
+    """:func:`frame_ring` cut into its top and bottom bands and its left and right sides, each cropped
+    to its pixels, with their offsets: pasting the whole ring would blend its wide empty middle too."""
+    ring = frame_ring(width, height, radius, thick, colour)
+    w, h = ring.size
+    band = min(thick + radius, h // 2)
+    parts = []
+    for box in ((0, 0, w, band), (0, h - band, w, h), (0, band, w // 2, h - band), (w // 2, band, w, h - band)):
+        piece = ring.crop(box)
+        bbox = piece.getchannel("A").getbbox()
+        if bbox:
+            parts.append((piece.crop(bbox), box[0] + bbox[0], box[1] + bbox[1]))
+    return tuple(parts)
+
+
+def paste_ring(canvas: Image.Image | ImageDraw.ImageDraw, width: int, height: int, radius: int, thick: int,
+               colour: RGB, xy: tuple[int, int]) -> None:
+    """:func:`frame_ring` pasted with its top-left at ``xy`` (the same pixels, a fraction of the work)."""
+    x, y = xy
+    for part, dx, dy in _ring_parts(width, height, radius, thick, colour):
+        paste(canvas, part, (x + dx, y + dy))
+
+
 @lru_cache(maxsize=32)
 def veil(width: int, height: int, radius: int, colour: RGB, alpha: int) -> Image.Image:
     """A translucent rounded wash of ``colour`` (``alpha`` 0..255) over a card: what recedes."""
@@ -683,8 +759,8 @@ def mark_card(img: Image.Image, box: Box, radius: int, won: bool, current: bool,
         paste(img, veil(w, h, radius, PANEL_DIM, veil_alpha), (x0, y0))
     if current or won:
         if edged:
-            paste(img, frame_ring(w, h, radius, 9, INK), (x0 - 9, y0 - 9))
-        paste(img, frame_ring(w, h, radius, 6, GOLD), (x0 - 6, y0 - 6))
+            paste_ring(img, w, h, radius, 9, INK, (x0 - 9, y0 - 9))
+        paste_ring(img, w, h, radius, 6, GOLD, (x0 - 6, y0 - 6))
 
 
 def turn_line(img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[int, int], label: str, seat: int,

@@ -479,7 +479,7 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
 def _compose(state: LionsState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     img = _base(state.options.lions_seat, labels["lions"], labels["hunters"]).copy()
-    d = ImageDraw.Draw(img)
+    d = kit.TextDraw(img)
     built = build(state)  # the position after the steps so far
     lions, hunters = (built.mover, built.opp) if state.side == LIONS else (built.opp, built.mover)
     _draw_turn(img, state, lions, hunters, built)

@@ -385,7 +385,7 @@ def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names:
     box = (x0 + 20, (y0 + y1 - DIE) // 2, x0 + 20 + DIE, (y0 + y1 + DIE) // 2)
     choosing = state.phase == PHASE_MOVE and not state.finished
     if choosing:
-        paste(img, kit.frame_ring(DIE, DIE, round(DIE * 0.2), 5, GOLD), (box[0] - 5, box[1] - 5))
+        kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
     die = state.last_dice[0] if state.last_dice else 0
     kit.draw_die(img, box, die or None)
     if any(e.kind == "third_six" for e in events):  # the third six burns the turn
@@ -413,7 +413,7 @@ def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names:
 def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = ImageDraw.Draw(img)
+    d = kit.TextDraw(img)
     choosing = state.phase == PHASE_MOVE and not state.finished
     for seat in range(state.seats):
         _draw_card(img, d, seat, state, names, labels)

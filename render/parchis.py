@@ -403,7 +403,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     box = (mx - DIE // 2, y0 + 62, mx + DIE // 2, y0 + 62 + DIE)
     choosing = state.phase == PHASE_MOVE and not state.finished
     if choosing and not state.bonus:
-        paste(img, kit.frame_ring(DIE, DIE, round(DIE * 0.2), 5, GOLD), (box[0] - 5, box[1] - 5))
+        kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
     kit.draw_die(img, box, die or None)
     top = box[3] + 26
     if choosing and (state.bonus or state.count != die):
@@ -448,7 +448,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
 def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = ImageDraw.Draw(img)
+    d = kit.TextDraw(img)
     _draw_pieces(img, d, state)
     _draw_marks(img, state, events)
     if state.phase == PHASE_MOVE and not state.finished:

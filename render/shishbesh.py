@@ -469,7 +469,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, 
         waiting = value in left
         if waiting:
             left.remove(value)
-            paste(img, kit.frame_ring(DIE, DIE, round(DIE * 0.2), 5, GOLD), (box[0] - 5, box[1] - 5))
+            kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
         kit.draw_die(img, box, value or None)
         if choosing and not waiting:  # played already
             paste(img, kit.veil(DIE, DIE, round(DIE * 0.2), kit.FELT_DARK, 150), box[:2])
@@ -522,7 +522,7 @@ def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, s
              events: Sequence[Event] = ()) -> Image.Image:
     opts = state.options
     img = _base(state.seats, opts.board, opts.shelters == "staggered", tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = ImageDraw.Draw(img)
+    d = kit.TextDraw(img)
     _draw_marks(img, state, events)
     _draw_pieces(img, state)
     if state.phase == PHASE_MOVE and not state.finished:

@@ -38,7 +38,9 @@ from render.common import (
     SS,
     WOOD_DARK,
     Box,
+    TextDraw,
     chip_image,
+    die_extent,
     die_image,
     draw_die,
     draw_stack,
@@ -46,10 +48,10 @@ from render.common import (
     fit_font,
     fitted_palette,
     font,
-    frame_ring,
     marker_image,
     panel_grid,
     paste,
+    paste_ring,
     pill,
     player,
     player_card,
@@ -88,6 +90,7 @@ SMALL_DIE = 42
 BOWL_W = 170
 BOWL_CHIP = 34
 TOWER_W = 84
+COMPRESS = 3  # zlib level: 6 cost ~3 ms more a frame (over a third of the render) for ~15 % fewer bytes
 
 CORK_RIM: RGB = (150, 108, 60)
 
@@ -214,6 +217,23 @@ def _base(seats: int, mode: str) -> Image.Image:
     return img
 
 
+def _look(state: SosediState) -> str:
+    """Which static picture ``state`` is drawn on (see :func:`_base`)."""
+    return "tower" if state.options.mode == "tower" else "chips"
+
+
+@lru_cache(maxsize=64)  # ~90 KB each; 21 per (seats, look)
+def _die_patch(seats: int, look: str, slot: int, value: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The big die ``slot`` showing ``value`` (0: blank), shadow and all, drawn once over the static
+    picture and cut out with its top-left: an opaque patch pastes without alpha blending. The three
+    dice are drawn first and their shadows stay clear of each other, so the patches can stand in."""
+    x0, y0, x1, y1 = _layout(seats).dice[slot]
+    ex0, ey0, ex1, ey1 = die_extent((x0, y0, x1, y1))
+    patch = _base(seats, look).crop((ex0, ey0, ex1, ey1))
+    draw_die(patch, (x0 - ex0, y0 - ey0, x1 - ex0, y1 - ey0), value or None)
+    return patch, (ex0, ey0)
+
+
 def _bowl_xy(lay: _Layout) -> tuple[int, int]:
     sx0, sy0, _sx1, _sy1 = lay.side
     return sx0 + 6, sy0 + 104
@@ -291,8 +311,10 @@ def _signed(n: int) -> str:
 def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: SosediState,
                 names: Sequence[str], labels: Mapping[str, str], throw: _Throw | None) -> None:
     dice = throw.dice if throw else ()
-    for i, box in enumerate(lay.dice):
-        draw_die(img, box, dice[i] if i < len(dice) else None)
+    look = _look(state)
+    for i in range(len(lay.dice)):
+        patch, xy = _die_patch(state.seats, look, i, dice[i] if i < len(dice) else 0)
+        img.paste(patch, xy)
     left, right = lay.dice[0][0], lay.dice[2][2]
     centre = (left + right) // 2
     if throw is None:
@@ -397,8 +419,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
 
     if current or is_result:
         colour = RED if is_result and not classic else GOLD
-        ring = frame_ring(pw, ph, RADIUS, 6, colour)
-        img.paste(ring, (x0 - 6, y0 - 6), ring)
+        paste_ring(img, pw, ph, RADIUS, 6, colour, (x0 - 6, y0 - 6))
 
     # header: the name, leaving room for the badge of the last throw
     badge_font = font(26, True)
@@ -444,8 +465,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
 def _compose(state: SosediState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     lay = _layout(state.seats)
-    img = _base(state.seats, "tower" if state.options.mode == "tower" else "chips").copy()
-    d = ImageDraw.Draw(img)
+    img = _base(state.seats, _look(state)).copy()
+    d = TextDraw(img)
     throw = _throw(state, events)
     _draw_table(img, d, lay, state, names, labels, throw)
     _draw_side(img, d, lay, state, labels)
@@ -476,4 +497,4 @@ def render_board(state: SosediState, names: Sequence[str], labels: Mapping[str, 
     """
     require_labels(labels, LABEL_KEYS)
     image = _compose(state, names, labels, events)
-    return to_png(image, palette=_palette(state.seats, state.options.mode))
+    return to_png(image, palette=_palette(state.seats, state.options.mode), compress_level=COMPRESS)

@@ -31,16 +31,17 @@ from render.common import (
     RGB,
     SS,
     Box,
+    TextDraw,
     draw_die,
     ellipsize,
     fit_font,
     fitted_palette,
     font,
-    frame_ring,
     mark_card,
     marker_image,
     panel_grid,
     paste,
+    paste_ring,
     pill,
     player_card,
     random_game,
@@ -70,6 +71,7 @@ HEADER_H = 46
 PANEL_H = 178
 DIE = 104
 DIE_GAP = 20
+COMPRESS = 3  # zlib level: 6 cost ~2.5 ms more a frame for ~15 % fewer bytes
 SECTIONS = ((30, 330), (330, 660), (660, 994))  # target, throw, pile (x ranges on the felt)
 CAPTION_Y = MARGIN + 40
 DICE_Y = MARGIN + 70
@@ -298,8 +300,7 @@ def _draw_throw(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: S
     for value, hit, box in zip(throw.dice, throw.hits, lay.dice, strict=False):
         draw_die(img, box, value)
         if hit:
-            ring = frame_ring(DIE, DIE, round(DIE * 0.2), 6, GOLD)
-            paste(img, ring, (box[0] - 6, box[1] - 6))
+            paste_ring(img, DIE, DIE, round(DIE * 0.2), 6, GOLD, (box[0] - 6, box[1] - 6))
     # under the dice: who threw, and what it earned (or whom the dice passed to)
     badge_font = font(26, True)
     badge = f"+{throw.award}" if throw.award else ""
@@ -378,7 +379,7 @@ def _compose(state: SpichkiState, names: Sequence[str], labels: Mapping[str, str
              events: Sequence[Event] = ()) -> Image.Image:
     lay = _layout(state.seats)
     img = _base(state.seats, state.options.goal).copy()
-    d = ImageDraw.Draw(img)
+    d = TextDraw(img)
     throw = _throw(state, events)
     _draw_target(img, d, lay, state, labels)
     _draw_throw(img, d, lay, state, names, labels, throw)
@@ -405,4 +406,4 @@ def render_board(state: SpichkiState, names: Sequence[str], labels: Mapping[str,
     ``events`` are those of the last action (they tell what the throw earned).
     """
     require_labels(labels, LABEL_KEYS)
-    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats))
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)

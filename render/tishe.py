@@ -374,8 +374,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
     choosing = state.phase == PHASE_CHOOSE and not state.finished
     for value, box in zip(dice, boxes, strict=True):
         if choosing:
-            ring = kit.frame_ring(DIE, DIE, round(DIE * 0.2), 5, GOLD)
-            paste(img, ring, (box[0] - 5, box[1] - 5))
+            kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
         kit.draw_die(img, box, value or None)
     sx = (boxes[1][2] + x1 - 6) // 2
     if all(dice):
@@ -442,7 +441,7 @@ def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     lay = _layout(state.seats)
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = ImageDraw.Draw(img)
+    d = kit.TextDraw(img)
     fresh = _fresh_move(state, events)
     marked = {(e.seat, int(e.data.get("checker", 0))) for e in events if e.kind == "bump" and e.seat is not None}
     if fresh and state.last_move[4] == OFF:

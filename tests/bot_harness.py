@@ -34,6 +34,7 @@ class BotRunner:
     db_path: Path
     chat_id: int = CHAT_ID
     group_rate: tuple[int, int] = (10_000, 1)  # sends+edits per seconds in a group; high: tests play fast
+    draw_processes: int = 0  # 0: boards drawn on threads here (quick to start); n: in n worker processes
     app: Application | None = None
     starts: int = 0
     translator: Translator = field(default_factory=lambda: Translator.load(strict=True))
@@ -43,7 +44,8 @@ class BotRunner:
     def config(self) -> Config:
         return Config(token=self.tg.token, base_url=self.tg.base_url, base_file_url=self.tg.file_url,
                       database_path=str(self.db_path), group_max_rate=self.group_rate[0],
-                      group_time_period=self.group_rate[1], overall_max_rate=10_000, poll_timeout=1)
+                      group_time_period=self.group_rate[1], overall_max_rate=10_000, poll_timeout=1,
+                      draw_processes=self.draw_processes)
 
     async def start(self, wait_catch_up: bool = True) -> None:
         """Start the bot like run_polling does: initialize, post_init, polling, handlers; then
@@ -136,7 +138,7 @@ World = tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]
 
 @asynccontextmanager
 async def group_world(tmp_path: Path, first_seed: int, count: int = 4,
-                      english: Sequence[str] = ()) -> AsyncIterator[World]:
+                      english: Sequence[str] = (), draw_processes: int = 0) -> AsyncIterator[World]:
     """A supergroup (Аня created it) with ``count`` users of :data:`USERS` and the bot running.
 
     Games get the seeds ``first_seed``, ``first_seed + 1``, … so every run plays the same
@@ -146,7 +148,7 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4,
         users = {key: tg.add_user(i + 1, name, language_code="en" if key in english else "ru")
                  for i, (key, name) in enumerate(list(USERS.items())[:count])}
         tg.add_chat(CHAT_ID, "supergroup", "Пятничный клуб", creator=1)
-        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3")
+        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", draw_processes=draw_processes)
         await runner.start()
         seeds = (f"{i:064x}" for i in itertools.count(first_seed))
         runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)

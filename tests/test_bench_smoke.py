@@ -32,6 +32,7 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
         assert load[window]["accepted_presses"] > 0 and load[window]["failed_pressed_again"] == 0
     assert load["bot_log_tracebacks"] == 0 and load["fake_server_violations"] == 0
     assert load["startup_empty_s"] > 0 and load["rss_idle_1000_games"]["rss_mb"] > 0
+    assert load["rss_idle_1000_games"]["workers"] >= 1  # the drawing processes are counted with the bot
     # the dice games' computer players: every table adds up (20 games each in a quick run)
     assert {row["case"] for row in results["policies"]} == {f"{code} {n}p" for code in
                                                            ("tishe", "shishbesh", "ludo", "parchis") for n in (2, 4)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 import pytest
 
@@ -40,6 +41,16 @@ def test_rate_limits_from_env() -> None:
                       ("OVERALL_MAX_RATE", "1.5")):
         with pytest.raises(ConfigError, match=name):
             Config.from_env({"BOT_TOKEN": "1:x", name: bad})
+
+
+def test_drawing_processes_from_env() -> None:
+    assert Config.from_env({"BOT_TOKEN": "1:x"}).draw_processes == (os.cpu_count() or 1)  # one per core
+    assert Config.from_env({"BOT_TOKEN": "1:x", "DRAW_PROCESSES": "0"}).draw_processes == 0  # threads
+    assert Config.from_env({"BOT_TOKEN": "1:x", "DRAW_PROCESSES": " 3 "}).draw_processes == 3
+    for bad in ("-1", "two", "1.5"):
+        with pytest.raises(ConfigError, match="DRAW_PROCESSES must be a whole number"):
+            Config.from_env({"BOT_TOKEN": "1:x", "DRAW_PROCESSES": bad})
+    assert Config(token="1:x").draw_processes == 0  # as the in-process tests build it
 
 
 def test_token_not_in_repr() -> None:

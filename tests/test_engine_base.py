@@ -382,3 +382,13 @@ def test_json_data_round_trip_rebuilds_tuples_and_nested_dataclasses() -> None:
 def test_die_is_the_first_face_of_a_one_die_throw() -> None:
     source = DiceSource("ab" * 32)
     assert [source.die(n) for n in range(300)] == [source.throw(n, 1)[0] for n in range(300)]
+
+
+def test_events_with_read_only_data_pickle_for_the_drawing_processes() -> None:
+    import pickle
+
+    from engines.base import Event
+
+    bare = Event("roll", 0)  # data is the shared read-only empty mapping
+    assert pickle.loads(pickle.dumps(bare)) == bare
+    assert pickle.loads(pickle.dumps(Event("move", 1, {"to": 5}))).data == {"to": 5}

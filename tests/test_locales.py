@@ -189,3 +189,33 @@ def test_no_message_is_defined_twice() -> None:
                     key = match.group(1)
                     assert key not in seen, f"{lang}: {key} in {seen.get(key)} and {path.name}"
                     seen[key] = path.name
+
+
+def test_formatted_messages_are_remembered_per_language_key_and_arguments() -> None:
+    fresh = Translator.load(strict=True)
+    first = fresh.t("ru", "pub-tally-line", name="Оля", count=2)
+    assert fresh.t("ru", "pub-tally-line", name="Оля", count=2) is first  # from the memo, not formatted again
+    assert fresh.t("ru", "pub-tally-line", name="Оля", count=5) == "Оля — 5 раундов"
+    assert fresh.t("en", "pub-tally-line", name="Оля", count=2) != first
+    assert len(fresh._formatted) == 3
+
+
+def test_memo_tells_argument_types_apart_and_formats_unhashable_ones() -> None:
+    fresh = Translator.load(strict=True)
+    assert fresh.t("ru", "pub-tally-line", name="Оля", count=1) == "Оля — 1 раунд"
+    assert fresh.t("ru", "pub-tally-line", name="Оля", count=True) == fresh._format("ru", "pub-tally-line",
+                                                                                     {"name": "Оля", "count": True})
+    assert len(fresh._formatted) == 2
+    assert fresh.t("ru", "pub-tally-line", name="Оля", count=2, extra=[1]) == "Оля — 2 раунда"
+    assert len(fresh._formatted) == 2
+
+
+def test_memo_starts_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    import locales
+
+    monkeypatch.setattr(locales, "FORMATTED_CACHE", 2)
+    fresh = Translator.load(strict=True)
+    for count in (1, 2, 3):
+        fresh.t("ru", "pub-tally-line", name="Оля", count=count)
+    assert len(fresh._formatted) == 1
+    assert fresh.t("ru", "pub-tally-line", name="Оля", count=1) == "Оля — 1 раунд"

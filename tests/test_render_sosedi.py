@@ -9,7 +9,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw
 
 from engines.sosedi import ENGINE, SosediOptions, SosediState, owner_of
 from render import common
@@ -73,8 +73,9 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state = mid("tower", 5)
     first = render_board(state, NAMES[:5], LABELS)
     assert render_board(state, NAMES[:5], LABELS) == first
-    for cached in (board._base, board._palette, board._layout,
-                   common.die_image, common.marker_image, common.stack_image, common.font):
+    for cached in (board._base, board._palette, board._layout, board._die_patch,
+                   common.die_image, common.marker_image, common.stack_image, common.font,
+                   common.fit_name, common._text_mask, common._ring_parts):
         cached.cache_clear()
     assert render_board(state, list(NAMES[:5]), dict(LABELS)) == first
 
@@ -312,6 +313,39 @@ def test_to_png_is_palette_and_deterministic():
     a, b = common.to_png(img), common.to_png(img.copy())
     assert a == b and a.startswith(PNG_SIGNATURE)
     assert decode(a).mode == "P"
+
+
+@pytest.mark.parametrize("anchor", [None, "la", "lm", "mm", "rm", "ls", "ms"])
+def test_cached_text_draws_the_pixels_pillow_draws(anchor):
+    for xy in ((40, 30), (40.5, 30.5), (33.25, 47.75)):
+        for size, bold, text in ((22, False, "ничьи"), (26, True, "Ёлкина gj"), (76, True, "\u221212")):
+            fnt = common.font(size, bold)
+            ours, pillow = Image.new("RGB", (320, 120), common.FELT), Image.new("RGB", (320, 120), common.FELT)
+            common.TextDraw(ours).text(xy, text, font=fnt, fill=common.GOLD, anchor=anchor)
+            ImageDraw.Draw(pillow).text(xy, text, font=fnt, fill=common.GOLD, anchor=anchor)
+            assert ImageChops.difference(ours, pillow).getbbox() is None, (xy, size, text)
+
+
+def test_a_ring_pasted_band_by_band_is_the_whole_ring():
+    for width, height, radius, thick in ((329, 196, 18, 6), (104, 104, 21, 5), (60, 40, 30, 9)):
+        ring = common.frame_ring(width, height, radius, thick, common.GOLD)
+        ours, whole = Image.new("RGB", (400, 260), common.CARD), Image.new("RGB", (400, 260), common.CARD)
+        common.paste_ring(ours, width, height, radius, thick, common.GOLD, (20, 30))
+        whole.paste(ring, (20, 30), ring)
+        assert ImageChops.difference(ours, whole).getbbox() is None, (width, height)
+
+
+@pytest.mark.parametrize("seats", [2, 6])
+def test_die_patches_are_the_dice_drawn_on_the_table(seats):
+    extents = [common.die_extent(box) for box in board._layout(seats).dice]
+    assert all(a[2] <= b[0] for a, b in pairwise(extents))  # one patch never covers its neighbour's die
+    for value in (0, 1, 6):
+        ours, drawn = (board._base(seats, "chips").copy() for _ in range(2))
+        for slot, box in enumerate(board._layout(seats).dice):
+            patch, xy = board._die_patch(seats, "chips", slot, value)
+            ours.paste(patch, xy)
+            common.draw_die(drawn, box, value or None)
+        assert ImageChops.difference(ours, drawn).getbbox() is None, value
 
 
 def test_cover():
