@@ -7,6 +7,7 @@ of doubling a move.
 
 from __future__ import annotations
 
+import collections
 import json
 import sqlite3
 import time
@@ -18,6 +19,8 @@ from typing import Any, TypeVar
 import aiosqlite
 
 ACTIVE = ("lobby", "running")
+RECENT_KEPT = 16  # per game, the last actions' events kept in memory for the table caption's log
+RECENT_GAMES = 1024  # games whose last actions are kept (least recently used go first)
 T = TypeVar("T")
 
 MIGRATIONS: tuple[str, ...] = (
@@ -157,6 +160,11 @@ class Repository:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self._chats: dict[int, tuple[str | None, dict[str, Any]]] = {}
+        # game id -> (the list holds the game's whole log?, its last actions (n, events), oldest first):
+        # every redraw shows the last few, and the save before it has just written them
+        self._recent: collections.OrderedDict[int, tuple[bool, list[tuple[int, list[dict[str, Any]]]]]] = (
+            collections.OrderedDict())
+        self._reading: dict[int, list[list[bool]]] = {}  # game id -> per log read in flight: no save since?
 
     @classmethod
     async def open(cls, path: str | Path) -> Repository:
@@ -203,8 +211,8 @@ class Repository:
         class writes them (one bot process per database)."""
         cached = self._chats.get(chat_id)
         if cached is None:
-            async with self.db.execute("SELECT locale, settings FROM chats WHERE chat_id = ?", (chat_id,)) as cur:
-                row = await cur.fetchone()
+            row = await self._run(lambda conn: conn.execute(
+                "SELECT locale, settings FROM chats WHERE chat_id = ?", (chat_id,)).fetchone())
             cached = (row["locale"], json.loads(row["settings"])) if row else (None, {})
             self._chats[chat_id] = cached
         return cached
@@ -347,12 +355,17 @@ class Repository:
                 )
 
         await self._transaction(write)
+        for untouched in self._reading.get(game_id, ()):
+            untouched[0] = False  # a log read in flight may miss this save: it must not be kept
+        kept = self._recent.get(game_id)
+        if kept is not None:  # only after the commit: a stale write must not show up in the log
+            whole, actions = kept
+            actions = actions + [(n, events) for (_, n, _, _, _, _, _), (*_, events) in zip(rows, entries, strict=True)]
+            self._recent[game_id] = (whole and len(actions) <= RECENT_KEPT, actions[-RECENT_KEPT:])
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
-        async with self.db.execute(
-            "SELECT n, seat, code, dice, events FROM actions WHERE game_id = ? ORDER BY n", (game_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self._run(lambda conn: conn.execute(
+            "SELECT n, seat, code, dice, events FROM actions WHERE game_id = ? ORDER BY n", (game_id,)).fetchall())
         return [
             {"n": r["n"], "seat": r["seat"], "code": r["code"], "dice": json.loads(r["dice"]),
              "events": json.loads(r["events"])}
@@ -360,12 +373,28 @@ class Repository:
         ]
 
     async def recent_events(self, game_id: int, limit: int) -> list[tuple[int, list[dict[str, Any]]]]:
-        """The events of the last ``limit`` actions, oldest first, with their action number."""
-        async with self.db.execute(
-            "SELECT n, events FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT ?", (game_id, limit)
-        ) as cur:
-            rows = await cur.fetchall()
-        return [(r["n"], json.loads(r["events"])) for r in reversed(rows)]
+        """The events of the last ``limit`` actions, oldest first, with their action number: from
+        memory when the last save of this game went through here, else read (and kept)."""
+        kept = self._recent.get(game_id)
+        if kept is not None and (kept[0] or len(kept[1]) >= limit):
+            self._recent.move_to_end(game_id)
+            return kept[1][-limit:]
+        want, untouched = max(limit, RECENT_KEPT), [True]
+        self._reading.setdefault(game_id, []).append(untouched)
+        try:
+            rows = await self._run(lambda conn: conn.execute(
+                "SELECT n, events FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT ?", (game_id, want)).fetchall())
+        finally:
+            readers = self._reading[game_id]
+            readers[:] = [r for r in readers if r is not untouched]  # by identity: [True] == [True]
+            if not readers:
+                del self._reading[game_id]
+        actions = [(r["n"], json.loads(r["events"])) for r in reversed(rows)]
+        if untouched[0]:
+            self._recent[game_id] = (len(rows) < want, actions[-RECENT_KEPT:])
+            while len(self._recent) > RECENT_GAMES:
+                self._recent.popitem(last=False)
+        return actions[-limit:]
 
     async def stop_game(self, game_id: int, result: dict[str, Any]) -> bool:
         """Mark an active game stopped; False if it was not active any more."""

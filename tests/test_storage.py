@@ -174,3 +174,75 @@ async def test_many_chats_writing_at_once_neither_collide_nor_lose_writes(tmp_pa
         assert saved is not None and saved.state == {"v": 6} and saved.version == saved.shown_version == 6
         assert [a["code"] for a in await repo.actions(g.id)] == ["r"] * 6
     await repo.close()
+
+
+async def _logged_game(repo: Repository, moves: int) -> int:
+    game = await repo.create_game(-9, "sosedi", {}, "00" * 32, HOST)
+    await repo.save_move(game.id, 0, {}, 0, [(None, "start", (), [{"kind": "start"}])])
+    for v in range(moves):
+        await repo.save_move(game.id, v, {}, v + 1, [(0, "r", (v,), [{"kind": "roll", "data": {"v": v}}])])
+    return game.id
+
+
+async def test_recent_events_come_from_memory_after_a_save_and_match_the_database(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "db")
+    game_id = await _logged_game(repo, 3)
+    first = await repo.recent_events(game_id, 3)  # read once, kept
+    await repo.save_move(game_id, 3, {}, 5, [(0, "r", (), [{"kind": "a"}]), (None, "bot", (), [{"kind": "b"}])])
+    reads = []
+    repo._run = lambda work: reads.append(work)  # type: ignore[method-assign]  # a read now would fail here
+    kept = await repo.recent_events(game_id, 4)
+    assert reads == [] and kept[:2] == first[1:]
+    assert [events for _, events in kept[-2:]] == [[{"kind": "a"}], [{"kind": "b"}]]
+    assert await repo.recent_events(game_id, 40) == await repo.recent_events(game_id, 6)  # the whole log is kept
+    del repo._run
+    assert kept == await repo.recent_events(game_id, 4)
+    await repo.close()
+    fresh = await Repository.open(tmp_path / "db")
+    assert await fresh.recent_events(game_id, 4) == kept  # the same as read from the database
+    await fresh.close()
+
+
+async def test_a_long_log_keeps_only_its_tail_and_reads_further_back(tmp_path: Path) -> None:
+    from bot.storage import RECENT_KEPT
+
+    repo = await Repository.open(tmp_path / "db")
+    game_id = await _logged_game(repo, RECENT_KEPT + 5)
+    await repo.recent_events(game_id, 3)
+    assert len(repo._recent[game_id][1]) == RECENT_KEPT and not repo._recent[game_id][0]
+    longer = await repo.recent_events(game_id, RECENT_KEPT + 2)  # more than is kept: from the database
+    assert len(longer) == RECENT_KEPT + 2 and longer[-RECENT_KEPT:] == repo._recent[game_id][1]
+    await repo.close()
+
+
+async def test_a_save_during_a_log_read_is_not_lost_from_the_log(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "db")
+    game_id = await _logged_game(repo, 2)
+    real_run, fetched, go_on = repo._run, asyncio.Event(), asyncio.Event()
+
+    async def slow_read(work):  # the read's rows come back before the save, its caller resumes after it
+        rows = await real_run(work)
+        fetched.set()
+        await go_on.wait()
+        return rows
+
+    repo._run = slow_read  # type: ignore[method-assign]
+    reading = asyncio.create_task(repo.recent_events(game_id, 3))
+    await fetched.wait()
+    repo._run = real_run  # type: ignore[method-assign]
+    await repo.save_move(game_id, 2, {}, 3, [(0, "r", (), [{"kind": "late"}])])
+    go_on.set()
+    assert [events for _, events in await reading][-1] != [{"kind": "late"}]  # read before the save
+    assert (await repo.recent_events(game_id, 1))[0][1] == [{"kind": "late"}]
+    assert repo._reading == {}
+    await repo.close()
+
+
+async def test_a_stale_save_does_not_reach_the_kept_log(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "db")
+    game_id = await _logged_game(repo, 2)
+    before = await repo.recent_events(game_id, 3)
+    with pytest.raises(StaleVersionError):
+        await repo.save_move(game_id, 0, {}, 1, [(0, "r", (), [{"kind": "stale"}])])
+    assert await repo.recent_events(game_id, 3) == before
+    await repo.close()
