@@ -374,8 +374,11 @@ async def test_group_rate_limit_with_fake_clock(bot: Bot, tg: FakeTelegram,
 async def test_long_poll_returns_as_soon_as_update_arrives(bot: Bot, tg: FakeTelegram,
                                                            group: FakeChat,
                                                            alice: FakeUser) -> None:
+    polls = tg.polls_started
     poll = asyncio.create_task(bot.get_updates(timeout=30))
     await tg.wait_for(lambda s: s.waiting_pollers == 1)
+    assert tg.polls_started == polls + 1  # counted on arrival, while ``requests`` has no trace of it yet
+    assert not any(r.method == "getUpdates" for r in tg.requests[-1:])
     sent = await tg.send_message(alice, group, "/roll@GameBot 2d6")
     updates = await asyncio.wait_for(poll, timeout=5)
     assert len(updates) == 1
@@ -573,3 +576,18 @@ async def test_real_ptb_application_round_trip(tg: FakeTelegram, group: FakeChat
     assert tg.message(GROUP, prompt.message_id).text == "Alice is ready"
     assert tg.message(GROUP, prompt.message_id).buttons == []
     assert tg.violations == []
+
+
+async def test_a_photo_posted_before_the_test_can_be_pressed_and_edited(bot: Bot, tg: FakeTelegram,
+                                                                       group: FakeChat, alice: FakeUser) -> None:
+    png = io.BytesIO()
+    Image.new("RGB", (64, 48), "white").save(png, "PNG")
+    keyboard = {"inline_keyboard": [[{"text": "🎲", "callback_data": "g:1:0:r"}]]}
+    table = tg.add_bot_photo(group, png.getvalue(), "Ходит: Alice", keyboard)
+    assert table.from_bot and table.caption == "Ходит: Alice" and table.buttons == [("🎲", "g:1:0:r")]
+    assert table.photo_sizes and table.photo_sizes[-1]["width"] == 64
+    handle = await tg.press(alice, group, table.message_id, "g:1:0:r")
+    assert handle.update_id == tg.last_update_id  # the press's own update
+    updates = await bot.get_updates(timeout=0)
+    assert updates[-1].update_id == handle.update_id and updates[-1].callback_query.data == "g:1:0:r"
+    await bot.answer_callback_query(handle.query_id)

@@ -166,3 +166,25 @@ async def test_the_window_holds_any_period_not_a_leaky_bucket() -> None:
     assert not done and calls == ["edit 0", "edit 1", "edit 2", "answer", "member"]
     fourth.cancel()
     waiter.cancel()
+
+
+def test_moving_window_allows_at_most_limit_in_any_period() -> None:
+    from bot.ratelimit import MovingWindow
+
+    now = [100.0]
+    window = MovingWindow(3, 60, clock=lambda: now[0])
+    for at in (0, 10, 20):
+        now[0] = 100 + at
+        assert window.hit("-1")
+    now[0] = 159.9  # the first hit is 59.9 s old: still inside
+    assert not window.test("-1") and not window.hit("-1")
+    assert window.wait_s("-1") == pytest.approx(0.1)
+    assert window.hit("-2") and window.test("-2")  # another group has its own window
+    now[0] = 160.0  # it falls out: exactly one slot frees, not a whole bucket
+    assert window.wait_s("-1") == 0 and window.hit("-1") and not window.hit("-1")
+    assert window.wait_s("-1") == pytest.approx(10)
+    now[0] = 500.0  # all old: the group is forgotten, not kept forever
+    assert window.test("-1") and "-1" not in window._hits
+    assert "-2" in window._hits  # a group nobody looks at goes with the next sweep
+    window._until_sweep = 1
+    assert window.hit("-3") and set(window._hits) == {"-3"}

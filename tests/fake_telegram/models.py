@@ -282,6 +282,7 @@ class CallbackAnswer:
     data: str
     params: JSONDict | None = None
     answer_count: int = 0
+    update_id: int = 0  # of the callback_query update that carries the press
     _event: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property

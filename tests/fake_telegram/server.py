@@ -197,6 +197,13 @@ class FakeTelegram(BotApiMethods):
         self.messages.setdefault(chat_id, {})
         return chat
 
+    def add_bot_photo(self, chat: ChatRef, png: bytes, caption: str | None = None,
+                      reply_markup: JSONDict | None = None) -> StoredMessage:
+        """A photo message the bot posted before the test began (a table stored in its database)."""
+        photo = self._store_photo(png)
+        return self._new_message(self._chat(chat), self.bot, photo=photo.data, photo_sizes=photo.sizes,
+                                 photo_hash=photo.sha256, caption=caption, reply_markup=reply_markup)
+
     def private_chat(self, user: UserRef) -> FakeChat:
         """Return (creating if needed) the private chat of a user with the bot."""
         u = self._user(user)
@@ -292,10 +299,10 @@ class FakeTelegram(BotApiMethods):
                                 data=data)
         self.callbacks[query_id] = handle
         instance = int(hashlib.sha256(str(c.id).encode()).hexdigest()[:15], 16)
-        self._enqueue({"callback_query": {
+        handle.update_id = self._enqueue({"callback_query": {
             "id": query_id, "from": u.to_dict(), "message": message.to_dict(),
             "chat_instance": str(instance), "data": data,
-        }})
+        }})["update_id"]
         await self._notify()
         return handle
 
@@ -334,6 +341,11 @@ class FakeTelegram(BotApiMethods):
         await self.wait_for(idle, timeout)
 
     # ------------------------------------------------------------------ inspection
+
+    @property
+    def polls_started(self) -> int:
+        """getUpdates calls received so far, counted on arrival (``requests`` records them on return)."""
+        return self._poll_generation
 
     @property
     def waiting_pollers(self) -> int:
