@@ -55,3 +55,51 @@ async def test_a_server_that_does_not_answer_in_time_is_timed_out() -> None:
 async def test_not_initialized_is_a_clear_error() -> None:
     with pytest.raises(RuntimeError, match="not initialized"):
         await AiohttpRequest().do_request("http://127.0.0.1:1/botX/getMe", "POST")
+
+
+async def test_an_upload_leaves_in_a_few_writes_and_arrives_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    from asyncio import selector_events
+
+    from telegram import Bot, InputMediaPhoto
+
+    received: dict[str, object] = {}
+
+    async def get_me(_: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "result": {"id": 1, "is_bot": True, "first_name": "B",
+                                                         "username": "b_bot"}})
+
+    async def edit(request: web.Request) -> web.Response:
+        form = await request.post()
+        received.update({k: (v.file.read() if isinstance(v, web.FileField) else v) for k, v in form.items()})
+        return web.json_response({"ok": True, "result": True})
+
+    app = web.Application()
+    app.router.add_post("/botX/getMe", get_me)
+    app.router.add_post("/botX/editMessageMedia", edit)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    writes: list[int] = []
+    real_write = selector_events._SelectorSocketTransport.write
+
+    def counted(self, data):  # type: ignore[no-untyped-def]
+        writes.append(len(data))
+        return real_write(self, data)
+
+    bot = Bot("X", base_url=f"http://127.0.0.1:{port}/bot", request=AiohttpRequest(),
+              get_updates_request=AiohttpRequest())
+    await bot.initialize()
+    try:
+        png = b"\x89PNG" + bytes(30_000)
+        monkeypatch.setattr(selector_events._SelectorSocketTransport, "write", counted)
+        assert await bot.edit_message_media(InputMediaPhoto(png), chat_id=-100, message_id=7) is True
+        monkeypatch.undo()
+        assert received["chat_id"] == "-100" and received["message_id"] == "7"
+        assert png in received.values()
+        # headers and body: not four sends for each of the form's parts (each a packet the server wakes for)
+        assert 1 <= len(writes) <= 2 and sum(writes) > 30_000
+    finally:
+        await bot.shutdown()
+        await runner.cleanup()
