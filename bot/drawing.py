@@ -50,12 +50,18 @@ class _Worker:
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
+        self.killed = False
         self.waiting: collections.deque[asyncio.Future[bytes]] = collections.deque()
         self.reading = asyncio.get_running_loop().create_task(self._read())
 
     @property
     def alive(self) -> bool:
-        return self.process.returncode is None and not self.reading.done()
+        return not self.killed and self.process.returncode is None and not self.reading.done()
+
+    def kill(self) -> None:
+        """Stop a stuck worker now; the pictures it still owes fail with WorkerDied."""
+        self.killed = True
+        self.process.kill()
 
     def send(self, job: bytes) -> asyncio.Future[bytes]:
         assert self.process.stdin is not None
@@ -100,8 +106,8 @@ class _Worker:
 class Drawing:
     """Runs ``render(*args) -> bytes`` off the event loop, in worker processes or on threads."""
 
-    def __init__(self, processes: int = 0) -> None:
-        self.processes = processes
+    def __init__(self, processes: int = 0, timeout_s: float = 30.0) -> None:
+        self.processes, self.timeout_s = processes, timeout_s
         self._workers: list[_Worker | None] = [None] * processes
         self._starting: dict[int, asyncio.Task[_Worker]] = {}
         self._threads: ThreadPoolExecutor | None = None
@@ -115,11 +121,20 @@ class Drawing:
                 self._threads = ThreadPoolExecutor(2 * (os.cpu_count() or 2), thread_name_prefix="draw")
             return await asyncio.get_running_loop().run_in_executor(self._threads, functools.partial(render, *args))
         job = pickle.dumps((render, args), protocol=pickle.HIGHEST_PROTOCOL)
-        try:
-            return await (await self._least_busy()).send(job)
-        except WorkerDied as exc:
-            log.warning("%s; drawing the picture again in a fresh one", exc)
-            return await (await self._least_busy()).send(job)
+        for attempt in (1, 2):
+            worker = await self._least_busy()
+            try:
+                return await asyncio.wait_for(worker.send(job), self.timeout_s)
+            except WorkerDied as exc:
+                if attempt == 2:
+                    raise
+                log.warning("%s; drawing the picture again in another one", exc)
+            except TimeoutError:  # a renderer stuck in a loop: that worker goes, the pictures behind it move
+                if worker.killed and attempt == 1:  # this one only waited behind the stuck one
+                    continue
+                worker.kill()
+                raise DrawingError(f"no picture within {self.timeout_s} s; drawing process restarted") from None
+        raise AssertionError("unreachable")
 
     async def warm(self) -> None:
         """Start every worker now (after start-up), not on the first press."""

@@ -109,3 +109,25 @@ async def test_a_game_drawn_in_worker_processes_shows_the_same_pictures(tmp_path
             pictures[processes] = [hashlib.sha256(*r.files.values()).hexdigest() for r in edits]
     assert pictures[0] == pictures[1]
     assert len(set(pictures[1])) > 1
+
+
+def _stuck() -> bytes:
+    import time
+
+    time.sleep(60)
+    return b""
+
+
+async def test_a_stuck_renderer_times_out_and_its_worker_is_replaced() -> None:
+    drawing = Drawing(processes=1, timeout_s=2.0)
+    try:
+        await drawing.warm()
+        stuck = drawing._workers[0]
+        assert stuck is not None
+        waiting = asyncio.create_task(drawing.draw(_pid))  # queued behind the stuck picture
+        with pytest.raises(DrawingError, match=r"no picture within 2\.0 s"):
+            await drawing.draw(_stuck)
+        assert int(await waiting) != stuck.process.pid  # drawn again by the fresh worker
+        assert int(await drawing.draw(_pid)) != stuck.process.pid
+    finally:
+        await drawing.close()
