@@ -28,7 +28,7 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     assert burst["http_429"] == 0 and burst["last_picture_is_latest"] is True
     # the bot process under load: presses went through, nothing crashed, the server saw no misuse
     load = results["load"]
-    for window in ("load_empty_db", "paced_empty_db", "load_1000_games"):
+    for window in ("load_empty_db", "paced_empty_db", "paced_fast_empty_db", "load_1000_games"):
         assert load[window]["accepted_presses"] > 0 and load[window]["failed_pressed_again"] == 0
     assert load["bot_log_tracebacks"] == 0 and load["fake_server_violations"] == 0
     assert load["startup_empty_s"] > 0 and load["rss_idle_1000_games"]["rss_mb"] > 0
