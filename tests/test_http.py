@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from aiohttp import web
 from telegram.error import NetworkError, TimedOut
 
 from bot.http import AiohttpRequest
+
+
+@contextlib.asynccontextmanager
+async def _serving(methods: dict[str, Callable[[web.Request], Awaitable[web.Response]]]) -> AsyncIterator[int]:
+    """A bare HTTP server on 127.0.0.1 answering ``/botX/<method>``; yields its port."""
+    app = web.Application()
+    for name, handler in methods.items():
+        app.router.add_post(f"/botX/{name}", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        yield runner.addresses[0][1]
+    finally:
+        await runner.cleanup()
 
 
 async def test_a_refused_connection_is_a_network_error() -> None:
@@ -32,24 +49,17 @@ async def test_a_server_that_does_not_answer_in_time_is_timed_out() -> None:
         await release.wait()
         return web.json_response({"ok": True, "result": True})
 
-    app = web.Application()
-    app.router.add_post("/botX/getMe", slow)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
     request = AiohttpRequest(read_timeout=0.2)
-    await request.initialize()
-    try:
-        with pytest.raises(TimedOut):
-            await request.do_request(f"http://127.0.0.1:{port}/botX/getMe", "POST")
-        release.set()
-        status, body = await request.do_request(f"http://127.0.0.1:{port}/botX/getMe", "POST")
-        assert status == 200 and b'"ok": true' in body
-    finally:
-        await request.shutdown()
-        await runner.cleanup()
+    async with _serving({"getMe": slow}) as port:
+        await request.initialize()
+        try:
+            with pytest.raises(TimedOut):
+                await request.do_request(f"http://127.0.0.1:{port}/botX/getMe", "POST")
+            release.set()
+            status, body = await request.do_request(f"http://127.0.0.1:{port}/botX/getMe", "POST")
+            assert status == 200 and b'"ok": true' in body
+        finally:
+            await request.shutdown()
 
 
 async def test_not_initialized_is_a_clear_error() -> None:
@@ -73,14 +83,6 @@ async def test_an_upload_leaves_in_a_few_writes_and_arrives_whole(monkeypatch: p
         received.update({k: (v.file.read() if isinstance(v, web.FileField) else v) for k, v in form.items()})
         return web.json_response({"ok": True, "result": True})
 
-    app = web.Application()
-    app.router.add_post("/botX/getMe", get_me)
-    app.router.add_post("/botX/editMessageMedia", edit)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
     writes: list[int] = []
     real_write = selector_events._SelectorSocketTransport.write
 
@@ -88,18 +90,18 @@ async def test_an_upload_leaves_in_a_few_writes_and_arrives_whole(monkeypatch: p
         writes.append(len(data))
         return real_write(self, data)
 
-    bot = Bot("X", base_url=f"http://127.0.0.1:{port}/bot", request=AiohttpRequest(),
-              get_updates_request=AiohttpRequest())
-    await bot.initialize()
-    try:
-        png = b"\x89PNG" + bytes(30_000)
-        monkeypatch.setattr(selector_events._SelectorSocketTransport, "write", counted)
-        assert await bot.edit_message_media(InputMediaPhoto(png), chat_id=-100, message_id=7) is True
-        monkeypatch.undo()
-        assert received["chat_id"] == "-100" and received["message_id"] == "7"
-        assert png in received.values()
-        # headers and body: not four sends for each of the form's parts (each a packet the server wakes for)
-        assert 1 <= len(writes) <= 2 and sum(writes) > 30_000
-    finally:
-        await bot.shutdown()
-        await runner.cleanup()
+    async with _serving({"getMe": get_me, "editMessageMedia": edit}) as port:
+        bot = Bot("X", base_url=f"http://127.0.0.1:{port}/bot", request=AiohttpRequest(),
+                  get_updates_request=AiohttpRequest())
+        await bot.initialize()
+        try:
+            png = b"\x89PNG" + bytes(30_000)
+            monkeypatch.setattr(selector_events._SelectorSocketTransport, "write", counted)
+            assert await bot.edit_message_media(InputMediaPhoto(png), chat_id=-100, message_id=7) is True
+            monkeypatch.undo()
+            assert received["chat_id"] == "-100" and received["message_id"] == "7"
+            assert png in received.values()
+            # headers and body: not four sends for each of the form's parts (each a packet the server wakes for)
+            assert 1 <= len(writes) <= 2 and sum(writes) > 30_000
+        finally:
+            await bot.shutdown()
