@@ -12,7 +12,8 @@ event loop's own pipes: no helper threads in the bot and nothing inherited from 
 in every worker). A job is a pickled ``(render, args)``, so ``render`` must be a
 module-level function or a method of a module-level object; engine states and events
 pickle. A worker that dies (killed, out of memory) is started again and its pictures are
-drawn again, so a press is never lost to it.
+drawn again, so a press is never lost to it; one that hangs (30 s) is killed. If workers keep
+dying (a broken install), the bot draws on threads instead of starting new ones forever.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import os
 import pickle
 import struct
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,6 +37,7 @@ log = logging.getLogger(__name__)
 HEADER = struct.Struct("!BI")  # status (0 picture, 1 error), payload length
 OK, FAILED = 0, 1
 ROOT = Path(__file__).resolve().parent.parent  # so `-m bot.drawing` resolves from any working directory
+DEATHS_PER_WORKER = 5  # more deaths than this per worker within a minute: draw on threads from then on
 
 
 class DrawingError(RuntimeError):
@@ -111,6 +114,7 @@ class Drawing:
         self._workers: list[_Worker | None] = [None] * processes
         self._starting: dict[int, asyncio.Task[_Worker]] = {}
         self._threads: ThreadPoolExecutor | None = None
+        self._deaths: collections.deque[float] = collections.deque()
 
     async def draw(self, render: Callable[..., bytes], *args: Any) -> bytes:
         """``render(*args)``: in the least busy worker, or on a thread when there are none."""
@@ -126,6 +130,8 @@ class Drawing:
             try:
                 return await asyncio.wait_for(worker.send(job), self.timeout_s)
             except WorkerDied as exc:
+                if self._keeps_dying():
+                    return await self.draw(render, *args)  # now on threads
                 if attempt == 2:
                     raise
                 log.warning("%s; drawing the picture again in another one", exc)
@@ -135,6 +141,19 @@ class Drawing:
                 worker.kill()
                 raise DrawingError(f"no picture within {self.timeout_s} s; drawing process restarted") from None
         raise AssertionError("unreachable")
+
+    def _keeps_dying(self) -> bool:
+        """Count a death; past the limit (a broken install, say) stop starting workers: every
+        picture would start new ones otherwise, and none would be drawn."""
+        now = time.monotonic()
+        self._deaths.append(now)
+        while self._deaths[0] < now - 60:
+            self._deaths.popleft()
+        if self.processes and len(self._deaths) > DEATHS_PER_WORKER * self.processes:
+            log.error("drawing processes keep dying (%d in a minute); drawing on threads from now on",
+                      len(self._deaths))
+            self.processes = 0
+        return not self.processes
 
     async def warm(self) -> None:
         """Start every worker now (after start-up), not on the first press."""

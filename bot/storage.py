@@ -329,7 +329,8 @@ class Repository:
         now = time.time()
         state_json, result_json = json.dumps(state), json.dumps(result) if result else None
         timeouts_json = json.dumps(timeouts) if timeouts is not None else None
-        rows = [(game_id, version - len(entries) + offset, seat, code, json.dumps(list(dice)), json.dumps(events), now)
+        first = version - len(entries)  # the action number of the first entry
+        rows = [(game_id, first + offset, seat, code, json.dumps(list(dice)), json.dumps(events), now)
                 for offset, (seat, code, dice, events) in enumerate(entries)]
 
         def write(conn: sqlite3.Connection) -> None:
@@ -360,7 +361,7 @@ class Repository:
         kept = self._recent.get(game_id)
         if kept is not None:  # only after the commit: a stale write must not show up in the log
             whole, actions = kept
-            actions = actions + [(n, events) for (_, n, _, _, _, _, _), (*_, events) in zip(rows, entries, strict=True)]
+            actions = actions + [(first + offset, events) for offset, (*_, events) in enumerate(entries)]
             self._recent[game_id] = (whole and len(actions) <= RECENT_KEPT, actions[-RECENT_KEPT:])
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:

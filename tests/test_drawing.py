@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.drawing import Drawing, DrawingError
+from bot.drawing import Drawing, DrawingError, WorkerDied
 from bot.games import GAME_UIS
 from engines import GAMES
 from tests.bot_harness import CHAT_ID, group_world
@@ -129,5 +129,27 @@ async def test_a_stuck_renderer_times_out_and_its_worker_is_replaced() -> None:
             await drawing.draw(_stuck)
         assert int(await waiting) != stuck.process.pid  # drawn again by the fresh worker
         assert int(await drawing.draw(_pid)) != stuck.process.pid
+    finally:
+        await drawing.close()
+
+
+def _dies_in_a_worker(bot_pid: int) -> bytes:
+    """A renderer that kills any worker that runs it (a broken install); on a thread it draws."""
+    if os.getpid() != bot_pid:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return b"on a thread"
+
+
+async def test_workers_that_keep_dying_give_way_to_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.drawing
+
+    monkeypatch.setattr(bot.drawing, "DEATHS_PER_WORKER", 2)
+    drawing = Drawing(processes=1)
+    try:
+        with pytest.raises(WorkerDied):  # two deaths: within the limit, the picture is lost
+            await drawing.draw(_dies_in_a_worker, os.getpid())
+        assert await drawing.draw(_dies_in_a_worker, os.getpid()) == b"on a thread"  # the third: threads
+        assert drawing.processes == 0
+        assert await drawing.draw(_pid) == str(os.getpid()).encode()
     finally:
         await drawing.close()
