@@ -19,7 +19,7 @@ from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot import callback_data as cb
 from bot import texts
@@ -36,6 +36,7 @@ from render.common import render_cover
 
 log = logging.getLogger(__name__)
 LOG_ACTIONS = 3  # actions whose events appear in the caption
+TABLE_RETRY_S = 2.0  # a table edit lost to a server error or a timeout is tried again once after this
 MAX_LOG_ACTIONS = 40  # ... or all since the last edit (bot turns), up to this many
 AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)
 MAX_BOT_ACTIONS = 5000  # a guard for one run of computer turns (a whole game of bots takes less)
@@ -123,9 +124,14 @@ class GameFlow:
     _covers: dict[tuple[str, str], str] = field(default_factory=dict)  # title card → Telegram file id
     _drawing_cover: asyncio.Lock = field(default_factory=asyncio.Lock)
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
+    _retrying: set[int] = field(default_factory=set)  # games whose lost table edit is tried again
+    _retry_tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def close(self) -> None:
-        """Let the drawing workers go (at shutdown, after the last update)."""
+        """Drop pending table retries and let the drawing workers go (at shutdown, after the last
+        update; a table still behind is redrawn at the next start)."""
+        for task in self._retry_tasks:
+            task.cancel()
         await self.drawing.close()
 
     def lock(self, chat_id: int) -> asyncio.Lock:
@@ -595,6 +601,8 @@ class GameFlow:
                     return
             except TelegramError as exc:
                 log.warning("game %s: edit failed: %s", game.id, exc)
+                if isinstance(exc, NetworkError | RetryAfter):  # a 5xx or a timeout: likely to pass
+                    self._retry_table(bot, game.id)
                 return
         if not shown:  # the table message was deleted: post a fresh one and go on
             try:
@@ -605,6 +613,26 @@ class GameFlow:
                 return
             await self.repo.set_message_id(game.id, message.message_id)
         await self.repo.set_shown_version(game.id, game.version)
+
+    def _retry_table(self, bot: Bot, game_id: int) -> None:
+        """Once, a little later: redraw the table if it is still behind (its edit was lost to a
+        server error or a timeout), so the players need not press a stale button to see it."""
+        if game_id in self._retrying:  # this is the retry failing: the next press or restart will do
+            return
+        self._retrying.add(game_id)
+
+        async def again() -> None:
+            try:
+                await asyncio.sleep(TABLE_RETRY_S)
+                game = await self.repo.game(game_id)
+                if game is not None and game.status in ("running", "finished") and game.shown_version < game.version:
+                    await self.show_table(bot, game)
+            finally:
+                self._retrying.discard(game_id)
+
+        task = asyncio.get_running_loop().create_task(again())
+        self._retry_tasks.add(task)
+        task.add_done_callback(self._retry_tasks.discard)
 
     async def repair_tables(self, bot: Bot) -> int:
         """At start-up: re-send every table edit that a crash or a fault left undone."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import TelegramError
+from telegram.error import NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cb
@@ -279,10 +279,15 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async def answer(reply: Reply) -> None:
         nonlocal answered
         answered = True
-        try:
-            await query.answer(reply.text[:200] or None, show_alert=reply.alert)
-        except TelegramError as exc:
-            log.info("answerCallbackQuery failed: %s", exc)
+        for attempt in (1, 2):  # a 5xx or a timeout is tried once more: the button spins until answered
+            try:
+                await query.answer(reply.text[:200] or None, show_alert=reply.alert)
+                return
+            except NetworkError as exc:
+                log.info("answerCallbackQuery failed (attempt %d): %s", attempt, exc)
+            except TelegramError as exc:
+                log.info("answerCallbackQuery failed: %s", exc)
+                return
 
     try:
         await _dispatch_button(update, context, answer)

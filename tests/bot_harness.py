@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import random
 import re
 from collections.abc import AsyncIterator, Sequence
@@ -18,7 +19,7 @@ from telegram.ext import Application
 from bot import callback_data as cb
 from bot.app import build_application
 from bot.config import Config
-from engines.base import Engine
+from engines.base import Engine, LogEntry, replay
 from locales import Translator
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
@@ -198,3 +199,19 @@ async def play_to_end(runner: BotRunner, table: StoredMessage, engine: Engine[An
         captions.append(table.caption)
         assert len(captions) < limit
     return captions
+
+
+async def assert_replays(runner: BotRunner, game_id: int) -> Any:
+    """The stored state equals the replay of the stored action log from the game's seed (no move
+    lost, doubled or half-applied); returns it."""
+    assert runner.app is not None
+    flow = runner.app.bot_data["flow"]
+    game = await flow.repo.game(game_id)
+    assert game is not None and game.state is not None
+    engine = flow.engines[game.code]
+    log = [LogEntry(a["seat"], a["code"], tuple(a["dice"])) for a in await flow.repo.actions(game_id)
+           if a["code"] != "start"]
+    replayed = replay(engine, engine.options_from_json(game.options), len(game.seats), game.seed, log)
+    assert json.loads(json.dumps(replayed.to_json())) == game.state  # as stored: tuples become lists
+    assert len(log) == game.version
+    return replayed

@@ -1,0 +1,99 @@
+"""Telegram-side faults (issue #10): errors on sends and edits, 429s, a deleted table message.
+
+Each test injects the fault with the fake server, plays on, and checks that the stored game is
+the replay of its action log (nothing lost, doubled or half-applied) and the table shows it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.bot_harness import CHAT_ID, World, assert_replays, current_player_name, game_id_of, group_world
+from tests.fake_telegram import StoredMessage
+from tests.test_e2e_sosedi import open_lobby
+
+
+@pytest.fixture
+async def running(tmp_path: Path) -> AsyncIterator[tuple[World, StoredMessage]]:
+    async with group_world(tmp_path, first_seed=23) as world:
+        _, runner, users = world
+        lobby = await open_lobby(runner, users)
+        await runner.press(users["anya"], lobby, "Начать")
+        yield world, runner.table()
+
+
+def mover_of(users, table: StoredMessage):  # type: ignore[no-untyped-def]
+    return next(u for u in users.values() if u.first_name == current_player_name(table.caption))
+
+
+async def test_an_admin_deleted_the_table_a_fresh_one_is_posted(running) -> None:
+    (tg, runner, users), table = running
+    game_id = game_id_of(table)
+    tg.fail_next("editMessageMedia", error_code=400, description="Bad Request: message to edit not found")
+    answer = await runner.press(mover_of(users, table), table, "🎲")
+    assert answer["text"].startswith("🎲 ")
+    fresh = runner.table()
+    assert fresh.message_id != table.message_id and fresh.photo is not None  # posted anew
+    assert " бросает " in fresh.caption and game_id_of(fresh) == game_id
+    state = await assert_replays(runner, game_id)
+    assert state.version == 1
+    answer = await runner.press(mover_of(users, fresh), fresh, "🎲")  # and the game goes on there
+    assert answer["text"].startswith("🎲 ")
+    assert (await assert_replays(runner, game_id)).version == 2
+
+
+@pytest.mark.parametrize("method", ["editMessageMedia", "answerCallbackQuery"])
+@pytest.mark.parametrize("code", [500, 502])
+async def test_server_errors_lose_no_move(running, method: str, code: int, caplog, monkeypatch) -> None:
+    import bot.flow
+
+    monkeypatch.setattr(bot.flow, "TABLE_RETRY_S", 0.2)
+    (tg, runner, users), table = running
+    caplog.set_level(logging.WARNING)
+    game_id = game_id_of(table)
+    tg.fail_next(method, error_code=code)
+    handle = await tg.press(mover_of(users, table), CHAT_ID, table.message_id, table.buttons[0][1])
+    await runner.handled()
+    assert (await assert_replays(runner, game_id)).version == 1  # the move is stored once
+    assert handle.answered  # a lost answer is sent again at once
+    if method == "editMessageMedia":  # the picture was lost: it is sent again a moment later
+        await tg.wait_for(lambda s: " бросает " in table.caption, timeout=5)
+    assert " бросает " in table.caption
+    answer = await runner.press(mover_of(users, table), table, "🎲")
+    assert answer["text"].startswith("🎲 ")
+    assert (await assert_replays(runner, game_id)).version == 2
+    assert not [r for r in caplog.records if r.exc_info]  # logged as a line, not a traceback
+
+
+async def test_a_table_edit_is_retried_once_not_forever(running, monkeypatch) -> None:
+    import bot.flow
+
+    monkeypatch.setattr(bot.flow, "TABLE_RETRY_S", 0.2)
+    (tg, runner, users), table = running
+    tg.fail_next("editMessageMedia", error_code=500, times=5)
+    caption = table.caption
+    await runner.press(mover_of(users, table), table, "🎲")
+    await tg.wait_for(lambda s: len([r for r in s.requests if r.method == "editMessageMedia"]) >= 3, timeout=5)
+    await runner.handled()
+    edits = [r for r in tg.requests if r.method == "editMessageMedia"]
+    assert [r.error_code for r in edits[-2:]] == [500, 500]  # the edit and one retry
+    assert len(runner.app.bot_data["flow"]._retry_tasks) == 0 and table.caption == caption
+    answer = await runner.press(mover_of(users, table), table, "🎲")  # a stale button: it brings the table
+    assert answer["text"] == "Кнопка устарела."
+
+
+async def test_a_429_on_an_edit_is_waited_out_and_the_edit_arrives(running) -> None:
+    (tg, runner, users), table = running
+    game_id = game_id_of(table)
+    tg.fail_next("editMessageMedia", error_code=429, retry_after=1)
+    edits = table.edit_count
+    answer = await runner.press(mover_of(users, table), table, "🎲")
+    assert answer["text"].startswith("🎲 ")
+    await tg.wait_for(lambda s: table.edit_count > edits, timeout=10)
+    assert " бросает " in table.caption
+    assert [r.error_code for r in tg.requests if r.method == "editMessageMedia"][-2:] == [429, None]
+    assert (await assert_replays(runner, game_id)).version == 1
