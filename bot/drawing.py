@@ -202,8 +202,9 @@ class Drawing:
             self._threads = None
 
 
-def serve(jobs: BinaryIO, pictures: BinaryIO) -> None:
-    """A worker: read ``(render, args)`` jobs until the input ends, write each picture or error."""
+def serve(jobs: BinaryIO, pictures: BinaryIO) -> bool:
+    """A worker: read ``(render, args)`` jobs until the input ends, write each picture or error.
+    False if the bot went away while a picture was being drawn (killed: nobody reads any more)."""
     import traceback
 
     while size := jobs.read(4):
@@ -213,8 +214,12 @@ def serve(jobs: BinaryIO, pictures: BinaryIO) -> None:
         except Exception as exc:  # the bot raises it for this picture; the worker goes on
             traceback.print_exc()
             status, payload = FAILED, f"{type(exc).__name__}: {exc}".encode()
-        pictures.write(HEADER.pack(status, len(payload)) + payload)
-        pictures.flush()
+        try:
+            pictures.write(HEADER.pack(status, len(payload)) + payload)
+            pictures.flush()
+        except BrokenPipeError:
+            return False
+    return True
 
 
 if __name__ == "__main__":
@@ -223,4 +228,5 @@ if __name__ == "__main__":
     # the pictures get the real stdout to themselves: a stray print() goes to stderr instead
     pictures = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.stdin.buffer, pictures)
+    if not serve(sys.stdin.buffer, pictures):
+        os._exit(0)  # the bot is gone: no traceback for flushing into its closed pipe at exit

@@ -153,3 +153,22 @@ async def test_workers_that_keep_dying_give_way_to_threads(monkeypatch: pytest.M
         assert await drawing.draw(_pid) == str(os.getpid()).encode()
     finally:
         await drawing.close()
+
+
+def test_a_worker_whose_bot_is_gone_stops_quietly() -> None:
+    import io
+    import pickle
+    import struct
+
+    from bot.drawing import HEADER, serve
+
+    job = pickle.dumps((bytes, (3,)))
+    jobs = io.BytesIO(struct.pack("!I", len(job)) + job + struct.pack("!I", len(job)) + job)
+    read, write = os.pipe()
+    os.close(read)  # the bot was killed: nobody reads its pictures
+    with os.fdopen(write, "wb", buffering=0) as pictures:  # unbuffered: nothing left to flush at close
+        assert serve(jobs, pictures) is False
+        assert jobs.tell() < len(jobs.getvalue())  # it stopped at the first picture nobody could take
+    done = io.BytesIO()
+    jobs.seek(0)
+    assert serve(jobs, done) is True and done.getvalue() == (HEADER.pack(0, 3) + b"\0\0\0") * 2

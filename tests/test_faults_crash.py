@@ -1,0 +1,183 @@
+"""Crashes (issue #10): the real bot process is SIGKILLed at seeded random moments while 30
+groups play, and started again on the same database each time. Every game must go on, and
+each stored game must be the replay of its action log: no move lost, doubled or half-applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import signal
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.storage import Repository
+from engines import GAMES
+from engines.base import LogEntry, replay
+from tests.bot_harness import current_player_name
+from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.test_e2e_process import TOKEN, spawn
+
+CHATS, KILLS, SEED = 30, 8, 2026
+BASE_CHAT = -100900
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(token=TOKEN, bot_username="SosediBot") as server:
+        yield server
+
+
+class Bot:
+    """The bot process, killed and started again on one database."""
+
+    def __init__(self, tg: FakeTelegram, tmp: Path) -> None:
+        self.tg, self.db, self.log = tg, tmp / "bot.sqlite3", tmp / "bot.log"
+        self.process: asyncio.subprocess.Process | None = None
+        self.up = asyncio.Event()
+
+    async def start(self) -> None:
+        polls = self.tg.polls_started
+        self.process = await spawn(self.tg, self.db, self.log)
+        await self.tg.wait_for(lambda s: s.polls_started > polls, timeout=30)
+        self.up.set()
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.up.clear()
+        self.process.send_signal(signal.SIGKILL)
+        assert await self.process.wait() == -signal.SIGKILL
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(self.process.wait(), 30) == 0
+
+
+def table_of(tg: FakeTelegram, chat_id: int) -> StoredMessage | None:
+    """The chat's live table: its newest photo message (a fresh one if the old was replaced)."""
+    photos = [m for m in tg.bot_messages(chat_id) if m.photo is not None and not m.deleted]
+    return photos[-1] if photos else None
+
+
+async def press(tg: FakeTelegram, bot: Bot, user: FakeUser, chat_id: int, message: StoredMessage,
+                label: str) -> str | None:
+    """Press and wait for the answer; None if the bot died before answering."""
+    handle = await tg.press(user, chat_id, message.message_id, message.button(label))
+    for _ in range(40):
+        try:
+            return (await tg.wait_answer(handle, timeout=0.25)).get("text", "")
+        except TimeoutError:
+            if not bot.up.is_set():
+                return None
+    raise AssertionError(f"chat {chat_id}: no answer in 10 s while the bot was up\n{tg.dump()}")
+
+
+async def play(tg: FakeTelegram, bot: Bot, chat_id: int, players: dict[str, FakeUser], until: float,
+               stats: dict[str, int]) -> None:
+    """Roll whenever it is someone's turn, through crashes, until the game ends or time is up."""
+    while tg.clock() < until:
+        await bot.up.wait()
+        table = table_of(tg, chat_id)
+        if table is None or not any(label.startswith("🎲") for label, _ in table.buttons):
+            return  # finished
+        mover = players.get(current_player_name(table.caption or ""))
+        if mover is None:
+            await asyncio.sleep(0.05)
+            continue
+        answer = await press(tg, bot, mover, chat_id, table, next(lb for lb, _ in table.buttons if lb.startswith("🎲")))
+        stats["presses"] += 1
+        if answer is None:
+            stats["lost_to_a_kill"] += 1
+            await asyncio.sleep(0.1)
+        else:
+            await asyncio.sleep(0.02)
+
+
+def behind(db: Path) -> list[int]:
+    """Games whose table does not show their last move yet (read beside the running bot: WAL)."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        return [row[0] for row in conn.execute("SELECT id FROM games WHERE shown_version < version")]
+
+
+async def check_replays(db: Path) -> list[dict[str, Any]]:
+    """Each stored game against the replay of its log; returns the games."""
+    repo = await Repository.open(db)
+    try:
+        rows = await repo._run(lambda conn: conn.execute("SELECT id FROM games").fetchall())
+        games = []
+        for (game_id,) in rows:
+            game = await repo.game(game_id)
+            assert game is not None and game.state is not None
+            engine = GAMES[game.code]
+            actions = await repo.actions(game_id)
+            log = [LogEntry(a["seat"], a["code"], tuple(a["dice"])) for a in actions if a["code"] != "start"]
+            replayed = replay(engine, engine.options_from_json(game.options), len(game.seats), game.seed, log)
+            assert engine.state_from_json(game.state).to_json() == replayed.to_json(), game_id
+            assert [a["n"] for a in actions] == list(range(-1, game.version)), game_id  # none lost or doubled
+            games.append({"id": game_id, "chat": game.chat_id, "version": game.version, "status": game.status,
+                          "shown": game.shown_version})
+        return games
+    finally:
+        await repo.close()
+
+
+async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, tmp_path: Path) -> None:
+    rng = random.Random(SEED)
+    chats = {}
+    for k in range(CHATS):
+        chat_id = BASE_CHAT - k
+        a, b = tg.add_user(10_000 + 2 * k, f"Аня{k}"), tg.add_user(10_001 + 2 * k, f"Боря{k}")
+        tg.add_chat(chat_id, "supergroup", creator=a.id)
+        chats[chat_id] = {a.first_name: a, b.first_name: b}
+    bot = Bot(tg, tmp_path)
+    await bot.start()
+    try:
+        for chat_id, players in chats.items():  # every group starts a game
+            host, guest = players.values()
+            await tg.send_message(host, chat_id, "/newgame sosedi")
+            await tg.wait_for(lambda s, c=chat_id: table_of(s, c) is not None, timeout=15)
+            lobby = table_of(tg, chat_id)
+            assert lobby is not None
+            assert await press(tg, bot, guest, chat_id, lobby, "Играю") is not None
+            await tg.wait_for(lambda s, m=lobby: any("Начать" in label for label, _ in m.buttons), timeout=15)
+            assert await press(tg, bot, host, chat_id, lobby, "Начать") is not None
+            await tg.wait_for(lambda s, m=lobby: "Ходит:" in (m.caption or ""), timeout=15)
+        stats = {"presses": 0, "lost_to_a_kill": 0, "kills": 0}
+        until = tg.clock() + 30
+
+        async def killer() -> None:
+            for _ in range(KILLS):
+                await asyncio.sleep(rng.uniform(0.3, 2.0))
+                await bot.kill()
+                stats["kills"] += 1
+                await asyncio.sleep(rng.uniform(0.0, 0.3))  # presses pile up while it is down
+                await bot.start()
+
+        await asyncio.gather(killer(), *(play(tg, bot, c, p, until, stats) for c, p in chats.items()))
+        # every update fetched; the last start's catch-up redraws what the last kill left behind
+        await tg.wait_for(lambda s: s.pending_updates_count() == 0, timeout=15)
+        for _ in range(150):
+            if not behind(bot.db):
+                break
+            await asyncio.sleep(0.1)
+        stats["answers_lost_to_a_kill"] = len(tg.unanswered_callbacks())  # a toast, never a move
+    finally:
+        await bot.stop()
+    assert stats["kills"] == KILLS and stats["presses"] > 10 * CHATS
+    games = await check_replays(bot.db)
+    assert len(games) == CHATS
+    for game in games:
+        table = table_of(tg, game["chat"])
+        assert table is not None
+        assert game["shown"] == game["version"], game  # every table shows its last move
+        assert game["status"] in ("running", "finished")
+    log = bot.log.read_text(encoding="utf-8")
+    assert "Traceback" not in log and TOKEN not in log
+    assert tg.violations == []
+    print(f"\ncrash suite: {stats}")
