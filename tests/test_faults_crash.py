@@ -181,3 +181,49 @@ async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, tmp_pat
     assert "Traceback" not in log and TOKEN not in log
     assert tg.violations == []
     print(f"\ncrash suite: {stats}")
+
+
+async def test_sigterm_lets_updates_in_flight_finish(tg: FakeTelegram, tmp_path: Path) -> None:
+    chats = {}
+    for k in range(10):
+        chat_id = BASE_CHAT - 100 - k
+        a, b = tg.add_user(20_000 + 2 * k, f"Оля{k}"), tg.add_user(20_001 + 2 * k, f"Петя{k}")
+        tg.add_chat(chat_id, "supergroup", creator=a.id)
+        chats[chat_id] = {a.first_name: a, b.first_name: b}
+    bot = Bot(tg, tmp_path)
+    await bot.start()
+    for chat_id, players in chats.items():
+        host, guest = players.values()
+        await tg.send_message(host, chat_id, "/newgame sosedi")
+        await tg.wait_for(lambda s, c=chat_id: table_of(s, c) is not None, timeout=15)
+        lobby = table_of(tg, chat_id)
+        assert lobby is not None
+        await press(tg, bot, guest, chat_id, lobby, "Играю")
+        await tg.wait_for(lambda s, m=lobby: any("Начать" in label for label, _ in m.buttons), timeout=15)
+        await press(tg, bot, host, chat_id, lobby, "Начать")
+        await tg.wait_for(lambda s, m=lobby: "Ходит:" in (m.caption or ""), timeout=15)
+    # every group presses at once, and the bot is told to stop while it handles them
+    handles = []
+    for chat_id, players in chats.items():
+        table = table_of(tg, chat_id)
+        assert table is not None
+        mover = players[current_player_name(table.caption or "")]
+        handles.append(await tg.press(mover, chat_id, table.message_id, table.buttons[0][1]))
+    await tg.wait_for(lambda s: s.pending_updates_count() == 0 or any(h.answered for h in handles), timeout=15)
+    assert bot.process is not None
+    bot.process.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(bot.process.wait(), 30) == 0  # a clean exit
+    games = await check_replays(bot.db)  # the database closed cleanly and holds whole moves only
+    answered = sum(h.answered and (h.params or {}).get("text", "").startswith("🎲") for h in handles)
+    assert sum(g["version"] for g in games) >= answered  # every answered roll is stored
+    assert all(g["shown"] == g["version"] for g in games), games  # and its table edit went out
+    # started again, it handles whatever was not fetched yet: each press applied exactly once
+    await bot.start()
+    try:
+        await tg.wait_for(lambda s: all(h.answered for h in handles), timeout=15)
+    finally:
+        await bot.stop()
+    games = await check_replays(bot.db)
+    assert sorted(g["version"] for g in games) == [1] * len(chats)
+    log = bot.log.read_text(encoding="utf-8")
+    assert "Traceback" not in log and tg.violations == []
