@@ -8,28 +8,16 @@ group_world fixture also checks that every press was answered and the server saw
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import callback_data as cb
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, game_id_of, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of
 from tests.fake_telegram import FakeTelegram, StoredMessage
-from tests.test_e2e_sosedi import open_lobby
 
 OTHER_CHAT = -100777
 STALE = "Кнопка устарела."
-
-
-@pytest.fixture
-async def running(tmp_path: Path) -> AsyncIterator[tuple[World, StoredMessage]]:
-    async with group_world(tmp_path, first_seed=11) as world:
-        _, runner, users = world
-        lobby = await open_lobby(runner, users)
-        await runner.press(users["anya"], lobby, "Начать")
-        yield world, runner.table()
 
 
 async def snapshot(tg: FakeTelegram, runner: BotRunner, table: StoredMessage,
@@ -48,15 +36,14 @@ def no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
     assert not bad, [r.getMessage() for r in bad]
 
 
-async def test_forged_callback_data_is_refused_and_changes_nothing(running, caplog) -> None:
-    (tg, runner, users), table = running
-    caplog.set_level(logging.WARNING)
+async def test_forged_callback_data_is_refused_and_changes_nothing(started_sosedi, caplog) -> None:
+    (tg, runner, users), table = started_sosedi
     by_name = {u.first_name: u for u in users.values()}
     await runner.press(by_name[current_player_name(table.caption)], table, "🎲")  # so an older version exists
     game_id = game_id_of(table)
     version = int(table.buttons[0][1].split(":")[2])
     roll = table.buttons[0][1].rsplit(":", 1)[1]
-    # another group's running game: its buttons must not work from here
+    # another group's started_sosedi game: its buttons must not work from here
     tg.add_chat(OTHER_CHAT, "supergroup", "Другой клуб", creator=users["boris"].id)
     await tg.send_message(users["boris"], OTHER_CHAT, "/newgame sosedi")
     await runner.handled()
@@ -91,9 +78,8 @@ async def test_forged_callback_data_is_refused_and_changes_nothing(running, capl
     no_tracebacks(caplog)
 
 
-async def test_junk_commands_get_a_clear_answer_or_silence(running, caplog) -> None:
-    (tg, runner, users), table = running
-    caplog.set_level(logging.WARNING)
+async def test_junk_commands_get_a_clear_answer_or_silence(started_sosedi, caplog) -> None:
+    (tg, runner, users), table = started_sosedi
     before = await snapshot(tg, runner, table)
     for text in ("/newgame qwerty", "/newgame sosedi and more", "/newgame@OtherBot sosedi", "/set",
                  "/set chips=abc", "/set =", "/kick junk", "/lang xx", "/stop now please", "/tally ?",
@@ -105,9 +91,8 @@ async def test_junk_commands_get_a_clear_answer_or_silence(running, caplog) -> N
     no_tracebacks(caplog)
 
 
-async def test_updates_the_bot_does_not_act_on(running, caplog) -> None:
-    (tg, runner, users), table = running
-    caplog.set_level(logging.WARNING)
+async def test_updates_the_bot_does_not_act_on(started_sosedi, caplog) -> None:
+    (tg, runner, users), table = started_sosedi
     before = await snapshot(tg, runner, table)
     anya = users["anya"].to_dict()
     chat = tg.chats[CHAT_ID].to_dict()
@@ -126,9 +111,8 @@ async def test_updates_the_bot_does_not_act_on(running, caplog) -> None:
     no_tracebacks(caplog)
 
 
-async def test_presses_in_a_private_chat_change_nothing(running, caplog) -> None:
-    (tg, runner, users), table = running
-    caplog.set_level(logging.WARNING)
+async def test_presses_in_a_private_chat_change_nothing(started_sosedi, caplog) -> None:
+    (tg, runner, users), table = started_sosedi
     before = await snapshot(tg, runner, table)
     vera = users["vera"]
     await tg.send_private(vera, "/start")
@@ -143,9 +127,8 @@ async def test_presses_in_a_private_chat_change_nothing(running, caplog) -> None
     no_tracebacks(caplog)
 
 
-async def test_double_taps_and_simultaneous_presses_apply_once(running, caplog) -> None:
-    (tg, runner, users), table = running
-    caplog.set_level(logging.WARNING)
+async def test_double_taps_and_simultaneous_presses_apply_once(started_sosedi, caplog) -> None:
+    (tg, runner, users), table = started_sosedi
     by_name = {u.first_name: u for u in users.values()}
     for _ in range(5):
         if not table.buttons:
@@ -165,9 +148,8 @@ async def test_double_taps_and_simultaneous_presses_apply_once(running, caplog) 
     no_tracebacks(caplog)
 
 
-async def test_presses_on_a_finished_game_change_nothing(running, caplog) -> None:
-    (tg, runner, users), table = running
-    caplog.set_level(logging.WARNING)
+async def test_presses_on_a_finished_game_change_nothing(started_sosedi, caplog) -> None:
+    (tg, runner, users), table = started_sosedi
     by_name = {u.first_name: u for u in users.values()}
     game_id, last_data = game_id_of(table), table.buttons[0][1]
     while table.buttons:

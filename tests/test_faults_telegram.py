@@ -6,32 +6,18 @@ the replay of its action log (nothing lost, doubled or half-applied) and the tab
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
-from tests.bot_harness import CHAT_ID, World, assert_replays, current_player_name, game_id_of, group_world
+from tests.bot_harness import CHAT_ID, assert_replays, current_player_name, game_id_of
 from tests.fake_telegram import StoredMessage
-from tests.test_e2e_sosedi import open_lobby
-
-
-@pytest.fixture
-async def running(tmp_path: Path) -> AsyncIterator[tuple[World, StoredMessage]]:
-    async with group_world(tmp_path, first_seed=23) as world:
-        _, runner, users = world
-        lobby = await open_lobby(runner, users)
-        await runner.press(users["anya"], lobby, "Начать")
-        yield world, runner.table()
 
 
 def mover_of(users, table: StoredMessage):  # type: ignore[no-untyped-def]
     return next(u for u in users.values() if u.first_name == current_player_name(table.caption))
 
 
-async def test_an_admin_deleted_the_table_a_fresh_one_is_posted(running) -> None:
-    (tg, runner, users), table = running
+async def test_an_admin_deleted_the_table_a_fresh_one_is_posted(started_sosedi) -> None:
+    (tg, runner, users), table = started_sosedi
     game_id = game_id_of(table)
     tg.fail_next("editMessageMedia", error_code=400, description="Bad Request: message to edit not found")
     answer = await runner.press(mover_of(users, table), table, "🎲")
@@ -48,12 +34,11 @@ async def test_an_admin_deleted_the_table_a_fresh_one_is_posted(running) -> None
 
 @pytest.mark.parametrize("method", ["editMessageMedia", "answerCallbackQuery"])
 @pytest.mark.parametrize("code", [500, 502])
-async def test_server_errors_lose_no_move(running, method: str, code: int, caplog, monkeypatch) -> None:
+async def test_server_errors_lose_no_move(started_sosedi, method: str, code: int, caplog, monkeypatch) -> None:
     import bot.flow
 
     monkeypatch.setattr(bot.flow, "TABLE_RETRY_S", 0.2)
-    (tg, runner, users), table = running
-    caplog.set_level(logging.WARNING)
+    (tg, runner, users), table = started_sosedi
     game_id = game_id_of(table)
     tg.fail_next(method, error_code=code)
     handle = await tg.press(mover_of(users, table), CHAT_ID, table.message_id, table.buttons[0][1])
@@ -69,11 +54,11 @@ async def test_server_errors_lose_no_move(running, method: str, code: int, caplo
     assert not [r for r in caplog.records if r.exc_info]  # logged as a line, not a traceback
 
 
-async def test_a_table_edit_is_retried_once_not_forever(running, monkeypatch) -> None:
+async def test_a_table_edit_is_retried_once_not_forever(started_sosedi, monkeypatch) -> None:
     import bot.flow
 
     monkeypatch.setattr(bot.flow, "TABLE_RETRY_S", 0.2)
-    (tg, runner, users), table = running
+    (tg, runner, users), table = started_sosedi
     tg.fail_next("editMessageMedia", error_code=500, times=5)
     caption = table.caption
     await runner.press(mover_of(users, table), table, "🎲")
@@ -86,8 +71,8 @@ async def test_a_table_edit_is_retried_once_not_forever(running, monkeypatch) ->
     assert answer["text"] == "Кнопка устарела."
 
 
-async def test_a_429_on_an_edit_is_waited_out_and_the_edit_arrives(running) -> None:
-    (tg, runner, users), table = running
+async def test_a_429_on_an_edit_is_waited_out_and_the_edit_arrives(started_sosedi) -> None:
+    (tg, runner, users), table = started_sosedi
     game_id = game_id_of(table)
     tg.fail_next("editMessageMedia", error_code=429, retry_after=1)
     edits = table.edit_count
