@@ -124,13 +124,12 @@ class GameFlow:
     _covers: dict[tuple[str, str], str] = field(default_factory=dict)  # title card → Telegram file id
     _drawing_cover: asyncio.Lock = field(default_factory=asyncio.Lock)
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
-    _retrying: set[int] = field(default_factory=set)  # games whose lost table edit is tried again
-    _retry_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    _retries: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # game → its lost table edit, again
 
     async def close(self) -> None:
         """Drop pending table retries and let the drawing workers go (at shutdown, after the last
         update; a table still behind is redrawn at the next start)."""
-        for task in self._retry_tasks:
+        for task in list(self._retries.values()):
             task.cancel()
         await self.drawing.close()
 
@@ -617,22 +616,17 @@ class GameFlow:
     def _retry_table(self, bot: Bot, game_id: int) -> None:
         """Once, a little later: redraw the table if it is still behind (its edit was lost to a
         server error or a timeout), so the players need not press a stale button to see it."""
-        if game_id in self._retrying:  # this is the retry failing: the next press or restart will do
+        if game_id in self._retries:  # this is the retry failing: the next press or restart will do
             return
-        self._retrying.add(game_id)
 
         async def again() -> None:
-            try:
-                await asyncio.sleep(TABLE_RETRY_S)
-                game = await self.repo.game(game_id)
-                if game is not None and game.status in ("running", "finished") and game.shown_version < game.version:
-                    await self.show_table(bot, game)
-            finally:
-                self._retrying.discard(game_id)
+            await asyncio.sleep(TABLE_RETRY_S)
+            game = await self.repo.game(game_id)
+            if game is not None and game.status in ("running", "finished") and game.shown_version < game.version:
+                await self.show_table(bot, game)
 
-        task = asyncio.get_running_loop().create_task(again())
-        self._retry_tasks.add(task)
-        task.add_done_callback(self._retry_tasks.discard)
+        task = self._retries[game_id] = asyncio.get_running_loop().create_task(again())
+        task.add_done_callback(lambda _: self._retries.pop(game_id, None))
 
     async def repair_tables(self, bot: Bot) -> int:
         """At start-up: re-send every table edit that a crash or a fault left undone."""

@@ -66,7 +66,7 @@ async def test_a_table_edit_is_retried_once_not_forever(started_sosedi, monkeypa
     await runner.handled()
     edits = [r for r in tg.requests if r.method == "editMessageMedia"]
     assert [r.error_code for r in edits[-2:]] == [500, 500]  # the edit and one retry
-    assert len(runner.app.bot_data["flow"]._retry_tasks) == 0 and table.caption == caption
+    assert len(runner.app.bot_data["flow"]._retries) == 0 and table.caption == caption
     answer = await runner.press(mover_of(users, table), table, "🎲")  # a stale button: it brings the table
     assert answer["text"] == "Кнопка устарела."
 
