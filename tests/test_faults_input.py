@@ -8,12 +8,13 @@ group_world fixture also checks that every press was answered and the server saw
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import callback_data as cb
-from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of, group_world
 from tests.fake_telegram import FakeTelegram, StoredMessage
 
 OTHER_CHAT = -100777
@@ -163,3 +164,22 @@ async def test_presses_on_a_finished_game_change_nothing(started_sosedi, caplog)
         assert answer.get("text")
     assert await snapshot(tg, runner, table, game_id) == before and len(tg.bot_messages(CHAT_ID)) == messages
     no_tracebacks(caplog)
+
+
+async def test_names_cannot_make_the_bot_post_html(tmp_path: Path) -> None:
+    evil_name = '<b>Ева</b> & <a href="x.evil">'  # within the name length the bot shows
+    async with group_world(tmp_path, first_seed=5) as (tg, runner, users):
+        evil = tg.add_user(66, evil_name)
+        await runner.say(users["anya"], "/newgame sosedi")
+        lobby = runner.table()
+        await runner.press(evil, lobby, "Играю")
+        assert evil_name in lobby.caption  # shown as the text it is, not as markup
+        await runner.press(users["anya"], lobby, "Начать")
+        for _ in range(6):
+            if not lobby.buttons:
+                break
+            mover = evil if current_player_name(lobby.caption) == evil_name else users["anya"]
+            await runner.press(mover, lobby, "🎲")
+        assert evil_name in lobby.caption
+        urls = [e.get("url", "") for e in lobby.caption_entities or []]
+        assert not any("evil" in url for url in urls)  # no link but the bot's own mentions
