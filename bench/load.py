@@ -191,7 +191,7 @@ async def _play(tg: FakeTelegram, w: Watcher, chat: Chat, stats: Stats, until: f
 
 
 def _tree(pid: int) -> list[int]:
-    """``pid`` and every process below it (the bot's drawing fork server and its workers)."""
+    """``pid`` and every process below it (the bot's drawing workers)."""
     parents: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:

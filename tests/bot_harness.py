@@ -19,6 +19,8 @@ from telegram.ext import Application
 from bot import callback_data as cb
 from bot.app import build_application
 from bot.config import Config
+from bot.storage import GameRow, Repository
+from engines import GAMES
 from engines.base import Engine, LogEntry, replay
 from locales import Translator
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
@@ -202,16 +204,21 @@ async def play_to_end(runner: BotRunner, table: StoredMessage, engine: Engine[An
 
 
 async def assert_replays(runner: BotRunner, game_id: int) -> Any:
-    """The stored state equals the replay of the stored action log from the game's seed (no move
-    lost, doubled or half-applied); returns it."""
+    """:func:`assert_replays_in` the running bot's storage; returns the replayed state."""
     assert runner.app is not None
-    flow = runner.app.bot_data["flow"]
-    game = await flow.repo.game(game_id)
+    return (await assert_replays_in(runner.app.bot_data["flow"].repo, game_id))[1]
+
+
+async def assert_replays_in(repo: Repository, game_id: int) -> tuple[GameRow, Any]:
+    """The stored state equals the replay of the stored action log from the game's seed, and the
+    log's action numbers run from the start (-1) to the version: no move lost, doubled or
+    half-applied. Returns the game and the replayed state."""
+    game = await repo.game(game_id)
     assert game is not None and game.state is not None
-    engine = flow.engines[game.code]
-    log = [LogEntry(a["seat"], a["code"], tuple(a["dice"])) for a in await flow.repo.actions(game_id)
-           if a["code"] != "start"]
+    engine = GAMES[game.code]
+    actions = await repo.actions(game_id)
+    log = [LogEntry(a["seat"], a["code"], tuple(a["dice"])) for a in actions if a["code"] != "start"]
     replayed = replay(engine, engine.options_from_json(game.options), len(game.seats), game.seed, log)
-    assert json.loads(json.dumps(replayed.to_json())) == game.state  # as stored: tuples become lists
-    assert len(log) == game.version
-    return replayed
+    assert json.loads(json.dumps(replayed.to_json())) == game.state, game_id  # as stored: tuples become lists
+    assert [a["n"] for a in actions] == list(range(-1, game.version)), game_id
+    return game, replayed

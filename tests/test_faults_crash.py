@@ -17,9 +17,7 @@ from typing import Any
 import pytest
 
 from bot.storage import Repository
-from engines import GAMES
-from engines.base import LogEntry, replay
-from tests.bot_harness import current_player_name
+from tests.bot_harness import assert_replays_in, current_player_name
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.test_e2e_process import TOKEN, spawn
 
@@ -112,14 +110,7 @@ async def check_replays(db: Path) -> list[dict[str, Any]]:
         rows = await repo._run(lambda conn: conn.execute("SELECT id FROM games").fetchall())
         games = []
         for (game_id,) in rows:
-            game = await repo.game(game_id)
-            assert game is not None and game.state is not None
-            engine = GAMES[game.code]
-            actions = await repo.actions(game_id)
-            log = [LogEntry(a["seat"], a["code"], tuple(a["dice"])) for a in actions if a["code"] != "start"]
-            replayed = replay(engine, engine.options_from_json(game.options), len(game.seats), game.seed, log)
-            assert engine.state_from_json(game.state).to_json() == replayed.to_json(), game_id
-            assert [a["n"] for a in actions] == list(range(-1, game.version)), game_id  # none lost or doubled
+            game, _ = await assert_replays_in(repo, game_id)
             games.append({"id": game_id, "chat": game.chat_id, "version": game.version, "status": game.status,
                           "shown": game.shown_version})
         return games
