@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
+import time
 import warnings
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -17,13 +19,16 @@ from telegram import (
     Bot,
     BotCommand,
     BotCommandScopeAllGroupChats,
+    ChatMemberAdministrator,
+    ChatMemberBanned,
+    ChatMemberRestricted,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
     Update,
 )
-from telegram.error import BadRequest, Conflict, Forbidden, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Conflict, Forbidden, RetryAfter, TimedOut
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -368,6 +373,74 @@ async def test_group_rate_limit_with_fake_clock(bot: Bot, tg: FakeTelegram,
     assert isinstance(edited, Message) and edited.text == "v21"
 
 
+# ----------------------------------------------------------------------------- slow answers
+
+
+def no_server_complaints(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
+
+
+async def test_slow_answer_times_out_in_the_client_but_the_call_took_effect(
+    bot: Bot, tg: FakeTelegram, group: FakeChat, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    tg.delay_next("sendMessage", 30)
+    with pytest.raises(TimedOut):
+        await bot.send_message(GROUP, "slow", read_timeout=0.2)
+    assert [m.text for m in tg.bot_messages(GROUP)] == ["slow"]  # applied: stored at once
+    held = tg.requests_for("sendMessage")[-1]
+    assert held.ok and held.delayed == 30
+    # the client hung up, so the server drops the 30 s wait instead of answering nobody
+    await tg.wait_for(lambda s: s.late_answers == 0, timeout=2)
+    fast = await bot.send_message(GROUP, "fast", read_timeout=1)  # only the next call was slow
+    assert fast.message_id == 2 and tg.requests_for("sendMessage")[-1].delayed == 0
+    assert tg.violations == [] and no_server_complaints(caplog) == []
+
+
+async def test_not_applied_delay_performs_the_call_late_even_after_the_client_gave_up(
+    bot: Bot, tg: FakeTelegram, group: FakeChat, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    tg.delay_next("sendMessage", 0.5, applied=False)
+    started = time.monotonic()
+    with pytest.raises(TimedOut):
+        await bot.send_message(GROUP, "stuck", read_timeout=0.1)
+    assert tg.bot_messages(GROUP) == [] and tg.requests_for("sendMessage") == []
+    await tg.wait_for(lambda s: bool(s.bot_messages(GROUP)), timeout=3)
+    assert time.monotonic() - started >= 0.5
+    assert tg.last_bot_message(GROUP).text == "stuck"
+    assert tg.requests_for("sendMessage")[-1].delayed == 0.5
+    assert tg.violations == [] and no_server_complaints(caplog) == []
+
+
+async def test_other_calls_are_answered_while_one_is_delayed(bot: Bot, tg: FakeTelegram,
+                                                             group: FakeChat) -> None:
+    tg.delay_next("sendMessage", 1.0, applied=False)
+    slow = asyncio.create_task(bot.send_message(GROUP, "slow"))
+    await tg.wait_for(lambda s: s.late_answers == 1)
+    fast = await bot.send_message(GROUP, "fast")
+    assert (await bot.get_me()).username == "GameBot"
+    assert not slow.done() and fast.message_id == 1
+    assert (await slow).message_id == 2  # not applied: it took effect after the wait
+    assert [r.delayed for r in tg.requests_for("sendMessage")] == [0, 1.0]
+
+
+async def test_close_does_not_wait_for_delayed_answers(group: FakeChat) -> None:
+    server = await FakeTelegram().start()
+    server.chats[group.id] = group
+    async with Bot(server.token, base_url=server.base_url) as ptb_bot:  # its getMe is not delayed
+        server.delay_next("sendMessage", 30, applied=False)
+        server.delay_next("getMe", 30)
+        sent = asyncio.create_task(ptb_bot.send_message(group.id, "late", read_timeout=60))
+        me = asyncio.create_task(ptb_bot.get_me(read_timeout=60))
+        await server.wait_for(lambda s: s.late_answers == 2)
+        started = time.monotonic()
+        await server.close()
+        assert time.monotonic() - started < 0.5  # well under aiohttp's 1 s shutdown_timeout
+        assert (await sent).text == "late" and (await me).username == "GameBot"
+    assert [m.text for m in server.bot_messages(group)] == ["late"]  # a received call is performed
+
+
 # ----------------------------------------------------------------------------- updates
 
 
@@ -535,6 +608,138 @@ async def test_commands_stored_per_scope_and_language(bot: Bot, tg: FakeTelegram
 async def test_wait_for_timeout_explains_state(tg: FakeTelegram, group: FakeChat) -> None:
     with pytest.raises(TimeoutError, match=r"(?s)not met within 0\.01s.*violations: none"):
         await tg.wait_for(lambda s: bool(s.bot_messages(GROUP)), timeout=0.01)
+
+
+# ----------------------------------------------------------------------------- group upgrade
+
+
+async def test_group_upgrade_to_supergroup(bot: Bot, tg: FakeTelegram, alice: FakeUser) -> None:
+    old = tg.add_chat(-4001, "group", "Dice night", creator=alice.id)
+    bob = tg.add_user(1002, "Bob")
+    old.add_member(bob.id)
+    table = await bot.send_photo(old.id, png(), caption="table",
+                                 reply_markup=keyboard([("Roll", "roll")]))
+    with pytest.raises(ValueError, match="only a basic group"):
+        await tg.migrate_to_supergroup(tg.add_chat(GROUP))
+    new = await tg.migrate_to_supergroup(old)
+    assert str(new.id).startswith("-100") and new.id not in (old.id, GROUP)
+    assert (new.type, new.title, new.creator, new.members) == (
+        "supergroup", "Dice night", alice.id, {alice.id, bob.id})
+    assert old.migrated_to == new.id and tg.chats[old.id] is old
+
+    gone, moved = [u.message for u in await bot.get_updates()]
+    assert gone is not None and moved is not None
+    assert (gone.chat.id, gone.migrate_to_chat_id, gone.from_user.id) == (old.id, new.id, alice.id)
+    assert (moved.chat.id, moved.migrate_from_chat_id) == (new.id, old.id)
+    assert moved.sender_chat is not None and moved.sender_chat.id == new.id
+
+    calls = [
+        bot.send_message(old.id, "hi"),
+        bot.send_photo(old.id, png()),
+        bot.edit_message_caption(old.id, table.message_id, caption="x"),
+        bot.edit_message_media(InputMediaPhoto(png(color="blue")), old.id, table.message_id),
+        bot.edit_message_reply_markup(old.id, table.message_id),
+        bot.edit_message_text("x", old.id, table.message_id),
+        bot.delete_message(old.id, table.message_id),
+        bot.get_chat_member(old.id, alice.id),
+        bot.get_chat(old.id),
+    ]
+    for call in calls:
+        with pytest.raises(ChatMigrated) as caught:
+            await call
+        assert caught.value.new_chat_id == new.id
+    assert tg.requests[-1].response == {
+        "ok": False, "error_code": 400,
+        "description": "Bad Request: group chat was upgraded to a supergroup chat",
+        "parameters": {"migrate_to_chat_id": new.id}}
+    assert tg.violations == []
+
+    assert tg.message(old, table.message_id).caption == "table"  # history stays readable
+    with pytest.raises(ValueError, match="upgraded"):
+        await tg.press(alice, old, table.message_id, "roll")
+    with pytest.raises(ValueError, match="upgraded"):
+        await tg.send_message(alice, old, "/start")
+    await tg.send_message(bob, new, "/start")
+    (update,) = await bot.get_updates(offset=tg.last_update_id)
+    assert update.message is not None and update.message.chat.id == new.id
+    assert (await bot.send_message(new.id, "moved")).chat.type == "supergroup"
+
+
+# ----------------------------------------------------------------------------- bot membership
+
+
+async def test_kicked_bot_gets_my_chat_member_and_forbidden(bot: Bot, tg: FakeTelegram,
+                                                            group: FakeChat,
+                                                            alice: FakeUser) -> None:
+    group.set_creator(alice.id)
+    msg = await bot.send_message(GROUP, "pick", reply_markup=keyboard([("A", "a")]))
+    await tg.set_bot_status(group, "kicked")
+    (update,) = await bot.get_updates()
+    change = update.my_chat_member
+    assert change is not None and change.chat.id == GROUP and change.from_user.id == alice.id
+    assert isinstance(change.old_chat_member, ChatMemberAdministrator)
+    assert isinstance(change.new_chat_member, ChatMemberBanned)
+    assert change.new_chat_member.user.id == bot.id
+
+    calls = [
+        bot.send_message(GROUP, "hi"),
+        bot.send_photo(GROUP, png()),
+        bot.edit_message_text("x", GROUP, msg.message_id),
+        bot.edit_message_reply_markup(GROUP, msg.message_id),
+        bot.delete_message(GROUP, msg.message_id),
+        bot.get_chat(GROUP),
+        bot.get_chat_member(GROUP, alice.id),
+    ]
+    for call in calls:
+        with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
+            await call
+    await tg.send_message(alice, group, "/start")
+    assert await bot.get_updates(offset=update.update_id + 1) == ()
+    with pytest.raises(ValueError, match="no callback queries"):
+        await tg.press(alice, group, msg.message_id, "a")
+    assert tg.message(GROUP, msg.message_id).text == "pick" and tg.violations == []
+
+    basic = tg.add_chat(-4002, "group", creator=alice.id)
+    await tg.set_bot_status(basic, "left", by=alice)
+    with pytest.raises(Forbidden, match="bot is not a member of the group chat"):
+        await bot.edit_message_text("x", basic.id, 1)
+
+
+async def test_restricted_bot_cannot_send_but_answers_callbacks(bot: Bot, tg: FakeTelegram,
+                                                                group: FakeChat,
+                                                                alice: FakeUser) -> None:
+    text = await bot.send_message(GROUP, "pick", reply_markup=keyboard([("A", "a")]))
+    photo = await bot.send_photo(GROUP, png(), caption="table")
+    await tg.set_bot_status(group, "restricted", by=alice, can_send=False)
+    (update,) = await bot.get_updates()
+    assert update.my_chat_member is not None
+    member = update.my_chat_member.new_chat_member
+    assert isinstance(member, ChatMemberRestricted) and member.is_member
+    assert not member.can_send_messages and not member.can_send_photos
+
+    with pytest.raises(BadRequest, match=r"(?i)not enough rights to send text messages to the chat"):
+        await bot.send_message(GROUP, "hi")
+    with pytest.raises(BadRequest, match=r"(?i)not enough rights to send photos to the chat"):
+        await bot.send_photo(GROUP, png())
+    with pytest.raises(BadRequest, match=r"(?i)not enough rights to send photos to the chat"):
+        await bot.edit_message_media(InputMediaPhoto(png(color="blue")), GROUP, photo.message_id)
+    with pytest.raises(BadRequest, match=r"(?i)have no rights to send a message"):
+        await bot.edit_message_text("x", GROUP, text.message_id)
+    with pytest.raises(BadRequest, match=r"(?i)have no rights to send a message"):
+        await bot.edit_message_caption(GROUP, photo.message_id, caption="x")
+    assert [r.description for r in tg.failed_requests()][:2] == [
+        "Bad Request: not enough rights to send text messages to the chat",
+        "Bad Request: not enough rights to send photos to the chat"]
+    handle = await tg.press(alice, group, text.message_id, "a")  # presses still arrive
+    assert await bot.answer_callback_query(handle.query_id, text="muted")
+    assert (await bot.get_chat_member(GROUP, bot.id)).status == "restricted"
+    assert tg.violations == [] and tg.message(GROUP, text.message_id).edit_count == 0
+
+    await tg.set_bot_status(group, "restricted", by=alice, can_send=True)
+    assert (await bot.send_message(GROUP, "allowed again")).text == "allowed again"
+    await tg.set_bot_status(group, "member", by=alice)
+    await bot.edit_message_text("x", GROUP, text.message_id)
+    assert tg.message(GROUP, text.message_id).text == "x"
 
 
 # ----------------------------------------------------------------------------- real Application

@@ -30,6 +30,9 @@ NOT_MODIFIED = (
     "same as a current content and reply markup of the message"
 )
 QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
+NO_RIGHTS_TEXT = "not enough rights to send text messages to the chat"
+NO_RIGHTS_PHOTO = "not enough rights to send photos to the chat"
+NO_RIGHTS_EDIT = "have no rights to send a message"
 
 
 def api_method(name: str) -> Callable[[Handler], Handler]:
@@ -184,7 +187,7 @@ class BotApiMethods(WorldState):
 
     @api_method("getChat")
     async def _api_get_chat(self, p: JSONDict, files: dict[str, bytes]) -> JSONDict:
-        chat = self._chat_or_error(p.get("chat_id"))
+        chat = self._bot_chat(p.get("chat_id"))
         return {**chat.to_dict(), "accent_color_id": 0, "max_reaction_count": 11,
                 "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False,
                                         "unique_gifts": False, "premium_subscription": False,
@@ -192,7 +195,7 @@ class BotApiMethods(WorldState):
 
     @api_method("getChatMember")
     async def _api_get_chat_member(self, p: JSONDict, files: dict[str, bytes]) -> JSONDict:
-        chat = self._chat_or_error(p.get("chat_id"))
+        chat = self._bot_chat(p.get("chat_id"))
         user_id = p.get("user_id", 0)
         user = self.bot if user_id == self.bot.id else self.users.get(user_id)
         if user is None:
@@ -203,7 +206,7 @@ class BotApiMethods(WorldState):
     async def _api_get_chat_administrators(
         self, p: JSONDict, files: dict[str, bytes]
     ) -> list[JSONDict]:
-        chat = self._chat_or_error(p.get("chat_id"))
+        chat = self._bot_chat(p.get("chat_id"))
         if not chat.is_group:
             raise bad_request("there are no administrators in the private chat")
         ids = ([chat.creator] if chat.creator is not None else []) + sorted(chat.admins)
@@ -224,6 +227,7 @@ class BotApiMethods(WorldState):
     @api_method("sendMessage")
     async def _api_send_message(self, p: JSONDict, files: dict[str, bytes]) -> JSONDict:
         chat = self._chat_for_send(p.get("chat_id"))
+        self._require_send_right(chat, NO_RIGHTS_TEXT)
         formatted = _message_text(p, too_long="message is too long")
         markup = check_markup(p.get("reply_markup"), inline_only=False)
         message = self._new_message(
@@ -235,6 +239,7 @@ class BotApiMethods(WorldState):
     @api_method("sendPhoto")
     async def _api_send_photo(self, p: JSONDict, files: dict[str, bytes]) -> JSONDict:
         chat = self._chat_for_send(p.get("chat_id"))
+        self._require_send_right(chat, NO_RIGHTS_PHOTO)
         photo = self._resolve_photo(p.get("photo"), files, "photo")
         caption = _caption(p, too_long="message caption is too long")
         markup = check_markup(p.get("reply_markup"), inline_only=False)
@@ -262,10 +267,11 @@ class BotApiMethods(WorldState):
 
     # ------------------------------------------------------------------ editing
 
-    def _editable(self, p: JSONDict) -> StoredMessage:
+    def _editable(self, p: JSONDict, no_rights: str = NO_RIGHTS_EDIT) -> StoredMessage:
         if p.get("inline_message_id") is not None:
             raise bad_request("MESSAGE_ID_INVALID (inline messages are not supported by the fake)")
-        chat = self._chat_or_error(p.get("chat_id"))
+        chat = self._bot_chat(p.get("chat_id"))
+        self._require_send_right(chat, no_rights)
         message_id = p.get("message_id")
         if message_id is None:
             raise bad_request("message identifier is not specified")
@@ -316,7 +322,7 @@ class BotApiMethods(WorldState):
 
     @api_method("editMessageMedia")
     async def _api_edit_message_media(self, p: JSONDict, files: dict[str, bytes]) -> JSONDict:
-        message = self._editable(p)
+        message = self._editable(p, no_rights=NO_RIGHTS_PHOTO)  # the fake only edits in photos
         media = p.get("media")
         if not isinstance(media, dict):
             raise bad_request("can't parse InputMedia JSON object")
@@ -348,7 +354,7 @@ class BotApiMethods(WorldState):
 
     @api_method("deleteMessage")
     async def _api_delete_message(self, p: JSONDict, files: dict[str, bytes]) -> bool:
-        chat = self._chat_or_error(p.get("chat_id"))
+        chat = self._bot_chat(p.get("chat_id"))
         message = self.messages.get(chat.id, {}).get(p.get("message_id", 0))
         if message is None or message.deleted:
             raise bad_request("message to delete not found")

@@ -10,6 +10,7 @@ from typing import Any
 JSONDict = dict[str, Any]
 
 GROUP_TYPES = frozenset({"group", "supergroup"})
+BOT_GONE = frozenset({"left", "kicked"})
 
 
 class ApiError(Exception):
@@ -21,19 +22,23 @@ class ApiError(Exception):
         description: str,
         *,
         retry_after: int | None = None,
+        migrate_to_chat_id: int | None = None,
         violation: bool = True,
     ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
         self.violation = violation
 
     def payload(self) -> JSONDict:
         """Return the JSON body Telegram would send for this error."""
         body: JSONDict = {"ok": False, "error_code": self.code, "description": self.description}
-        if self.retry_after is not None:
-            body["parameters"] = {"retry_after": self.retry_after}
+        given = {"migrate_to_chat_id": self.migrate_to_chat_id, "retry_after": self.retry_after}
+        parameters = {name: value for name, value in given.items() if value is not None}
+        if parameters:
+            body["parameters"] = parameters
         return body
 
 
@@ -68,7 +73,11 @@ class FakeUser:
 
 @dataclass
 class FakeChat:
-    """A chat with its member roles; the bot is an administrator unless ``bot_status`` says no."""
+    """A chat with its member roles; the bot is an administrator unless ``bot_status`` says no.
+
+    ``bot_can_send`` is false only for a bot restricted without the right to send messages;
+    ``migrated_to`` is the id of the supergroup a group was upgraded to.
+    """
 
     id: int
     type: str = "supergroup"
@@ -79,11 +88,23 @@ class FakeChat:
     admins: set[int] = field(default_factory=set)
     members: set[int] = field(default_factory=set)
     bot_status: str = "administrator"
+    bot_can_send: bool = True
+    migrated_to: int | None = None
 
     @property
     def is_group(self) -> bool:
         """True for groups and supergroups."""
         return self.type in GROUP_TYPES
+
+    @property
+    def has_bot(self) -> bool:
+        """False once the bot left or was kicked from this group."""
+        return not (self.is_group and self.bot_status in BOT_GONE)
+
+    @property
+    def bot_muted(self) -> bool:
+        """True when the bot is restricted without the right to send messages here."""
+        return self.bot_status == "restricted" and not self.bot_can_send
 
     def set_admin(self, user_id: int) -> None:
         """Make ``user_id`` an administrator of this chat."""
@@ -237,6 +258,7 @@ class RecordedRequest:
     at: float
     response: JSONDict
     http_status: int = 200
+    delayed: float = 0.0  # seconds the answer was held back by delay_next()
 
     @property
     def ok(self) -> bool:

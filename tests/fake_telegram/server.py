@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import re
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from .models import (
     StoredMessage,
 )
 from .parsing import coerce_params, read_request, utf16_len
-from .world import Fault
+from .world import Delay, Fault, take_next
 
 MAX_REQUEST_BYTES = 50 * 1024 * 1024
 _DEFAULT_DESCRIPTIONS = {
@@ -32,6 +33,10 @@ _DEFAULT_DESCRIPTIONS = {
 
 UserRef = FakeUser | int
 ChatRef = FakeChat | int
+
+BOT_STATUSES = frozenset({"member", "administrator", "restricted", "left", "kicked"})
+# Telegram signs service messages posted on behalf of a group with this placeholder user.
+GROUP_ANONYMOUS_BOT_ID = 1087968824
 
 
 class FakeTelegram(BotApiMethods):
@@ -80,7 +85,11 @@ class FakeTelegram(BotApiMethods):
         return self
 
     async def close(self) -> None:
-        """Stop serving; callback queries still unanswered are recorded as violations."""
+        """Stop serving; callback queries still unanswered are recorded as violations.
+
+        Answers held back by ``delay_next`` go out at once, and calls still waiting to take
+        effect are performed now, so closing never waits for a delay.
+        """
         if self._closing:
             return
         self._closing = True
@@ -89,7 +98,8 @@ class FakeTelegram(BotApiMethods):
                 f"callback query {handle.query_id} (data={handle.data!r}, user {handle.user.id}) "
                 f"was never answered"
             )
-        await self._notify()
+        await self._notify()  # wakes long polls and delays: they all watch ``_closing``
+        await asyncio.gather(*self._late_calls)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -113,14 +123,33 @@ class FakeTelegram(BotApiMethods):
     async def _handle_api(self, request: web.Request) -> web.Response:
         at = self.clock()
         name = request.match_info["method"]
-        entry = METHODS.get(name.lower())
-        method = entry[0] if entry else name
         params: JSONDict = {}
         files: dict[str, bytes] = {}
+        error: ApiError | None = None
         try:
             if request.match_info["token"] != self.token:
                 raise ApiError(401, "Unauthorized", violation=False)
             params, files = await read_request(request)
+        except ApiError as err:
+            error = err
+        except web.HTTPRequestEntityTooLarge:
+            error = ApiError(413, "Request Entity Too Large", violation=False)
+        entry = METHODS.get(name.lower())
+        delay = take_next(self._delays, entry[0]) if entry and error is None else None
+        if delay is None:
+            record = await self._perform(name, params, files, at, error)
+        else:
+            record = await self._perform_late(name, params, files, at, delay)
+        return web.json_response(record.response, status=record.http_status)
+
+    async def _perform(self, name: str, params: JSONDict, files: dict[str, bytes], at: float,
+                       error: ApiError | None = None, delayed: float = 0.0) -> RecordedRequest:
+        """Run one call (or answer ``error``), record it and wake the waiters."""
+        entry = METHODS.get(name.lower())
+        method = entry[0] if entry else name
+        try:
+            if error is not None:
+                raise error
             if entry is None:
                 raise ApiError(404, "Not Found", violation=False)
             params = coerce_params(params)
@@ -128,26 +157,52 @@ class FakeTelegram(BotApiMethods):
                                                                         params, files)}
             status = 200
         except ApiError as err:
-            if err.code == 404:
+            if entry is None and err.code == 404:
                 self.violations.append(f"unknown Bot API method {name!r}")
             elif err.violation:
                 self.violations.append(f"{method}: {err.description} (params: {params!r:.200})")
             payload, status = err.payload(), err.code
-        except web.HTTPRequestEntityTooLarge:
-            payload = ApiError(413, "Request Entity Too Large").payload()
-            status = 413
-        self.requests.append(RecordedRequest(method, params, files, at, payload, status))
+        record = RecordedRequest(method, params, files, at, payload, status, delayed=delayed)
+        self.requests.append(record)
         await self._notify()
-        return web.json_response(payload, status=status)
+        return record
+
+    async def _perform_late(self, name: str, params: JSONDict, files: dict[str, bytes], at: float,
+                            delay: Delay) -> RecordedRequest:
+        """Answer a call ``delay.seconds`` late; the effect is immediate only when applied."""
+        self._late_answers += 1
+        await self._notify()
+        try:
+            if delay.applied:
+                record = await self._perform(name, params, files, at, delayed=delay.seconds)
+                await self._hold(delay.seconds)
+                return record
+            # Telegram performs every request it received, even when the client hangs up while
+            # waiting: the wait and the call run in a task that the handler's cancellation spares.
+            task = asyncio.create_task(self._hold_then_perform(name, params, files, at, delay))
+            self._late_calls.add(task)
+            task.add_done_callback(self._late_calls.discard)
+            return await asyncio.shield(task)
+        finally:
+            self._late_answers -= 1
+            await self._notify()  # also when the client hung up: ``wait_for`` may watch the count
+
+    async def _hold_then_perform(self, name: str, params: JSONDict, files: dict[str, bytes],
+                                 at: float, delay: Delay) -> RecordedRequest:
+        """Wait out a not-applied delay, then perform the call."""
+        await self._hold(delay.seconds)
+        return await self._perform(name, params, files, at, delayed=delay.seconds)
+
+    async def _hold(self, seconds: float) -> None:
+        """Sleep ``seconds`` without blocking other calls; closing the server ends it early."""
+        async with self._changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait_for(lambda: self._closing), seconds)
 
     async def _call(self, method: str, handler: Handler, params: JSONDict,
                     files: dict[str, bytes]) -> Any:
-        faults = self._faults.get(method)
-        if faults:
-            fault = faults[0]
-            fault.remaining -= 1
-            if fault.remaining <= 0:
-                faults.pop(0)
+        fault = take_next(self._faults, method)
+        if fault is not None:
             err = fault.error
             raise ApiError(err.code, err.description, retry_after=err.retry_after,
                            violation=False)
@@ -228,6 +283,23 @@ class FakeTelegram(BotApiMethods):
             raise LookupError(f"unknown chat {chat_id}; call add_chat() first")
         return self.chats[chat_id]
 
+    def _open_chat(self, chat: ChatRef) -> FakeChat:
+        """The chat for a user action; a group upgraded to a supergroup is read-only."""
+        c = self._chat(chat)
+        if c.migrated_to is not None:
+            raise ValueError(f"group {c.id} was upgraded to supergroup {c.migrated_to} and is "
+                             f"read-only now; act in the supergroup")
+        return c
+
+    def _actor(self, chat: FakeChat, by: UserRef | None) -> FakeUser:
+        """``by``, else the creator or an administrator of ``chat`` (who may change the group)."""
+        if by is not None:
+            return self._user(by)
+        candidates = ([chat.creator] if chat.creator is not None else []) + sorted(chat.admins)
+        if not candidates:
+            raise ValueError(f"chat {chat.id} has no creator or administrator; pass by=")
+        return self._user(candidates[0])
+
     # ------------------------------------------------------------------ pushing updates
 
     async def push_update(self, payload: JSONDict) -> JSONDict:
@@ -240,7 +312,7 @@ class FakeTelegram(BotApiMethods):
         self, user: UserRef, chat: ChatRef, text: str, *, reply_to: int | None = None
     ) -> JSONDict:
         """A user writes ``text`` in ``chat``; returns the Message dict (queued if the bot sees it)."""
-        u, c = self._user(user), self._chat(chat)
+        u, c = self._user(user), self._open_chat(chat)
         if c.is_group:
             c.add_member(u.id)
         entities: list[JSONDict] = []
@@ -265,7 +337,7 @@ class FakeTelegram(BotApiMethods):
     def _bot_sees(self, chat: FakeChat, text: str, reply_to: StoredMessage | None) -> bool:
         if chat.type == "private":
             return True
-        if chat.bot_status in ("left", "kicked"):
+        if not chat.has_bot:
             return False
         if chat.bot_status == "administrator" or not self.privacy_mode:
             return True
@@ -287,7 +359,10 @@ class FakeTelegram(BotApiMethods):
         check_buttons: bool = True,
     ) -> CallbackAnswer:
         """A user presses an inline button with callback ``data`` on a bot message."""
-        u, c = self._user(user), self._chat(chat)
+        u, c = self._user(user), self._open_chat(chat)
+        if not c.has_bot:
+            raise ValueError(f"the bot is {c.bot_status!r} in chat {c.id}: Telegram delivers no "
+                             f"callback queries from a group the bot is not in")
         message = self.message(c.id, message_id)
         if message.deleted or not message.from_bot:
             raise ValueError(f"message {c.id}/{message_id} is deleted or not from the bot")
@@ -309,6 +384,67 @@ class FakeTelegram(BotApiMethods):
     async def click(self, user: UserRef, message: StoredMessage, text: str) -> CallbackAnswer:
         """Press the button whose label equals/contains ``text`` on ``message``."""
         return await self.press(user, message.chat, message.message_id, message.button(text))
+
+    # ------------------------------------------------------------------ chat changes
+
+    async def migrate_to_supergroup(self, chat: ChatRef, *, by: UserRef | None = None) -> FakeChat:
+        """Upgrade a group to a new supergroup, as Telegram does, and return the supergroup.
+
+        The supergroup gets a fresh -100… id and the group's title, members, roles and bot
+        status. The group stays in ``chats`` with ``migrated_to`` set: read-only for users,
+        and every Bot API call naming it answers 400 with ``migrate_to_chat_id``. If the bot is
+        in the group it receives two service messages: ``migrate_to_chat_id`` in the group from
+        ``by`` (default: the creator or an administrator), then ``migrate_from_chat_id`` in the
+        supergroup, posted on behalf of the supergroup (``sender_chat``) like Telegram does.
+        """
+        old = self._open_chat(chat)
+        if old.type != "group":
+            raise ValueError(f"only a basic group can be upgraded; chat {old.id} is a {old.type}")
+        actor = self._actor(old, by)
+        new_id = -int(f"100{abs(old.id):010d}")
+        while new_id in self.chats:
+            new_id -= 1
+        new = FakeChat(id=new_id, type="supergroup", title=old.title, creator=old.creator,
+                       admins=set(old.admins), members=set(old.members),
+                       bot_status=old.bot_status, bot_can_send=old.bot_can_send)
+        self.chats[new_id] = new
+        self.messages.setdefault(new_id, {})
+        old.migrated_to = new_id
+        if new.has_bot:
+            anonymous = FakeUser(id=GROUP_ANONYMOUS_BOT_ID, first_name="Group",
+                                 username="GroupAnonymousBot", language_code=None, is_bot=True)
+            self._enqueue({"message": self._service_message(old, actor, migrate_to_chat_id=new_id)})
+            self._enqueue({"message": self._service_message(
+                new, anonymous, sender_chat=new.to_dict(), migrate_from_chat_id=old.id)})
+            await self._notify()
+        return new
+
+    def _service_message(self, chat: FakeChat, sender: FakeUser, **fields: Any) -> JSONDict:
+        """A service Message object in ``chat`` (it takes a message id, like any message)."""
+        return {"message_id": self._take_message_id(chat), "from": sender.to_dict(),
+                "chat": chat.to_dict(), "date": self._now_date(), **fields}
+
+    async def set_bot_status(self, chat: ChatRef, status: str, *, by: UserRef | None = None,
+                             can_send: bool = True) -> JSONDict:
+        """Change the bot's membership in a group and push the ``my_chat_member`` update.
+
+        ``status`` is member, administrator, restricted, left or kicked; ``can_send`` only
+        matters for restricted (False: sends and edits answer 400 «not enough rights»). ``by``
+        defaults to the creator or an administrator. Returns the queued update.
+        """
+        c = self._open_chat(chat)
+        if not c.is_group:
+            raise ValueError("set_bot_status() is for groups; in a private chat set blocked_bot")
+        if status not in BOT_STATUSES:
+            raise ValueError(f"status must be one of {sorted(BOT_STATUSES)}, got {status!r}")
+        actor = self._actor(c, by)
+        old_member = self._member_dict(c, self.bot)
+        c.bot_status = status
+        c.bot_can_send = can_send or status != "restricted"
+        return await self.push_update({"my_chat_member": {
+            "chat": c.to_dict(), "from": actor.to_dict(), "date": self._now_date(),
+            "old_chat_member": old_member, "new_chat_member": self._member_dict(c, self.bot),
+        }})
 
     # ------------------------------------------------------------------ waiting
 
@@ -351,6 +487,11 @@ class FakeTelegram(BotApiMethods):
     def waiting_pollers(self) -> int:
         """Number of getUpdates calls currently blocked in long polling."""
         return self._waiting_pollers
+
+    @property
+    def late_answers(self) -> int:
+        """Calls held back by ``delay_next`` whose answer has not gone out (nor been given up on)."""
+        return self._late_answers
 
     def pending_updates_count(self) -> int:
         """Updates queued and not yet confirmed by getUpdates (like getWebhookInfo)."""
@@ -414,6 +555,23 @@ class FakeTelegram(BotApiMethods):
                            else _DEFAULT_DESCRIPTIONS.get(error_code, f"Error {error_code}"))
         error = ApiError(error_code, description, retry_after=retry_after, violation=False)
         self._faults.setdefault(entry[0], []).append(Fault(error, times))
+
+    def delay_next(self, method: str, seconds: float, times: int = 1, *,
+                   applied: bool = True) -> None:
+        """Answer the next ``times`` calls of ``method`` only after ``seconds``, as a slow Telegram.
+
+        ``applied=True``: the call takes effect at once and only the answer is late.
+        ``applied=False``: the call waits, then takes effect, like a request stuck before
+        Telegram processed it; it is performed even if the client gave up and hung up, because
+        Telegram performs every request it received. Other calls are answered meanwhile;
+        ``close()`` ends every wait at once. Delayed calls are recorded with ``delayed=seconds``.
+        """
+        entry = METHODS.get(method.lower())
+        if entry is None:
+            raise ValueError(f"the fake server does not implement {method!r}")
+        if seconds < 0 or times < 1:
+            raise ValueError("seconds must be >= 0 and times >= 1")
+        self._delays.setdefault(entry[0], []).append(Delay(seconds, times, applied))
 
     def enforce_group_rate(self, per_minute: int | None = 20, period: float = 60.0) -> None:
         """Answer 429 once the bot sends/edits more than ``per_minute`` times in any ``period``

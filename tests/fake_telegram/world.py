@@ -10,7 +10,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .models import (
     ApiError,
@@ -50,6 +50,40 @@ class Fault:
     remaining: int
 
 
+@dataclass
+class Delay:
+    """A late answer for the next call(s) of one method; ``applied`` says the effect is not late."""
+
+    seconds: float
+    remaining: int
+    applied: bool
+
+
+Injected = TypeVar("Injected", Fault, Delay)
+
+
+def take_next(queues: dict[str, list[Injected]], method: str) -> Injected | None:
+    """Use up one call of the first injection queued for ``method`` (None when none is)."""
+    queue = queues.get(method)
+    if not queue:
+        return None
+    first = queue[0]
+    first.remaining -= 1
+    if first.remaining <= 0:
+        queue.pop(0)
+    return first
+
+
+# Restricted ChatMember rights (Bot API 10): the sending ones follow ``can_send``, the rest are off.
+SEND_RIGHTS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
+    "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
+    "can_send_other_messages", "can_add_web_page_previews", "can_react_to_messages",
+)
+OTHER_RIGHTS = ("can_change_info", "can_invite_users", "can_pin_messages", "can_manage_topics",
+                "can_edit_tag")
+
+
 class WorldState:
     """Users, chats, messages, files, updates and bookkeeping of the fake server."""
 
@@ -86,6 +120,9 @@ class WorldState:
         self._rate_log: dict[int, deque[float]] = {}
         self._rate_period = 60.0
         self._faults: dict[str, list[Fault]] = {}
+        self._delays: dict[str, list[Delay]] = {}
+        self._late_calls: set[asyncio.Task[RecordedRequest]] = set()
+        self._late_answers = 0
         self._changed = asyncio.Condition()
         self._poll_generation = 0
         self._waiting_pollers = 0
@@ -116,28 +153,46 @@ class WorldState:
             raise bad_request("chat not found")
         return found
 
+    def _bot_chat(self, chat_id: Any) -> FakeChat:
+        """The chat for a call acting in it: 400 once upgraded, 403 once the bot left or was kicked."""
+        chat = self._chat_or_error(chat_id)
+        if chat.migrated_to is not None:
+            # the bot cannot know of an upgrade in advance, so this is no violation
+            raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                           migrate_to_chat_id=chat.migrated_to, violation=False)
+        if chat.has_bot:
+            return chat
+        if chat.bot_status == "kicked":
+            raise ApiError(403, f"Forbidden: bot was kicked from the {chat.type} chat",
+                           violation=False)
+        raise ApiError(403, f"Forbidden: bot is not a member of the {chat.type} chat",
+                       violation=False)
+
     def _chat_for_send(self, chat_id: Any) -> FakeChat:
         if isinstance(chat_id, int) and chat_id not in self.chats and chat_id in self.users:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user",
                            violation=False)
-        chat = self._chat_or_error(chat_id)
-        if chat.type == "private":
-            user = self.users.get(chat.id)
-            if user is not None and user.blocked_bot:
-                raise ApiError(403, "Forbidden: bot was blocked by the user", violation=False)
-        elif chat.bot_status == "kicked":
-            raise ApiError(403, f"Forbidden: bot was kicked from the {chat.type} chat",
-                           violation=False)
-        elif chat.bot_status == "left":
-            raise ApiError(403, f"Forbidden: bot is not a member of the {chat.type} chat",
-                           violation=False)
+        chat = self._bot_chat(chat_id)
+        user = self.users.get(chat.id) if chat.type == "private" else None
+        if user is not None and user.blocked_bot:
+            raise ApiError(403, "Forbidden: bot was blocked by the user", violation=False)
         return chat
+
+    @staticmethod
+    def _require_send_right(chat: FakeChat, description: str) -> None:
+        """Refuse a send or edit of a bot restricted without the right to send (not its fault)."""
+        if chat.bot_muted:
+            raise bad_request(description, violation=False)
 
     # ------------------------------------------------------------------ messages and files
 
-    def _new_message(self, chat: FakeChat, sender: FakeUser, **fields: Any) -> StoredMessage:
+    def _take_message_id(self, chat: FakeChat) -> int:
         message_id = self._next_message_id.get(chat.id, 1)
         self._next_message_id[chat.id] = message_id + 1
+        return message_id
+
+    def _new_message(self, chat: FakeChat, sender: FakeUser, **fields: Any) -> StoredMessage:
+        message_id = self._take_message_id(chat)
         message = StoredMessage(chat=chat, message_id=message_id, sender=sender,
                                 date=self._now_date(), **fields)
         self.messages.setdefault(chat.id, {})[message_id] = message
@@ -237,6 +292,10 @@ class WorldState:
                 "can_edit_stories": True, "can_delete_stories": True, "can_pin_messages": True,
                 "can_manage_topics": False,
             })
+        elif status == "restricted":
+            data.update({"is_member": True, "until_date": 0,
+                         **dict.fromkeys(SEND_RIGHTS, chat.bot_can_send),
+                         **dict.fromkeys(OTHER_RIGHTS, False)})
         elif status == "kicked":
             data["until_date"] = 0
         return data
