@@ -6,9 +6,13 @@ import logging
 import sys
 
 from dotenv import load_dotenv
+from telegram.error import InvalidToken
 
-from bot.app import build_application
+from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Config, ConfigError
+
+TOKEN_REJECTED = ("Telegram отклонил BOT_TOKEN: проверьте токен у @BotFather (/token) и впишите его в .env · "
+                  "Telegram rejected BOT_TOKEN: check it with @BotFather (/token) and put it into .env")
 
 
 class RedactToken(logging.Filter):
@@ -22,6 +26,12 @@ class RedactToken(logging.Filter):
         message = record.getMessage()
         if self.token in message:
             record.msg, record.args = message.replace(self.token, "<token>"), None
+        if record.exc_info and not record.exc_text:  # a traceback quotes exception messages too
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        for name in ("exc_text", "stack_info"):
+            text = getattr(record, name)
+            if text and self.token in text:
+                setattr(record, name, text.replace(self.token, "<token>"))
         return True
 
 
@@ -45,7 +55,11 @@ def main() -> int:
         return 2
     setup_logging(config)
     app = build_application(config)
-    app.run_polling(allowed_updates=["message", "callback_query"], drop_pending_updates=False)
+    try:
+        app.run_polling(allowed_updates=list(ALLOWED_UPDATES), drop_pending_updates=False)
+    except InvalidToken:  # PTB's own message quotes the token: say it in our words
+        print(TOKEN_REJECTED, file=sys.stderr)
+        return 2
     return 0
 
 

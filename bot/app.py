@@ -11,9 +11,11 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     Job,
+    MessageHandler,
     filters,
 )
 
@@ -24,11 +26,15 @@ from bot.flow import GameFlow
 from bot.http import AiohttpRequest
 from bot.outbox import Outbox
 from bot.ratelimit import GroupWindowLimiter
-from bot.storage import Repository
+from bot.storage import Repository, StorageError
 from locales import SUPPORTED, Translator
 
 log = logging.getLogger(__name__)
 HTTP_CONNECTIONS = 32  # calls in flight at once; more wait for a free connection
+READ_TIMEOUT_S = 5.0  # a Bot API answer later than this is a timeout (the call may still have taken effect)
+STORAGE_RETRY_S = 30.0  # a timer or the start-up catch-up that met a database failure tries again after this
+# my_chat_member: the bot was kicked, restricted or let back in (issue #10)
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 COMMANDS = ("newgame", "rules", "stop", "leave", "kick", "lang", "tally", "set", "help")
 
 
@@ -47,7 +53,7 @@ def build_application(config: Config, translator: Translator | None = None) -> A
         .base_url(config.base_url)
         .base_file_url(config.base_file_url)
         .rate_limiter(limiter)
-        .request(AiohttpRequest(HTTP_CONNECTIONS))
+        .request(AiohttpRequest(HTTP_CONNECTIONS, read_timeout=READ_TIMEOUT_S))
         .get_updates_request(AiohttpRequest(1, read_timeout=config.poll_timeout + 10))
         .concurrent_updates(True)
         .post_init(_post_init)
@@ -68,6 +74,8 @@ def build_application(config: Config, translator: Translator | None = None) -> A
     app.add_handler(CommandHandler("tally", handlers.tally, filters=only_new))
     app.add_handler(CommandHandler("set", handlers.set_command, filters=only_new))
     app.add_handler(CallbackQueryHandler(handlers.on_button))
+    app.add_handler(ChatMemberHandler(handlers.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migration))
     app.add_error_handler(handlers.on_error)
     return app
 
@@ -100,6 +108,11 @@ async def _catch_up(context: ContextTypes.DEFAULT_TYPE) -> None:
         armed = await flow.arm_all(context.bot)
         if armed:
             log.info("re-armed %d turn timers", armed)
+    except StorageError as exc:
+        log.error("storage failed (%s) while catching up after start-up; trying again in %.0f s",
+                  exc, STORAGE_RETRY_S)
+        assert context.job_queue is not None
+        context.job_queue.run_once(_catch_up, when=STORAGE_RETRY_S, name="catch-up")
     except Exception:  # the games stay as stored; their next press or timer goes on from there
         log.exception("catching up after start-up failed")
     finally:
@@ -126,6 +139,10 @@ async def _deadline_due(context: ContextTypes.DEFAULT_TYPE) -> None:
         del armed[context.job.data]
     try:
         await flow.on_deadline(context.bot, context.job.data)
+    except StorageError as exc:  # the turn is not played yet: try again a little later
+        log.error("storage failed (%s) at game %s's turn timer; trying again in %.0f s",
+                  exc, context.job.data, STORAGE_RETRY_S)
+        arm_deadline(context.application, context.job.data, STORAGE_RETRY_S)
     except Exception:  # a job must not die silently: log it, the game stays as stored
         log.exception("turn timer of game %s failed", context.job.data)
 

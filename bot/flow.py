@@ -19,7 +19,7 @@ from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot import callback_data as cb
 from bot import texts
@@ -28,7 +28,7 @@ from bot.drawing import Drawing
 from bot.games import GAME_UIS
 from bot.games.common import GameUI, Tr, set_option
 from bot.outbox import Outbox
-from bot.storage import ActiveGameExistsError, GameRow, Repository, Seat, StaleVersionError
+from bot.storage import ActiveGameExistsError, GameRow, Repository, Seat, StaleVersionError, StorageError
 from engines import AI_PLAYERS, GAMES
 from engines.base import Engine, Event, OptionsError, Outcome, Policy, new_seed
 from locales import Translator
@@ -43,6 +43,14 @@ MAX_BOT_ACTIONS = 5000  # a guard for one run of computer turns (a whole game of
 TIMER_CHOICES = (0, 1, 3, 10)  # the turn timer in minutes, 0 = off (a chat setting, «⏱» in the lobby)
 DEFAULT_TIMER = 3
 TIMEOUTS_TO_REPLACE = 3  # timeouts in a row: a bot takes the seat (where one can resign, they resign)
+NO_RIGHTS = ("not enough rights", "have no rights", "chat_write_forbidden")  # 400s of a bot muted in a chat
+
+
+def cannot_post(exc: TelegramError) -> bool:
+    """Whether Telegram refused because the bot may not post in the chat at all (kicked, left,
+    or restricted), not because of this one message."""
+    return isinstance(exc, Forbidden) or (
+        isinstance(exc, BadRequest) and any(text in exc.message.lower() for text in NO_RIGHTS))
 
 
 def is_bot(user_id: int) -> bool:
@@ -125,11 +133,12 @@ class GameFlow:
     _drawing_cover: asyncio.Lock = field(default_factory=asyncio.Lock)
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     _retries: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # game → its lost table edit, again
+    _chat_changes: set[asyncio.Task[None]] = field(default_factory=set)  # pauses and migrations found by errors
 
     async def close(self) -> None:
         """Drop pending table retries and let the drawing workers go (at shutdown, after the last
         update; a table still behind is redrawn at the next start)."""
-        for task in list(self._retries.values()):
+        for task in [*self._retries.values(), *self._chat_changes]:
             task.cancel()
         await self.drawing.close()
 
@@ -153,26 +162,31 @@ class GameFlow:
     async def open_lobby(self, bot: Bot, chat_id: int, code: str, host: Seat,
                          options: dict[str, Any] | None = None) -> GameRow | None:
         """Create a lobby and post its message; None if the chat already has a game."""
-        engine = self.engines[code]
-        opts = engine.options_from_json(options)
+        opts = self.engines[code].options_from_json(options)
         try:
             game = await self.repo.create_game(chat_id, code, opts.to_json(), self.seed_factory(), host)
         except ActiveGameExistsError:
             return None
-        tr = await self.tr(chat_id)
-        title = (tr(f"game-{code}"), tr(f"game-{code}-tagline"))
-        caption = texts.lobby_caption(game, self.uis[code], engine, opts, tr)
-        keyboard = texts.lobby_keyboard(game, self.uis[code], engine, opts, tr, code in self.ais,
-                                        await self.turn_timer(chat_id))
         try:
-            message = await self._send_cover(bot, chat_id, title, caption, keyboard)
+            await self._post_lobby(bot, game)
         except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
             log.warning("chat %s: could not post the lobby: %s", chat_id, exc)
             await self.repo.stop_game(game.id, {"kind": "cancelled"})
-            await self._send(bot, chat_id, tr("lobby-post-failed"))
+            await self._send(bot, chat_id, (await self.tr(chat_id))("lobby-post-failed"))
             return None
-        await self.repo.set_message_id(game.id, message.message_id)
         return game
+
+    async def _post_lobby(self, bot: Bot, game: GameRow) -> None:
+        """Post the lobby's message (its title card, players and buttons) and remember it."""
+        tr = await self.tr(game.chat_id)
+        engine, ui = self.engines[game.code], self.uis[game.code]
+        opts = engine.options_from_json(game.options)
+        title = (tr(f"game-{game.code}"), tr(f"game-{game.code}-tagline"))
+        caption = texts.lobby_caption(game, ui, engine, opts, tr)
+        keyboard = texts.lobby_keyboard(game, ui, engine, opts, tr, game.code in self.ais,
+                                        await self.turn_timer(game.chat_id))
+        message = await self._send_cover(bot, game.chat_id, title, caption, keyboard)
+        await self.repo.set_message_id(game.id, message.message_id)
 
     async def _send_cover(self, bot: Bot, chat_id: int, title: tuple[str, str], caption: str,
                           keyboard: InlineKeyboardMarkup) -> Message:
@@ -327,8 +341,11 @@ class GameFlow:
         """Apply the presser's action if it is theirs, current and legal; the caller holds the lock."""
         tr = await self.tr(game.chat_id)
         engine = self.engines[game.code]
-        if game.status != "running" or game.state is None:
-            return Reply(tr("toast-game-over"))
+        if game.status != "running" or game.state is None:  # its last edit may have been lost: show it
+            behind = game.status == "finished" and game.shown_version < game.version
+            return Reply(tr("toast-game-over"), after=(lambda: self.show_table(bot, game)) if behind else None)
+        if game.paused:
+            return Reply(tr("toast-paused"), alert=True)
         if version != game.version:
             behind = game.shown_version < game.version  # a lost edit: show the current table
             return Reply(tr("toast-stale"), after=(lambda: self.show_table(bot, game)) if behind else None)
@@ -487,7 +504,11 @@ class GameFlow:
 
     async def _after_move(self, bot: Bot, game: GameRow) -> None:
         """Let the computer play its turns, then show the table (and the result, if the game ended)."""
-        game = await self._play_ai(game)
+        try:
+            game = await self._play_ai(game)
+        except StorageError as exc:  # the person's move stands; show it, and the computer tries again
+            log.error("game %s: storage failed (%s) at the computer's turn; trying again", game.id, exc)
+            self._retry_table(bot, game.id)
         await self.show_table(bot, game)
         if game.status == "finished" and game.state is not None:
             engine, ui = self.engines[game.code], self.uis[game.code]
@@ -552,6 +573,83 @@ class GameFlow:
             return Reply(tr("toast-game-exists"), alert=True)
         return await self.start(bot, new)
 
+    # the chat comes and goes ----------------------------------------------------
+
+    def chat_refused(self, bot: Bot, chat_id: int, exc: TelegramError) -> bool:
+        """React to a send or edit that Telegram refused for the whole chat: the group became a
+        supergroup (move there) or the bot may not post (pause). Runs apart from the caller,
+        which may hold the chat's lock. True if the error was of that kind."""
+        if isinstance(exc, ChatMigrated):
+            change = self.migrate_chat(bot, chat_id, exc.new_chat_id)
+        elif cannot_post(exc):
+            change = self.chat_lost(chat_id, exc.message)
+        else:
+            return False
+        task = asyncio.get_running_loop().create_task(change)
+        self._chat_changes.add(task)
+        task.add_done_callback(self._chat_changes.discard)
+        return True
+
+    async def chat_lost(self, chat_id: int, why: str) -> None:
+        """The bot may not post in the chat any more (kicked, or muted): a lobby there is closed,
+        a running game paused (no turn timer, no queued edits) until the bot is back."""
+        async with self.lock(chat_id):
+            self.outbox.drop(chat_id)
+            game = await self.repo.active_game(chat_id)
+            if game is None:
+                return
+            if game.status == "lobby":
+                await self.repo.stop_game(game.id, {"kind": "cancelled"})
+                log.warning("chat %s: %s; its lobby (game %s) is closed", chat_id, why, game.id)
+            elif await self.repo.pause_game(game.id):
+                if (retry := self._retries.pop(game.id, None)) is not None:
+                    retry.cancel()
+                log.warning("chat %s: %s; game %s is paused until the bot may post there again",
+                            chat_id, why, game.id)
+
+    async def chat_back(self, bot: Bot, chat_id: int) -> None:
+        """The bot may post in the chat again: its paused game goes on in a freshly posted table,
+        with the turn timer started anew."""
+        async with self.lock(chat_id):
+            game = await self.repo.active_game(chat_id)
+            if game is None or not game.paused or game.state is None:
+                return
+            state = self.engines[game.code].state_from_json(game.state)
+            deadline = await self._deadline(chat_id, list(game.seats), state)
+            if not await self.repo.resume_game(game.id, deadline):
+                return
+            if deadline is not None and self.arm is not None:
+                self.arm(game.id, deadline)
+            log.info("chat %s: the bot may post again; game %s goes on", chat_id, game.id)
+            await self._show_anew(bot, game.id)
+
+    async def migrate_chat(self, bot: Bot, old: int, new: int) -> None:
+        """The group ``old`` became the supergroup ``new``: its games, language, settings and pub
+        tally move there, and its active game is posted afresh there (the old messages stay behind)."""
+        first, second = sorted((old, new))
+        async with self.lock(first), self.lock(second):
+            if not await self.repo.migrate_chat(old, new):
+                return  # done already (Telegram tells both chats, and a refused call tells again)
+            self.outbox.drop(old)
+            log.info("chat %s became the supergroup %s: its games, settings and tally moved", old, new)
+            game = await self.repo.active_game(new)
+            if game is not None and not game.paused:
+                await self._show_anew(bot, game.id)
+
+    async def _show_anew(self, bot: Bot, game_id: int) -> None:
+        """Post the lobby or table of a game whose message is gone (the caller holds the lock)."""
+        game = await self.repo.game(game_id)
+        if game is None or game.status not in ("lobby", "running"):
+            return
+        if game.status == "running":  # the computer may owe its turn; the table is posted anew
+            await self._after_move(bot, game)
+            return
+        try:
+            await self._post_lobby(bot, game)
+        except TelegramError as exc:
+            log.warning("chat %s: could not post the lobby again: %s", game.chat_id, exc)
+            self.chat_refused(bot, game.chat_id, exc)
+
     # the table message ---------------------------------------------------------
 
     async def _recent(self, game: GameRow) -> list[tuple[int, list[Event]]]:
@@ -569,7 +667,13 @@ class GameFlow:
 
     async def show_table(self, bot: Bot, game: GameRow) -> None:
         """Edit the table message to ``game``'s state, now or once the chat has room (coalesced)."""
-        await self.outbox.edit(game.chat_id, game.id, lambda: self._draw_table(bot, game))
+        await self.outbox.edit(game.chat_id, game.id, lambda: self._draw_table_logged(bot, game))
+
+    async def _draw_table_logged(self, bot: Bot, game: GameRow) -> None:
+        try:
+            await self._draw_table(bot, game)
+        except StorageError as exc:  # the move is stored; the table catches up at the next press or start
+            log.error("game %s: storage failed (%s) while redrawing the table", game.id, exc)
 
     async def _draw_table(self, bot: Bot, game: GameRow) -> None:
         """Edit the table message to the stored state (or post it anew if it is gone)."""
@@ -597,11 +701,14 @@ class GameFlow:
                     shown = True
                 elif "not found" not in exc.message.lower():
                     log.warning("game %s: edit failed: %s", game.id, exc.message)
+                    self.chat_refused(bot, game.chat_id, exc)
                     return
             except TelegramError as exc:
                 log.warning("game %s: edit failed: %s", game.id, exc)
                 if isinstance(exc, NetworkError | RetryAfter):  # a 5xx or a timeout: likely to pass
                     self._retry_table(bot, game.id)
+                else:
+                    self.chat_refused(bot, game.chat_id, exc)
                 return
         if not shown:  # the table message was deleted: post a fresh one and go on
             try:
@@ -609,21 +716,35 @@ class GameFlow:
                                                reply_markup=keyboard)
             except TelegramError as exc:
                 log.warning("game %s: could not post the table: %s", game.id, exc)
+                self.chat_refused(bot, game.chat_id, exc)
                 return
             await self.repo.set_message_id(game.id, message.message_id)
         await self.repo.set_shown_version(game.id, game.version)
 
     def _retry_table(self, bot: Bot, game_id: int) -> None:
         """Once, a little later: redraw the table if it is still behind (its edit was lost to a
-        server error or a timeout), so the players need not press a stale button to see it."""
+        server error or a timeout), and let the computer play a turn it could not store, so
+        the players need not press a stale button, or wait for a restart, to go on."""
         if game_id in self._retries:  # this is the retry failing: the next press or restart will do
             return
 
         async def again() -> None:
             await asyncio.sleep(TABLE_RETRY_S)
-            game = await self.repo.game(game_id)
-            if game is not None and game.status in ("running", "finished") and game.shown_version < game.version:
-                await self.show_table(bot, game)
+            try:
+                game = await self.repo.game(game_id)
+                if game is None:
+                    return
+                async with self.lock(game.chat_id):
+                    game = await self.repo.game(game_id)
+                    if game is None or game.paused:
+                        return
+                    behind = game.shown_version < game.version
+                    if game.status == "running" and (behind or self.person_to_move(game) is None):
+                        await self._after_move(bot, game)  # the computer may still owe its turn
+                    elif game.status == "finished" and behind:
+                        await self.show_table(bot, game)
+            except StorageError as exc:
+                log.error("game %s: storage failed (%s) while catching the table up", game_id, exc)
 
         task = self._retries[game_id] = asyncio.get_running_loop().create_task(again())
         task.add_done_callback(lambda _: self._retries.pop(game_id, None))
@@ -634,11 +755,13 @@ class GameFlow:
         for game in behind:
             async with self.lock(game.chat_id):
                 fresh = await self.repo.game(game.id)
-                if fresh is None:
+                if fresh is None or fresh.paused:
                     continue
-                if fresh.status == "running":  # the computer may still owe its turn
+                if fresh.message_id is None:  # never posted, or left behind by a migration
+                    await self._show_anew(bot, fresh.id)
+                elif fresh.status == "running":  # the computer may still owe its turn
                     await self._after_move(bot, fresh)
-                else:
+                elif fresh.status == "finished":
                     await self.show_table(bot, fresh)
         return len(behind)
 
@@ -653,11 +776,10 @@ class GameFlow:
         try:
             await bot.edit_message_caption(chat_id=game.chat_id, message_id=game.message_id, caption=caption,
                                            parse_mode=ParseMode.HTML, reply_markup=keyboard)
-        except BadRequest as exc:
+        except TelegramError as exc:
             if "not modified" not in exc.message.lower():
                 log.warning("game %s: caption edit failed: %s", game.id, exc.message)
-        except TelegramError as exc:
-            log.warning("game %s: caption edit failed: %s", game.id, exc)
+                self.chat_refused(bot, game.chat_id, exc)
 
     async def _send(self, bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
         """Post a message after the chat's edits asked for before it."""
@@ -666,5 +788,6 @@ class GameFlow:
     async def _send_now(self, bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
         try:
             await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard)
-        except (Forbidden, TelegramError) as exc:
+        except TelegramError as exc:
             log.warning("chat %s: send failed: %s", chat_id, exc)
+            self.chat_refused(bot, chat_id, exc)

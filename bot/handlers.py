@@ -9,15 +9,24 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
+from telegram import (
+    Chat,
+    ChatMember,
+    ChatMemberRestricted,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import NetworkError, TelegramError
+from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cb
 from bot.flow import GameFlow, Reply
 from bot.games.common import Tr, set_option
-from bot.storage import Seat
+from bot.storage import Seat, StorageError
 from bot.texts import display_name, option_error
 from engines.base import OptionsError
 from locales import SUPPORTED
@@ -58,12 +67,19 @@ async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
                                        reply_to_message_id=reply_to, allow_sending_without_reply=True)
     except TelegramError as exc:
         log.warning("chat %s: reply failed: %s", chat.id, exc)
+        _flow(context).chat_refused(context.bot, chat.id, exc)
 
 
 def _usable(update: Update) -> tuple[Chat, User] | None:
-    """The chat and a human sender, or None for updates the bot ignores (bots, channels)."""
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None or user.is_bot or chat.type == ChatType.CHANNEL:
+    """The chat and a human sender, or None for updates the bot ignores (bots, channels).
+
+    An anonymous admin writes as the group itself (sender_chat), from Telegram's placeholder
+    bot account: that is a person, and _is_admin knows them by the sender_chat."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None or chat.type == ChatType.CHANNEL:
+        return None
+    anonymous_admin = message is not None and message.sender_chat is not None and message.sender_chat.id == chat.id
+    if user.is_bot and not anonymous_admin:
         return None
     return chat, user
 
@@ -113,6 +129,9 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     if chat.type not in GROUPS:
         await _reply(update, context, tr("groups-only"))
+        return
+    if user.is_bot:  # an anonymous admin: presses come from their own account, so no seat is theirs
+        await _reply(update, context, tr("anonymous-cannot-play"))
         return
     async with flow.lock(chat.id):
         active = await flow.repo.active_game(chat.id)
@@ -279,9 +298,12 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async def answer(reply: Reply) -> None:
         nonlocal answered
         answered = True
-        for attempt in (1, 2):  # a 5xx or a timeout is tried once more: the button spins until answered
+        for attempt in (1, 2):  # a 5xx is tried once more: the button spins until answered
             try:
                 await query.answer(reply.text[:200] or None, show_alert=reply.alert)
+                return
+            except TimedOut as exc:  # it may well have arrived, and a query is answered only once
+                log.info("answerCallbackQuery timed out: %s", exc)
                 return
             except NetworkError as exc:
                 log.info("answerCallbackQuery failed (attempt %d): %s", attempt, exc)
@@ -291,6 +313,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
     try:
         await _dispatch_button(update, context, answer)
+    except StorageError as exc:  # nothing was stored: say so, and the press can simply be tried again
+        chat = query.message.chat if query.message is not None else None
+        storage_failed(exc, f"a button press in chat {chat.id if chat else '?'}")
+        if not answered and chat is not None:
+            await answer(Reply((await safe_tr(_flow(context), chat.id))("storage-error"), alert=True))
     finally:
         if not answered:  # an unexpected error: still never leave the button spinning
             await answer(Reply())
@@ -356,6 +383,60 @@ async def _button_reply(context: ContextTypes.DEFAULT_TYPE, flow: GameFlow, tr: 
     return Reply(tr("toast-stale"))
 
 
+async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was kicked, muted or let back in: pause the chat's game, or go on with it."""
+    change = update.my_chat_member
+    if change is None or change.chat.type not in GROUPS:
+        return
+    flow, member = _flow(context), change.new_chat_member
+    if _may_post(member):
+        await flow.chat_back(context.bot, change.chat.id)
+    else:
+        await flow.chat_lost(change.chat.id, f"the bot is {member.status} there")
+
+
+def _may_post(member: ChatMember) -> bool:
+    """Whether the bot, as this member of a group, may post the table there (text and photos)."""
+    if member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+        return False
+    if isinstance(member, ChatMemberRestricted):
+        return member.is_member and member.can_send_messages and member.can_send_photos
+    return True
+
+
+async def on_migration(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The group became a supergroup: its games, settings and tally move to the new chat id."""
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id:
+        old, new = message.chat.id, message.migrate_to_chat_id
+    elif message.migrate_from_chat_id:
+        old, new = message.migrate_from_chat_id, message.chat.id
+    else:
+        return
+    await _flow(context).migrate_chat(context.bot, old, new)
+
+
+def storage_failed(exc: StorageError, doing: str) -> None:
+    """The one log line of a database failure (the traceback says nothing the message does not)."""
+    log.error("storage failed (%s) during %s; nothing was stored", exc, doing)
+
+
+async def safe_tr(flow: GameFlow, chat_id: int) -> Tr:
+    """The chat's language, or the default one when the database cannot say."""
+    try:
+        return await flow.tr(chat_id)
+    except StorageError:
+        return lambda key, /, **args: flow.translator.t(flow.config.default_locale, key, **args)
+
+
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log unexpected errors once; the update's game is untouched (its transaction rolled back)."""
+    if isinstance(context.error, StorageError) and isinstance(update, Update):
+        chat = update.effective_chat
+        storage_failed(context.error, f"a command in chat {chat.id if chat else '?'}")
+        if chat is not None:
+            await _reply(update, context, (await safe_tr(_flow(context), chat.id))("storage-error"))
+        return
     log.error("error while handling an update: %s", context.error, exc_info=context.error)

@@ -9,6 +9,7 @@ ptbcontrib's ``aiohttp_request`` does it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import aiohttp
@@ -72,7 +73,9 @@ class AiohttpRequest(BaseRequest):
         except TimeoutError as exc:
             raise TimedOut from exc
         except aiohttp.ClientError as exc:
-            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+            # aiohttp may name the URL, and a Bot API URL holds the token: say what failed without
+            # it, and do not chain the original (a logged traceback would print its message)
+            raise NetworkError(f"aiohttp.{type(exc).__name__}: {_without_token(str(exc))}") from None
 
 
 class _Body:
@@ -85,6 +88,11 @@ class _Body:
 
     async def write(self, chunk: bytes) -> None:
         self.chunks.append(bytes(chunk))
+
+
+def _without_token(text: str) -> str:
+    """``text`` with every Bot API path (``/bot<token>/…``) cut to ``/bot…``."""
+    return re.sub(r"/(file/)?bot[^/\s]*", r"/\1bot…", text)
 
 
 def _given(value: object, default: float | None) -> float | None:

@@ -60,6 +60,15 @@ class Outbox:
         while workers := [q.worker for q in self._chats.values() if q.worker is not None and not q.worker.done()]:
             await asyncio.gather(*workers, return_exceptions=True)
 
+    def drop(self, chat_id: int) -> int:
+        """Forget the chat's waiting jobs (the bot may not post there any more); how many."""
+        queue = self._chats.get(chat_id)
+        if queue is None:
+            return 0
+        dropped = len(queue.items)
+        queue.items.clear()
+        return dropped
+
     def waiting(self, chat_id: int) -> int:
         """How many jobs of the chat wait for room."""
         queue = self._chats.get(chat_id)

@@ -81,6 +81,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN deadline REAL;
     ALTER TABLE games ADD COLUMN timeouts TEXT NOT NULL DEFAULT '{}'
     """,
+    # 3: a running game is paused while the bot cannot post in its chat (kicked, or no right to
+    # send): no turn timer runs, and the game goes on once the bot is back (issue #10)
+    """
+    ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0
+    """,
 )
 
 
@@ -90,6 +95,11 @@ class StaleVersionError(Exception):
 
 class ActiveGameExistsError(Exception):
     """The chat already has a lobby or a running game."""
+
+
+class StorageError(Exception):
+    """The database could not be read or written (locked, read-only, disk full, …); whatever the
+    call was to write is not stored, not even in part."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +128,7 @@ class GameRow:
     seats: tuple[Seat, ...]
     deadline: float | None = None  # when the player to move times out (unix seconds), if a timer runs
     timeouts: dict[str, int] = field(default_factory=dict)  # seat (as text) → timeouts in a row
+    paused: bool = False  # the bot cannot post in the chat: the game waits for it to be back
 
     @property
     def names(self) -> list[str]:
@@ -151,6 +162,7 @@ def _game_row(conn: sqlite3.Connection, row: sqlite3.Row | None) -> GameRow | No
         seats=tuple(Seat(r["seat"], r["user_id"], r["name"]) for r in seats.fetchall()),
         deadline=row["deadline"],
         timeouts=json.loads(row["timeouts"]),
+        paused=bool(row["paused"]),
     )
 
 
@@ -226,7 +238,7 @@ class Repository:
     async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
         locale, settings = await self._chat(chat_id)
         settings = {**settings, key: value}
-        await self.db.execute(
+        await self._write(
             "INSERT INTO chats(chat_id, settings, created_at) VALUES (?, ?, ?) "
             "ON CONFLICT(chat_id) DO UPDATE SET settings = excluded.settings",
             (chat_id, json.dumps(settings), time.time()),
@@ -235,7 +247,7 @@ class Repository:
 
     async def set_chat_locale(self, chat_id: int, locale: str) -> None:
         _, settings = await self._chat(chat_id)
-        await self.db.execute(
+        await self._write(
             "INSERT INTO chats(chat_id, locale, created_at) VALUES (?, ?, ?) "
             "ON CONFLICT(chat_id) DO UPDATE SET locale = excluded.locale",
             (chat_id, locale, time.time()),
@@ -285,12 +297,10 @@ class Repository:
         return game
 
     async def set_message_id(self, game_id: int, message_id: int) -> None:
-        await self.db.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+        await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def set_shown_version(self, game_id: int, version: int) -> None:
-        await self.db.execute(
-            "UPDATE games SET shown_version = MAX(shown_version, ?) WHERE id = ?", (version, game_id)
-        )
+        await self._write("UPDATE games SET shown_version = MAX(shown_version, ?) WHERE id = ?", (version, game_id))
 
     async def set_lobby(self, game_id: int, seats: Sequence[tuple[int, str]], host_id: int,
                         options: dict[str, Any]) -> None:
@@ -399,21 +409,64 @@ class Repository:
 
     async def stop_game(self, game_id: int, result: dict[str, Any]) -> bool:
         """Mark an active game stopped; False if it was not active any more."""
-        cur = await self.db.execute(
+        return await self._write(
             "UPDATE games SET status = 'stopped', result = ?, updated_at = ? "
             "WHERE id = ? AND status IN ('lobby', 'running')",
             (json.dumps(result), time.time(), game_id),
-        )
-        return cur.rowcount == 1
+        ) == 1
 
     async def hand_seat(self, game_id: int, seat: Seat) -> bool:
         """Give a running game's seat to someone else (a computer player); False if not running."""
-        cur = await self.db.execute(  # one statement: atomic on its own
+        return await self._write(  # one statement: atomic on its own
             "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ? "
             "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')",
             (seat.user_id, seat.name, game_id, seat.seat, game_id),
-        )
-        return cur.rowcount == 1
+        ) == 1
+
+    async def pause_game(self, game_id: int) -> bool:
+        """Pause a running game and drop its turn timer; False if it was not running or already paused."""
+        return await self._write(
+            "UPDATE games SET paused = 1, deadline = NULL WHERE id = ? AND status = 'running' AND paused = 0",
+            (game_id,)) == 1
+
+    async def resume_game(self, game_id: int, deadline: float | None) -> bool:
+        """Resume a paused game with a new turn deadline; its table is to be posted afresh
+        (message id cleared). False if it was not paused."""
+        return await self._write(
+            "UPDATE games SET paused = 0, deadline = ?, message_id = NULL "
+            "WHERE id = ? AND status = 'running' AND paused = 1", (deadline, game_id)) == 1
+
+    async def migrate_chat(self, old: int, new: int) -> bool:
+        """A group became a supergroup: its games, language, settings and pub tally move to the
+        new id, in one transaction. The messages stay behind in the old group, so the active
+        game's message id is cleared. False if nothing was left to move (already done)."""
+
+        def move(conn: sqlite3.Connection) -> bool:
+            if conn.execute("SELECT 1 FROM games WHERE chat_id = ? AND status IN ('lobby', 'running')",
+                            (new,)).fetchone():  # a game was begun there already: one active game per chat
+                conn.execute("UPDATE games SET status = 'stopped', result = ? "
+                             "WHERE chat_id = ? AND status IN ('lobby', 'running')",
+                             (json.dumps({"kind": "stopped"}), old))
+            moved = conn.execute(
+                "UPDATE games SET chat_id = ?, message_id = CASE WHEN status IN ('lobby', 'running') "
+                "THEN NULL ELSE message_id END WHERE chat_id = ?", (new, old)).rowcount
+            moved += conn.execute(
+                "INSERT INTO chats(chat_id, locale, settings, created_at) "
+                "SELECT ?, locale, settings, created_at FROM chats WHERE chat_id = ? "
+                "ON CONFLICT(chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale)",
+                (new, old)).rowcount
+            conn.execute("DELETE FROM chats WHERE chat_id = ?", (old,))
+            moved += conn.execute(
+                "INSERT INTO pub_tally(chat_id, user_id, name, rounds) "
+                "SELECT ?, user_id, name, rounds FROM pub_tally WHERE chat_id = ? "
+                "ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = rounds + excluded.rounds", (new, old)).rowcount
+            conn.execute("DELETE FROM pub_tally WHERE chat_id = ?", (old,))
+            return moved > 0
+
+        moved = await self._transaction(move)
+        self._chats.pop(old, None)
+        self._chats.pop(new, None)
+        return moved
 
     async def games_with_deadlines(self) -> list[GameRow]:
         """Running games whose player to move has a deadline (to re-arm after a restart)."""
@@ -421,9 +474,12 @@ class Repository:
                                  "ORDER BY deadline")
 
     async def games_behind(self) -> list[GameRow]:
-        """Games whose table message shows an older version than stored (a missed edit)."""
-        return await self._games("SELECT * FROM games WHERE shown_version < version "
-                                 "AND status IN ('running', 'finished') AND message_id IS NOT NULL ORDER BY id")
+        """Games whose table message shows an older version than stored (a missed edit), and
+        active games with no message to show them (a crash before it was posted, or a migration)."""
+        return await self._games(
+            "SELECT * FROM games WHERE paused = 0 AND ("
+            "(shown_version < version AND status IN ('running', 'finished') AND message_id IS NOT NULL) "
+            "OR (message_id IS NULL AND status IN ('lobby', 'running'))) ORDER BY id")
 
     async def _games(self, sql: str) -> list[GameRow]:
         def read(conn: sqlite3.Connection) -> list[GameRow]:
@@ -442,7 +498,16 @@ class Repository:
         pinned aiosqlite range keeps it (tests/test_storage.py runs every path through it).
         """
         conn = self.db._conn
-        return await self.db._execute(work, conn)
+        try:
+            return await self.db._execute(work, conn)
+        except sqlite3.IntegrityError:
+            raise  # a constraint the caller expects (one active game per chat)
+        except sqlite3.DatabaseError as exc:  # locked, read-only, disk full, I/O error, corrupt
+            raise StorageError(str(exc)) from exc
+
+    async def _write(self, sql: str, params: Sequence[Any]) -> int:
+        """One autocommitted statement (atomic on its own); the number of rows it changed."""
+        return await self._run(lambda conn: conn.execute(sql, params).rowcount)
 
     async def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """``body`` inside BEGIN IMMEDIATE … COMMIT (ROLLBACK if it raises), in one hop."""
@@ -451,10 +516,11 @@ class Repository:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 result = body(conn)
+                conn.execute("COMMIT")  # may fail too (disk full, locked): then nothing is stored
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
             return result
 
         return await self._run(run)
@@ -462,12 +528,10 @@ class Repository:
     # pub tally ---------------------------------------------------------------
 
     async def pub_tally(self, chat_id: int) -> list[tuple[str, int]]:
-        async with self.db.execute(
+        rows = await self._run(lambda conn: conn.execute(
             "SELECT name, rounds FROM pub_tally WHERE chat_id = ? AND rounds > 0 "
-            "ORDER BY rounds DESC, name", (chat_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+            "ORDER BY rounds DESC, name", (chat_id,)).fetchall())
         return [(r["name"], r["rounds"]) for r in rows]
 
     async def reset_pub_tally(self, chat_id: int) -> None:
-        await self.db.execute("DELETE FROM pub_tally WHERE chat_id = ?", (chat_id,))
+        await self._write("DELETE FROM pub_tally WHERE chat_id = ?", (chat_id,))

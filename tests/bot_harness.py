@@ -17,7 +17,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import callback_data as cb
-from bot.app import build_application
+from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Config
 from bot.storage import GameRow, Repository
 from engines import GAMES
@@ -70,7 +70,7 @@ class BotRunner:
         if app.post_init is not None:
             await app.post_init(app)
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=["message", "callback_query"])
+        await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=list(ALLOWED_UPDATES))
         await app.start()
         self.app = app
         self.starts += 1
@@ -140,9 +140,10 @@ World = tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]
 
 
 @asynccontextmanager
-async def group_world(tmp_path: Path, first_seed: int, count: int = 4,
-                      english: Sequence[str] = (), draw_processes: int = 0) -> AsyncIterator[World]:
-    """A supergroup (Аня created it) with ``count`` users of :data:`USERS` and the bot running.
+async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: Sequence[str] = (),
+                      draw_processes: int = 0, chat_type: str = "supergroup",
+                      chat_id: int = CHAT_ID) -> AsyncIterator[World]:
+    """A supergroup (or ``chat_type``; Аня created it) with ``count`` users of :data:`USERS` and the bot running.
 
     Games get the seeds ``first_seed``, ``first_seed + 1``, … so every run plays the same
     dice. On exit the fake server must have seen no rule broken and no press unanswered.
@@ -150,8 +151,8 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4,
     async with FakeTelegram(token="123456:TEST-token", bot_username="SosediBot") as tg:
         users = {key: tg.add_user(i + 1, name, language_code="en" if key in english else "ru")
                  for i, (key, name) in enumerate(list(USERS.items())[:count])}
-        tg.add_chat(CHAT_ID, "supergroup", "Пятничный клуб", creator=1)
-        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", draw_processes=draw_processes)
+        tg.add_chat(chat_id, chat_type, "Пятничный клуб", creator=1)
+        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", chat_id=chat_id, draw_processes=draw_processes)
         await runner.start()
         seeds = (f"{i:064x}" for i in itertools.count(first_seed))
         runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)

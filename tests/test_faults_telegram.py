@@ -1,4 +1,4 @@
-"""Telegram-side faults (issue #10): errors on sends and edits, 429s, a deleted table message.
+"""Telegram-side faults (issue #10): errors and timeouts on sends and edits, 429s, a deleted table message.
 
 Each test injects the fault with the fake server, plays on, and checks that the stored game is
 the replay of its action log (nothing lost, doubled or half-applied) and the table shows it.
@@ -6,10 +6,13 @@ the replay of its action log (nothing lost, doubled or half-applied) and the tab
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
-from tests.bot_harness import CHAT_ID, assert_replays, current_player_name, game_id_of
+from tests.bot_harness import CHAT_ID, assert_replays, current_player_name, game_id_of, group_world
 from tests.fake_telegram import StoredMessage
+from tests.test_e2e_sosedi import open_lobby
 
 
 def mover_of(users, table: StoredMessage):  # type: ignore[no-untyped-def]
@@ -81,4 +84,52 @@ async def test_a_429_on_an_edit_is_waited_out_and_the_edit_arrives(started_sosed
     await tg.wait_for(lambda s: table.edit_count > edits, timeout=10)
     assert " бросает " in table.caption
     assert [r.error_code for r in tg.requests if r.method == "editMessageMedia"][-2:] == [429, None]
+    assert (await assert_replays(runner, game_id)).version == 1
+
+
+@pytest.fixture
+async def impatient_sosedi(tmp_path, monkeypatch, caplog):  # type: ignore[no-untyped-def]
+    """A «соседи» game of Аня, Борис and Вера whose bot waits 0.5 s for an answer, not 5."""
+    import bot.app
+    import bot.flow
+
+    monkeypatch.setattr(bot.app, "READ_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(bot.flow, "TABLE_RETRY_S", 0.2)
+    caplog.set_level(logging.WARNING)
+    async with group_world(tmp_path, first_seed=11) as world:
+        _, runner, users = world
+        lobby = await open_lobby(runner, users)
+        await runner.press(users["anya"], lobby, "Начать")
+        yield world, runner.table()
+
+
+async def test_a_timed_out_edit_is_tried_again_and_the_move_is_stored_once(impatient_sosedi) -> None:
+    (tg, runner, users), table = impatient_sosedi
+    game_id = game_id_of(table)
+    tg.delay_next("editMessageMedia", 1.5)  # Telegram edits, but answers after the bot gave up
+    answer = await runner.press(mover_of(users, table), table, "🎲")
+    assert answer["text"].startswith("🎲 ")
+    await tg.wait_for(lambda s: len(s.requests_for("editMessageMedia")) >= 3, timeout=5)  # start, slow, again
+    await runner.handled()
+    slow, again = tg.requests_for("editMessageMedia")[-2:]
+    assert slow.delayed == 1.5 and again.delayed == 0
+    assert " бросает " in table.caption
+    assert (await runner.app.bot_data["flow"].repo.game(game_id)).shown_version == 1  # type: ignore[union-attr]
+    assert (await assert_replays(runner, game_id)).version == 1
+
+
+async def test_a_timed_out_answer_or_message_is_not_sent_twice(impatient_sosedi) -> None:
+    (tg, runner, users), table = impatient_sosedi
+    game_id = game_id_of(table)
+    tg.delay_next("answerCallbackQuery", 1.5)
+    answer = await runner.press(mover_of(users, table), table, "🎲")  # it arrived: the toast shows
+    assert answer["text"].startswith("🎲 ")
+    assert len([r for r in tg.requests_for("answerCallbackQuery") if r.delayed]) == 1
+    sends, posted = len(tg.requests_for("sendMessage")), len(tg.bot_messages(CHAT_ID))
+    tg.delay_next("sendMessage", 1.5)
+    await runner.say(users["vera"], "/rules")
+    await tg.wait_for(lambda s: s.late_answers == 0, timeout=5)
+    await runner.handled()
+    assert len(tg.requests_for("sendMessage")) == sends + 1  # posted once, not again
+    assert len(tg.bot_messages(CHAT_ID)) == posted + 1
     assert (await assert_replays(runner, game_id)).version == 1

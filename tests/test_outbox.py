@@ -64,6 +64,23 @@ async def test_without_room_edits_of_one_message_coalesce_and_order_is_kept() ->
     assert outbox._chats == {}
 
 
+async def test_a_chat_the_bot_may_not_post_in_forgets_its_waiting_jobs() -> None:
+    done: list[str] = []
+    job = recorder(done)
+    budget = GateBudget()
+    budget.room.clear()
+    outbox = Outbox(budget)
+    await outbox.edit(CHAT, 1, job("table"))
+    await outbox.send(CHAT, job("result"))
+    await outbox.send(CHAT - 1, job("another chat"))
+    assert outbox.drop(CHAT) == 2 and outbox.drop(CHAT) == 0 and outbox.waiting(CHAT - 1) == 1
+    budget.room.set()
+    await outbox.idle()
+    assert done == ["another chat"]
+    await outbox.send(CHAT, job("later"))  # the chat's queue works again afterwards
+    assert done == ["another chat", "later"]
+
+
 async def test_a_new_job_waits_behind_queued_ones_even_with_room() -> None:
     done: list[str] = []
     job = recorder(done)

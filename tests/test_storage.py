@@ -19,12 +19,12 @@ async def test_creates_directory_wal_and_migrates_once(tmp_path: Path) -> None:
     assert path.exists()
     async with repo.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
-    assert await repo.schema_version() == len(MIGRATIONS) == 2
+    assert await repo.schema_version() == len(MIGRATIONS) == 3
     await repo.close()
     repo = await Repository.open(path)  # re-opening does not re-run migrations
-    assert await repo.schema_version() == 2
+    assert await repo.schema_version() == 3
     async with repo.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
-        assert (await cur.fetchone())[0] == 2
+        assert (await cur.fetchone())[0] == 3
     await repo.close()
 
 
@@ -102,7 +102,7 @@ async def test_stopped_games_are_not_redrawn_at_start_up(tmp_path: Path) -> None
     await repo.close()
 
 
-async def test_a_first_schema_database_gains_the_timer_columns(tmp_path: Path) -> None:
+async def test_a_first_schema_database_gains_the_timer_and_pause_columns(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     old = sqlite3.connect(path)
     old.executescript(MIGRATIONS[0])
@@ -114,9 +114,10 @@ async def test_a_first_schema_database_gains_the_timer_columns(tmp_path: Path) -
     old.commit()
     old.close()
     repo = await Repository.open(path)
-    assert await repo.schema_version() == 2
+    assert await repo.schema_version() == 3
     game = await repo.active_game(-5)
     assert game is not None and game.deadline is None and game.timeouts == {} and game.names == ["Аня"]
+    assert game.paused is False
     await repo.close()
 
 
@@ -245,4 +246,56 @@ async def test_a_stale_save_does_not_reach_the_kept_log(tmp_path: Path) -> None:
     with pytest.raises(StaleVersionError):
         await repo.save_move(game_id, 0, {}, 1, [(0, "r", (), [{"kind": "stale"}])])
     assert await repo.recent_events(game_id, 3) == before
+    await repo.close()
+
+
+async def test_pause_and_resume_a_running_game(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "bot.sqlite3")
+    lobby = await repo.create_game(-3, "sosedi", {}, "ab", Seat(0, 1, "Аня"))
+    assert not await repo.pause_game(lobby.id)  # only a running game pauses
+    await repo.save_move(lobby.id, 0, {"v": 0}, 0, [(None, "start", (), [])], deadline=100.0)
+    await repo.set_message_id(lobby.id, 7)
+    assert await repo.pause_game(lobby.id) and not await repo.pause_game(lobby.id)
+    game = await repo.game(lobby.id)
+    assert game is not None and game.paused and game.deadline is None and game.status == "running"
+    assert await repo.games_behind() == []  # a paused game's table is not redrawn at start-up
+    assert await repo.resume_game(lobby.id, 250.0) and not await repo.resume_game(lobby.id, 300.0)
+    game = await repo.game(lobby.id)
+    assert game is not None and not game.paused and game.deadline == 250.0 and game.message_id is None
+    assert [g.id for g in await repo.games_behind()] == [lobby.id]  # to be posted afresh
+    await repo.close()
+
+
+async def test_a_migration_moves_games_language_settings_and_tally_once(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "bot.sqlite3")
+    old, new = -4001, -1000000004001
+    done = await repo.create_game(old, "sosedi", {}, "ab", Seat(0, 1, "Аня"))
+    await repo.stop_game(done.id, {"kind": "stopped"})
+    await repo.set_message_id(done.id, 3)
+    active = await repo.create_game(old, "sosedi", {}, "cd", Seat(0, 1, "Аня"))
+    await repo.set_message_id(active.id, 9)
+    await repo.set_chat_locale(old, "en")
+    await repo.set_chat_setting(old, "turn_timer", 10)
+    await repo._write("INSERT INTO pub_tally(chat_id, user_id, name, rounds) VALUES (?, 2, 'Борис', 3)", (old,))
+    await repo._write("INSERT INTO pub_tally(chat_id, user_id, name, rounds) VALUES (?, 2, 'Борис', 1)", (new,))
+    assert await repo.migrate_chat(old, new)
+    assert not await repo.migrate_chat(old, new)  # Telegram tells both chats: the second finds nothing
+    moved = await repo.active_game(new)
+    assert moved is not None and moved.id == active.id and moved.message_id is None  # its message stayed behind
+    assert (await repo.game(done.id)).message_id == 3  # type: ignore[union-attr]
+    assert await repo.active_game(old) is None
+    assert (await repo.chat_locale(new), await repo.chat_settings(new)) == ("en", {"turn_timer": 10})
+    assert (await repo.chat_locale(old), await repo.chat_settings(old)) == (None, {})
+    assert await repo.pub_tally(new) == [("Борис", 4)] and await repo.pub_tally(old) == []
+    await repo.close()
+
+
+async def test_a_migration_onto_a_chat_with_a_game_stops_the_old_one(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "bot.sqlite3")
+    old, new = -4002, -1000000004002
+    first = await repo.create_game(old, "sosedi", {}, "ab", Seat(0, 1, "Аня"))
+    second = await repo.create_game(new, "sosedi", {}, "cd", Seat(0, 2, "Борис"))
+    assert await repo.migrate_chat(old, new)
+    assert (await repo.active_game(new)).id == second.id  # type: ignore[union-attr]
+    assert (await repo.game(first.id)).status == "stopped"  # type: ignore[union-attr]
     await repo.close()
