@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -13,13 +14,20 @@ from tests.fake_telegram import StoredMessage
 from tests.test_e2e_sosedi import open_lobby
 
 
-@pytest.fixture
-async def started_sosedi(tmp_path: Path,
-                         caplog: pytest.LogCaptureFixture) -> AsyncIterator[tuple[World, StoredMessage]]:
-    """A «соседи» game of Аня, Борис and Вера, just started; warnings and worse are captured."""
-    caplog.set_level(logging.WARNING)
+@asynccontextmanager
+async def sosedi_started(tmp_path: Path) -> AsyncIterator[tuple[World, StoredMessage]]:
+    """A «соседи» game of Аня, Борис and Вера, just started (seed 11), and its table."""
     async with group_world(tmp_path, first_seed=11) as world:
         _, runner, users = world
         lobby = await open_lobby(runner, users)
         await runner.press(users["anya"], lobby, "Начать")
         yield world, runner.table()
+
+
+@pytest.fixture
+async def started_sosedi(tmp_path: Path,
+                         caplog: pytest.LogCaptureFixture) -> AsyncIterator[tuple[World, StoredMessage]]:
+    """A «соседи» game of Аня, Борис and Вера, just started; warnings and worse are captured."""
+    caplog.set_level(logging.WARNING)
+    async with sosedi_started(tmp_path) as started:
+        yield started

@@ -10,9 +10,9 @@ import logging
 
 import pytest
 
-from tests.bot_harness import CHAT_ID, assert_replays, current_player_name, game_id_of, group_world
+from tests.bot_harness import CHAT_ID, assert_replays, current_player_name, game_id_of
+from tests.conftest import sosedi_started
 from tests.fake_telegram import StoredMessage
-from tests.test_e2e_sosedi import open_lobby
 
 
 def mover_of(users, table: StoredMessage):  # type: ignore[no-untyped-def]
@@ -96,11 +96,8 @@ async def impatient_sosedi(tmp_path, monkeypatch, caplog):  # type: ignore[no-un
     monkeypatch.setattr(bot.app, "READ_TIMEOUT_S", 0.5)
     monkeypatch.setattr(bot.flow, "TABLE_RETRY_S", 0.2)
     caplog.set_level(logging.WARNING)
-    async with group_world(tmp_path, first_seed=11) as world:
-        _, runner, users = world
-        lobby = await open_lobby(runner, users)
-        await runner.press(users["anya"], lobby, "Начать")
-        yield world, runner.table()
+    async with sosedi_started(tmp_path) as started:
+        yield started
 
 
 async def test_a_timed_out_edit_is_tried_again_and_the_move_is_stored_once(impatient_sosedi) -> None:

@@ -35,6 +35,13 @@ def recorder(done: list[str]) -> Callable[[str], Job]:
     return job
 
 
+def held() -> tuple[Outbox, GateBudget]:
+    """An outbox whose chats have no room until the test opens the budget."""
+    budget = GateBudget()
+    budget.room.clear()
+    return Outbox(budget), budget
+
+
 async def test_with_room_a_job_runs_before_the_call_returns() -> None:
     done: list[str] = []
     job = recorder(done)
@@ -49,9 +56,7 @@ async def test_with_room_a_job_runs_before_the_call_returns() -> None:
 async def test_without_room_edits_of_one_message_coalesce_and_order_is_kept() -> None:
     done: list[str] = []
     job = recorder(done)
-    budget = GateBudget()
-    budget.room.clear()
-    outbox = Outbox(budget)
+    outbox, budget = held()
     await outbox.edit(CHAT, 1, job("table v1"))
     await outbox.edit(CHAT, 2, job("other message"))
     await outbox.edit(CHAT, 1, job("table v2"))
@@ -67,9 +72,7 @@ async def test_without_room_edits_of_one_message_coalesce_and_order_is_kept() ->
 async def test_a_chat_the_bot_may_not_post_in_forgets_its_waiting_jobs() -> None:
     done: list[str] = []
     job = recorder(done)
-    budget = GateBudget()
-    budget.room.clear()
-    outbox = Outbox(budget)
+    outbox, budget = held()
     await outbox.edit(CHAT, 1, job("table"))
     await outbox.send(CHAT, job("result"))
     await outbox.send(CHAT - 1, job("another chat"))
@@ -84,9 +87,7 @@ async def test_a_chat_the_bot_may_not_post_in_forgets_its_waiting_jobs() -> None
 async def test_a_new_job_waits_behind_queued_ones_even_with_room() -> None:
     done: list[str] = []
     job = recorder(done)
-    budget = GateBudget()
-    budget.room.clear()
-    outbox = Outbox(budget)
+    outbox, budget = held()
     await outbox.edit(CHAT, 1, job("first"))
     budget.room.set()
     await outbox.send(CHAT, job("second"))  # room now, but "first" was asked for earlier
