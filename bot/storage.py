@@ -86,6 +86,33 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0
     """,
+    # 4: results (issue #11): one row per person seated at a finished game, written by the save
+    # that finishes it; /stats, /top and /history read them. Games finished before this
+    # migration are filled in from their stored result (kind win: the winners won; kind lose:
+    # the first loser paid the round); computer players (negative ids) have no row.
+    """
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        won INTEGER NOT NULL,
+        paid INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX results_chat_code ON results(chat_id, code);
+    CREATE INDEX games_chat ON games(chat_id);
+    INSERT INTO results(game_id, chat_id, code, user_id, name, won, paid, finished_at)
+    SELECT g.id, g.chat_id, g.code, s.user_id, s.name,
+           COALESCE(json_extract(g.result, '$.kind') = 'win'
+                    AND EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') WHERE value = s.seat), 0),
+           COALESCE(json_extract(g.result, '$.kind') = 'lose' AND json_extract(g.result, '$.losers[0]') = s.seat, 0),
+           g.updated_at
+    FROM games g JOIN seats s ON s.game_id = g.id
+    WHERE g.status = 'finished' AND g.result IS NOT NULL AND s.user_id > 0
+    """,
 )
 
 
@@ -164,6 +191,54 @@ def _game_row(conn: sqlite3.Connection, row: sqlite3.Row | None) -> GameRow | No
         timeouts=json.loads(row["timeouts"]),
         paused=bool(row["paused"]),
     )
+
+
+def _record_results(conn: sqlite3.Connection, game_id: int, result: dict[str, Any], payer: Seat | None,
+                    now: float) -> None:
+    """One results row per person at the game that has just finished (inside its transaction).
+
+    The seats are read back here, after a seat handed to a bot in the same save, so whoever sat
+    there at the end is who played it. A draw is played, not won; ``paid`` is the pub round.
+    """
+    winners = set(result.get("winners") or ()) if result.get("kind") == "win" else set()
+    seats = conn.execute("SELECT seat, user_id, name FROM seats WHERE game_id = ? AND user_id > 0",
+                         (game_id,)).fetchall()
+    conn.executemany(
+        "INSERT INTO results(game_id, chat_id, code, user_id, name, won, paid, finished_at) "
+        "SELECT id, chat_id, code, ?, ?, ?, ?, ? FROM games WHERE id = ?",
+        [(s["user_id"], s["name"], int(s["seat"] in winners),
+          int(payer is not None and payer.user_id == s["user_id"]), now, game_id) for s in seats])
+
+
+@dataclass(frozen=True, slots=True)
+class GameTotals:
+    """One person's results in one game (``code``) in a chat."""
+
+    code: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """One person's results in a chat (one game or all), under the name they last played with."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """A game that ended (finished or stopped), for /history."""
+
+    id: int
+    code: str
+    status: str
+    result: dict[str, Any]
+    names: tuple[str, ...]  # by seat
+    ended_at: float
 
 
 class Repository:
@@ -364,6 +439,8 @@ class Repository:
                     "ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = rounds + 1, name = excluded.name",
                     (pub_payer.user_id, pub_payer.name, game_id),
                 )
+            if status == "finished":  # only one save gets here per game: the version check above
+                _record_results(conn, game_id, result or {}, pub_payer, now)
 
         await self._transaction(write)
         for untouched in self._reading.get(game_id, ()):
@@ -461,6 +538,7 @@ class Repository:
                 "SELECT ?, user_id, name, rounds FROM pub_tally WHERE chat_id = ? "
                 "ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = rounds + excluded.rounds", (new, old)).rowcount
             conn.execute("DELETE FROM pub_tally WHERE chat_id = ?", (old,))
+            conn.execute("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
             return moved > 0
 
         moved = await self._transaction(move)
@@ -535,3 +613,47 @@ class Repository:
 
     async def reset_pub_tally(self, chat_id: int) -> None:
         await self._write("DELETE FROM pub_tally WHERE chat_id = ?", (chat_id,))
+
+    async def pub_rounds(self, chat_id: int, user_id: int) -> int:
+        """The pub rounds ``user_id`` has paid in this chat (since the last /tally reset)."""
+        row = await self._run(lambda conn: conn.execute(
+            "SELECT rounds FROM pub_tally WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)).fetchone())
+        return int(row["rounds"]) if row else 0
+
+    # results -----------------------------------------------------------------
+
+    async def user_totals(self, chat_id: int, user_id: int) -> list[GameTotals]:
+        """``user_id``'s games played and won in this chat, per game, most played first."""
+        rows = await self._run(lambda conn: conn.execute(
+            "SELECT code, COUNT(*) AS games, SUM(won) AS wins FROM results WHERE chat_id = ? AND user_id = ? "
+            "GROUP BY code ORDER BY games DESC, code", (chat_id, user_id)).fetchall())
+        return [GameTotals(r["code"], r["games"], r["wins"]) for r in rows]
+
+    async def player_totals(self, chat_id: int, code: str | None = None) -> list[PlayerTotals]:
+        """Every person's games played and won in this chat, of the game ``code`` or of all games."""
+        # a bare column next to MAX() is taken from the row holding the maximum (SQLite's own rule):
+        # the name of each player's latest game
+        rows = await self._run(lambda conn: conn.execute(
+            "SELECT user_id, name, MAX(finished_at) AS last, COUNT(*) AS games, SUM(won) AS wins FROM results "
+            "WHERE chat_id = ? AND (? IS NULL OR code = ?) GROUP BY user_id ORDER BY user_id",
+            (chat_id, code, code)).fetchall())
+        return [PlayerTotals(r["user_id"], r["name"], r["games"], r["wins"]) for r in rows]
+
+    async def past_games(self, chat_id: int, limit: int) -> list[PastGame]:
+        """The chat's last ``limit`` games that were played and ended (finished or stopped), newest first;
+        lobbies closed before the game began are left out."""
+
+        def read(conn: sqlite3.Connection) -> list[PastGame]:
+            # one game at a time per chat, so the latest begun is the latest ended
+            games = conn.execute(
+                "SELECT id, code, status, result, updated_at FROM games WHERE chat_id = ? "
+                "AND status IN ('finished', 'stopped') AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
+                (chat_id, limit)).fetchall()
+            out = []
+            for g in games:
+                seats = conn.execute("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (g["id"],)).fetchall()
+                out.append(PastGame(g["id"], g["code"], g["status"], json.loads(g["result"] or "{}"),
+                                    tuple(s["name"] for s in seats), g["updated_at"]))
+            return out
+
+        return await self._run(read)

@@ -19,12 +19,12 @@ async def test_creates_directory_wal_and_migrates_once(tmp_path: Path) -> None:
     assert path.exists()
     async with repo.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
-    assert await repo.schema_version() == len(MIGRATIONS) == 3
+    assert await repo.schema_version() == len(MIGRATIONS) == 4
     await repo.close()
     repo = await Repository.open(path)  # re-opening does not re-run migrations
-    assert await repo.schema_version() == 3
+    assert await repo.schema_version() == 4
     async with repo.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
-        assert (await cur.fetchone())[0] == 3
+        assert (await cur.fetchone())[0] == 4
     await repo.close()
 
 
@@ -114,7 +114,7 @@ async def test_a_first_schema_database_gains_the_timer_and_pause_columns(tmp_pat
     old.commit()
     old.close()
     repo = await Repository.open(path)
-    assert await repo.schema_version() == 3
+    assert await repo.schema_version() == len(MIGRATIONS)
     game = await repo.active_game(-5)
     assert game is not None and game.deadline is None and game.timeouts == {} and game.names == ["Аня"]
     assert game.paused is False

@@ -1,0 +1,229 @@
+"""/stats, /top and /history: the chat's results as short texts and small bar charts.
+
+Results are written by the save that finishes a game (``Repository.save_move``); here they are
+only read, ranked and shown. A chart is drawn off the event loop like the boards are
+(``flow.drawing``) and sent as one photo with the text as its caption.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.drawing import DrawingError, WorkerDied
+from bot.flow import GameFlow
+from bot.games.common import Tr
+from bot.handlers import GROUPS, _command, _flow, _reply
+from bot.storage import GameTotals, PastGame, PlayerTotals
+from bot.texts import CAPTION_LIMIT, display_name, visible_length
+from render.stats import render_mine, render_top
+
+log = logging.getLogger(__name__)
+MIN_GAMES = 3  # /top lists only players with at least this many games (of the game asked about)
+TOP_SIZE = 10
+HISTORY_SIZE = 10
+MESSAGE_LIMIT = 4096  # characters of a text message
+ARG_LIMIT = 32  # a game code longer than this is junk: it is not looked at further
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A player's place on the leaderboard (equal players share it: 1, 1, 3)."""
+
+    place: int
+    player: PlayerTotals
+
+
+def percent(wins: int, games: int) -> int:
+    """The win rate in whole percent, halves rounded up (0 when no games)."""
+    return (200 * wins + games) // (2 * games) if games else 0
+
+
+def _merit(p: PlayerTotals) -> tuple[int, Fraction, int]:
+    """What places are decided by, best first when sorted descending: wins, win rate, games."""
+    return p.wins, Fraction(p.wins, p.games), p.games
+
+
+def ranking(players: Sequence[PlayerTotals], min_games: int = MIN_GAMES, limit: int = TOP_SIZE) -> list[Ranked]:
+    """The leaderboard: players with at least ``min_games`` games, by wins, then win rate, then games
+    played; players equal on all three share a place (competition ranking: 1, 1, 3), and their
+    names only keep the listing stable. The first ``limit`` rows."""
+    eligible = [p for p in players if p.games >= min_games and p.games > 0]
+    eligible.sort(key=lambda p: (p.name.casefold(), p.user_id))
+    eligible.sort(key=_merit, reverse=True)  # stable: equal merit keeps the name order
+    ranked: list[Ranked] = []
+    for index, player in enumerate(eligible[:limit]):
+        tied = ranked and _merit(ranked[-1].player) == _merit(player)
+        ranked.append(Ranked(ranked[-1].place if tied else index + 1, player))
+    return ranked
+
+
+def fit_lines(head: Sequence[str], body: Sequence[str], tail: Sequence[str], limit: int = CAPTION_LIMIT) -> str:
+    """Join the lines, dropping the last body lines (for one «…») until the text fits ``limit``."""
+    kept, cut = list(body), False
+    while True:
+        text = "\n".join([*head, *kept, *(["…"] if cut else []), *tail])
+        if visible_length(text) <= limit or not kept:
+            return text
+        kept.pop()
+        cut = True
+
+
+def game_name(flow: GameFlow, tr: Tr, code: str) -> str:
+    """A game's name in the chat's language (its code, if the bot no longer has that game)."""
+    return tr(f"game-{code}") if code in flow.uis else code
+
+
+# /stats ------------------------------------------------------------------------
+
+
+def stats_text(name: str, totals: Sequence[GameTotals], paid: int, names: dict[str, str], tr: Tr) -> str:
+    """The caller's results in the chat: a line per game, the total, the pub rounds paid."""
+    head = [tr("stats-title", name=html.escape(name))]
+    body = [tr("stats-line", game=html.escape(names[t.code]), count=t.games, wins=t.wins,
+               percent=percent(t.wins, t.games)) for t in totals]
+    tail = []
+    if len(totals) > 1:
+        games, wins = sum(t.games for t in totals), sum(t.wins for t in totals)
+        tail.append(tr("stats-total", count=games, wins=wins, percent=percent(wins, games)))
+    if paid:
+        tail.append(tr("stats-paid", count=paid))
+    return fit_lines(head, body, tail)
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stats: the caller's games played and won in this chat, per game, and pub rounds paid."""
+    if (cmd := await _command(update, context)) is None:
+        return
+    chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
+    if chat.type not in GROUPS:
+        await _reply(update, context, tr("groups-only"))
+        return
+    name = display_name(user.first_name, user.last_name)
+    totals = await flow.repo.user_totals(chat.id, user.id)
+    paid = await flow.repo.pub_rounds(chat.id, user.id)
+    if not totals and not paid:
+        await _reply(update, context, tr("stats-empty", name=html.escape(name)))
+        return
+    names = {t.code: game_name(flow, tr, t.code) for t in totals}
+    text = stats_text(name, totals, paid, names, tr)
+    rows = [(names[t.code], t.games, t.wins) for t in totals[:TOP_SIZE]]
+    chart = await _draw(flow, render_mine, tr("stats-chart-title", name=name), rows,
+                        tr("stats-chart-played"), tr("stats-chart-won")) if rows else None
+    await _send(update, context, text, chart)
+
+
+# /top --------------------------------------------------------------------------
+
+
+def top_text(ranked: Sequence[Ranked], title: str, tr: Tr) -> str:
+    """The leaderboard's caption: the title, a line per player, how places are decided."""
+    body = [tr("top-line", place=r.place, name=html.escape(r.player.name), wins=r.player.wins,
+               count=r.player.games, percent=percent(r.player.wins, r.player.games)) for r in ranked]
+    return fit_lines([tr("top-title", game=html.escape(title))], body, ["", tr("top-rule", count=MIN_GAMES)])
+
+
+async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/top [game]: this chat's leaderboard, of one game or of all games."""
+    if (cmd := await _command(update, context)) is None:
+        return
+    chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
+    if chat.type not in GROUPS:
+        await _reply(update, context, tr("groups-only"))
+        return
+    codes = ", ".join(flow.uis)
+    if len(args) > 1:
+        await _reply(update, context, tr("top-usage", codes=codes))
+        return
+    code = args[0].lower()[:ARG_LIMIT] if args else None
+    if code is not None and code not in flow.uis:  # the argument is never echoed back
+        await _reply(update, context, tr("unknown-game", codes=codes))
+        return
+    ranked = ranking(await flow.repo.player_totals(chat.id, code))
+    if not ranked:
+        await _reply(update, context, tr("top-empty", count=MIN_GAMES))
+        return
+    title = game_name(flow, tr, code) if code else tr("top-all-games")
+    rows = [(r.place, r.player.name, r.player.wins) for r in ranked]
+    chart = await _draw(flow, render_top, tr("top-chart-title", game=title), rows)
+    await _send(update, context, top_text(ranked, title, tr), chart)
+
+
+# /history ----------------------------------------------------------------------
+
+
+def when(timestamp: float) -> str:
+    """A moment as «01.12 05:07» in UTC (the locale's line adds «UTC»)."""
+    return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%d.%m %H:%M")
+
+
+def outcome_text(game: PastGame, tr: Tr) -> str:
+    """How a past game ended: who won, who paid, a draw, or stopped."""
+    kind = game.result.get("kind")
+    if game.status != "finished":
+        return tr("history-stopped")
+    if kind == "draw":
+        return tr("history-draw")
+    seats = game.result.get("losers" if kind == "lose" else "winners") or []
+    who = ", ".join(html.escape(game.names[s]) for s in seats if isinstance(s, int) and 0 <= s < len(game.names))
+    return tr("history-paid" if kind == "lose" else "history-won", names=who or "?")
+
+
+def history_text(games: Sequence[PastGame], names: dict[str, str], tr: Tr) -> str:
+    """The chat's last games, newest first: number, game, when, players and how it ended."""
+    body = [tr("history-entry", id=str(g.id), game=html.escape(names[g.code]), when=when(g.ended_at),
+               players=", ".join(html.escape(n) for n in g.names), result=outcome_text(g, tr)) for g in games]
+    return fit_lines([tr("history-title")], body, [], MESSAGE_LIMIT)
+
+
+async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/history: the chat's last games that were played and ended (finished or stopped)."""
+    if (cmd := await _command(update, context)) is None:
+        return
+    chat, flow, tr = cmd.chat, cmd.flow, cmd.tr
+    if chat.type not in GROUPS:
+        await _reply(update, context, tr("groups-only"))
+        return
+    games = await flow.repo.past_games(chat.id, HISTORY_SIZE)
+    if not games:
+        await _reply(update, context, tr("history-empty"))
+        return
+    names = {g.code: game_name(flow, tr, g.code) for g in games}
+    await _reply(update, context, history_text(games, names, tr))
+
+
+# sending -----------------------------------------------------------------------
+
+
+async def _draw(flow: GameFlow, render: Callable[..., bytes], *args: Any) -> bytes | None:
+    """The chart, drawn off the event loop; None if drawing failed (the text goes alone)."""
+    try:
+        return await flow.drawing.draw(render, *args)
+    except (DrawingError, WorkerDied) as exc:
+        log.warning("a stats chart could not be drawn: %s", exc)
+        return None
+
+
+async def _send(update: Update, context: ContextTypes.DEFAULT_TYPE, caption: str, chart: bytes | None) -> None:
+    """One photo with ``caption`` (HTML, ≤ 1024 characters), or the text alone without a chart."""
+    chat, message = update.effective_chat, update.effective_message
+    if chart is None or chat is None:
+        await _reply(update, context, caption)
+        return
+    try:
+        await context.bot.send_photo(chat.id, chart, caption=caption, parse_mode=ParseMode.HTML,
+                                     reply_to_message_id=message.message_id if message else None,
+                                     allow_sending_without_reply=True)
+    except TelegramError as exc:
+        log.warning("chat %s: stats photo failed: %s", chat.id, exc)
+        _flow(context).chat_refused(context.bot, chat.id, exc)

@@ -1,0 +1,59 @@
+## Results: /stats, /top, /history (issue #11)
+
+cmd-stats = My stats in this chat
+cmd-top = The chat's best players: /top or /top sosedi
+cmd-history = The chat's last games
+
+stats-title = 📊 <b>{ $name }</b> — your games in this chat:
+stats-line = { $game }: { $count } { $count ->
+        [one] game
+       *[other] games
+    }, { $wins } { $wins ->
+        [one] win
+       *[other] wins
+    } ({ $percent }%)
+stats-total = <b>Total</b>: { $count } { $count ->
+        [one] game
+       *[other] games
+    }, { $wins } { $wins ->
+        [one] win
+       *[other] wins
+    } ({ $percent }%)
+stats-paid = 🍺 You paid { $count } { $count ->
+        [one] round
+       *[other] rounds
+    }.
+stats-empty = { $name }, you have no finished games in this chat yet. Start one: /newgame
+stats-chart-title = { $name }: games and wins
+stats-chart-played = played
+stats-chart-won = won
+
+top-title = 🏆 <b>Best players</b> · { $game }
+top-all-games = all games
+top-line = { $place }. { $name } — { $wins } { $wins ->
+        [one] win
+       *[other] wins
+    } in { $count } { $count ->
+        [one] game
+       *[other] games
+    } ({ $percent }%)
+top-rule = Places go by wins, then win rate, then games played. Listed: players with at least { $count } { $count ->
+        [one] game
+       *[other] games
+    }.
+top-empty = The table lists players with at least { $count } { $count ->
+        [one] game
+       *[other] games
+    } — nobody yet. Play: /newgame
+top-usage = Usage: /top or /top &lt;game code&gt;. Codes: { $codes }
+top-chart-title = Wins · { $game }
+
+history-title = 📜 <b>Last games in this chat</b>
+history-entry =
+    <b>#{ $id }</b> · { $game } · { $when } UTC
+    { $players } — { $result }
+history-won = 🏆 { $names }
+history-paid = 🍺 { $names } pays
+history-draw = 🤝 draw
+history-stopped = ⏹ stopped
+history-empty = No games played in this chat yet. Start one: /newgame

@@ -1,0 +1,376 @@
+"""Results (issue #11): recorded once in the finishing transaction, ranked, and shown by /stats, /top, /history."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.storage as storage
+from bot.stats import (
+    Ranked,
+    fit_lines,
+    history_text,
+    percent,
+    ranking,
+    stats_text,
+    top_text,
+    when,
+)
+from bot.storage import GameTotals, PastGame, PlayerTotals, Repository, Seat, StaleVersionError
+from bot.texts import CAPTION_LIMIT, visible_length
+from locales import Translator
+from tests.bot_harness import CHAT_ID, BotRunner, group_world
+from tests.fake_telegram import FakeUser, StoredMessage
+from tests.test_e2e_sosedi import play_to_end
+
+CHAT = -500
+ANYA, BORIS, VERA = Seat(0, 10, "Аня"), Seat(1, 20, "Борис"), Seat(2, 30, "Вера")
+KESHA = Seat(2, -1, "🤖 Кеша")
+
+
+@pytest.fixture
+async def repo(tmp_path: Path) -> Any:
+    repo = await Repository.open(tmp_path / "bot.sqlite3")
+    yield repo
+    await repo.close()
+
+
+@pytest.fixture(scope="module")
+def tr() -> Any:
+    translator = Translator.load(strict=True)
+    return lambda key, /, **args: translator.t("ru", key, **args)
+
+
+async def results(repo: Repository, game_id: int | None = None) -> list[tuple[Any, ...]]:
+    """The stored results rows (game, chat, code, user, name, won, paid), in a fixed order."""
+    rows = await repo._run(lambda conn: conn.execute(
+        "SELECT game_id, chat_id, code, user_id, name, won, paid FROM results "
+        "WHERE ? IS NULL OR game_id = ? ORDER BY game_id, user_id", (game_id, game_id)).fetchall())
+    return [tuple(r) for r in rows]
+
+
+async def started(repo: Repository, seats: tuple[Seat, ...] = (ANYA, BORIS, KESHA), chat: int = CHAT,
+                  code: str = "sosedi") -> int:
+    """A game with ``seats``, begun (version 0) and one move on (version 1)."""
+    game = await repo.create_game(chat, code, {}, "00" * 32, seats[0], seats)
+    await repo.save_move(game.id, 0, {"v": 0}, 0, [(None, "start", (), [])])
+    await repo.save_move(game.id, 0, {"v": 1}, 1, [(0, "r", (1, 2, 3), [])])
+    return game.id
+
+
+async def finish(repo: Repository, game_id: int, result: dict[str, Any], payer: Seat | None = None,
+                 new_seat: Seat | None = None) -> None:
+    await repo.save_move(game_id, 1, {"v": 2}, 2, [(1, "r", (6, 6, 6), [])], status="finished", result=result,
+                         pub_payer=payer, new_seat=new_seat)
+
+
+# storage -----------------------------------------------------------------------
+
+
+async def test_a_finished_game_records_one_row_per_person_once(repo: Repository) -> None:
+    game_id = await started(repo)
+    assert await results(repo) == []  # a running game has no results
+    await finish(repo, game_id, {"kind": "win", "winners": [1], "losers": [], "ranking": [1, 0, 2]})
+    expected = [(game_id, CHAT, "sosedi", 10, "Аня", 0, 0), (game_id, CHAT, "sosedi", 20, "Борис", 1, 0)]
+    assert await results(repo) == expected  # the computer player (-1) has no row
+    with pytest.raises(StaleVersionError):  # the same finishing save again: refused, nothing recorded twice
+        await finish(repo, game_id, {"kind": "win", "winners": [0]})
+    assert await results(repo) == expected
+    assert await repo.user_totals(CHAT, 20) == [GameTotals("sosedi", 1, 1)]
+    assert await repo.user_totals(CHAT, -1) == []
+
+
+async def test_results_are_written_in_the_finishing_transaction(repo: Repository, monkeypatch) -> None:
+    game_id = await started(repo)
+
+    def broken(conn: sqlite3.Connection, *args: Any) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(storage, "_record_results", broken)
+    with pytest.raises(storage.StorageError):
+        await finish(repo, game_id, {"kind": "win", "winners": [0]})
+    game = await repo.game(game_id)
+    assert game is not None and game.status == "running" and game.version == 1  # the finish rolled back with it
+    assert len(await repo.actions(game_id)) == 2
+
+
+async def test_a_stopped_game_records_nothing_but_is_in_the_history(repo: Repository) -> None:
+    game_id = await started(repo)
+    assert await repo.stop_game(game_id, {"kind": "stopped"})
+    lobby = await repo.create_game(CHAT, "spichki", {}, "00" * 32, ANYA)
+    await repo.stop_game(lobby.id, {"kind": "cancelled"})  # closed before it began: not a game played
+    assert await results(repo) == []
+    past = await repo.past_games(CHAT, 10)
+    assert [(g.id, g.status, g.names) for g in past] == [(game_id, "stopped", ("Аня", "Борис", "🤖 Кеша"))]
+
+
+async def test_a_draw_is_played_not_won(repo: Repository) -> None:
+    game_id = await started(repo, (ANYA, BORIS), code="lions")
+    await finish(repo, game_id, {"kind": "draw", "winners": [0, 1], "losers": [], "ranking": [0, 1]})
+    assert [(r[3], r[5], r[6]) for r in await results(repo)] == [(10, 0, 0), (20, 0, 0)]
+    assert await repo.user_totals(CHAT, 10) == [GameTotals("lions", 1, 0)]
+
+
+async def test_the_pub_payer_paid_and_nobody_won(repo: Repository) -> None:
+    game_id = await started(repo, (ANYA, BORIS, VERA))
+    await finish(repo, game_id, {"kind": "lose", "winners": [], "losers": [1]}, payer=BORIS)
+    assert [(r[3], r[5], r[6]) for r in await results(repo)] == [(10, 0, 0), (20, 0, 1), (30, 0, 0)]
+    assert await repo.pub_rounds(CHAT, 20) == 1 and await repo.pub_rounds(CHAT, 10) == 0
+
+
+async def test_a_seat_handed_to_a_bot_in_the_finishing_save_is_the_bots(repo: Repository) -> None:
+    game_id = await started(repo, (ANYA, BORIS, VERA))
+    await finish(repo, game_id, {"kind": "win", "winners": [2]}, new_seat=Seat(2, -1, "🤖 Вера"))
+    assert [r[3] for r in await results(repo)] == [10, 20]  # Вера timed out for good: the bot finished for her
+
+
+async def test_totals_per_game_and_the_latest_name(repo: Repository) -> None:
+    for code, winner in (("sosedi", 0), ("sosedi", 1), ("spichki", 0)):
+        await finish(repo, await started(repo, (ANYA, BORIS), code=code), {"kind": "win", "winners": [winner]})
+    renamed = Seat(0, 10, "Анна")
+    await finish(repo, await started(repo, (renamed, BORIS), code="spichki"), {"kind": "win", "winners": [1]})
+    assert await repo.user_totals(CHAT, 10) == [GameTotals("sosedi", 2, 1), GameTotals("spichki", 2, 1)]
+    assert await repo.player_totals(CHAT) == [PlayerTotals(10, "Анна", 4, 2), PlayerTotals(20, "Борис", 4, 2)]
+    assert await repo.player_totals(CHAT, "spichki") == [PlayerTotals(10, "Анна", 2, 1),
+                                                         PlayerTotals(20, "Борис", 2, 1)]
+    assert await repo.player_totals(CHAT, "ludo") == [] and await repo.player_totals(CHAT - 1) == []
+
+
+async def test_a_chat_migration_moves_the_results(repo: Repository) -> None:
+    old, new = -4011, -1000000004011
+    await finish(repo, await started(repo, (ANYA, BORIS), chat=old), {"kind": "win", "winners": [0]})
+    await finish(repo, await started(repo, (ANYA, BORIS), chat=new), {"kind": "win", "winners": [1]})
+    assert await repo.migrate_chat(old, new)
+    assert await repo.user_totals(old, 10) == [] and await repo.player_totals(old) == []
+    assert await repo.player_totals(new) == [PlayerTotals(10, "Аня", 2, 1), PlayerTotals(20, "Борис", 2, 1)]
+    assert len(await repo.past_games(new, 10)) == 2
+
+
+async def test_migration_4_fills_in_games_finished_before_it(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "bot.sqlite3"
+    monkeypatch.setattr(storage, "MIGRATIONS", storage.MIGRATIONS[:3])  # the schema before results
+    monkeypatch.setattr(storage, "_record_results", lambda *args: None)  # ... and the code before them
+    repo = await Repository.open(path)
+    won = await started(repo)
+    await finish(repo, won, {"kind": "win", "winners": [1], "losers": [0]})
+    paid = await started(repo, (ANYA, BORIS, VERA))
+    await finish(repo, paid, {"kind": "lose", "winners": [], "losers": [2]}, payer=VERA)
+    drawn = await started(repo, (ANYA, BORIS))
+    await finish(repo, drawn, {"kind": "draw", "winners": [0, 1]})
+    await repo.stop_game(await started(repo), {"kind": "stopped"})
+    await repo.close()
+    monkeypatch.undo()
+    repo = await Repository.open(path)
+    assert await repo.schema_version() == len(storage.MIGRATIONS) == 4
+    assert [(r[0], r[3], r[5], r[6]) for r in await results(repo)] == [
+        (won, 10, 0, 0), (won, 20, 1, 0),
+        (paid, 10, 0, 0), (paid, 20, 0, 0), (paid, 30, 0, 1),
+        (drawn, 10, 0, 0), (drawn, 20, 0, 0),
+    ]
+    await repo.close()
+
+
+# ranking -----------------------------------------------------------------------
+
+
+def player(user_id: int, name: str, games: int, wins: int) -> PlayerTotals:
+    return PlayerTotals(user_id, name, games, wins)
+
+
+def places(ranked: list[Ranked]) -> list[tuple[int, str]]:
+    return [(r.place, r.player.name) for r in ranked]
+
+
+def test_ranking_orders_by_wins_then_rate_then_games() -> None:
+    players = [player(1, "Аня", 10, 3), player(2, "Борис", 4, 3), player(3, "Вера", 8, 5),
+               player(4, "Глеб", 6, 0), player(5, "Дима", 3, 0), player(6, "Женя", 9, 3)]
+    # Вера most wins; Борис, Женя, Аня 3 wins each: Борис the best rate, then Женя (3/9) over Аня (3/10);
+    # Глеб and Дима none: 0 % both, Глеб more games
+    assert places(ranking(players)) == [(1, "Вера"), (2, "Борис"), (3, "Женя"), (4, "Аня"), (5, "Глеб"),
+                                        (6, "Дима")]
+
+
+def test_equal_players_share_a_place_and_names_only_keep_it_stable() -> None:
+    players = [player(3, "Вера", 5, 2), player(2, "Борис", 5, 3), player(1, "аня", 5, 3), player(4, "Глеб", 6, 2)]
+    # Аня and Борис equal on all three: both 1st, then 3rd; Вера (2/5) beats Глеб (2/6) on rate
+    assert places(ranking(players)) == [(1, "аня"), (1, "Борис"), (3, "Вера"), (4, "Глеб")]
+    assert places(ranking(list(reversed(players)))) == places(ranking(players))  # the input order does not matter
+
+
+def test_ranking_needs_three_games_and_keeps_ten() -> None:
+    players = [player(i, f"P{i:02}", 3 + i % 2, 20 - i) for i in range(1, 15)]
+    players += [player(99, "Новичок", 2, 2), player(98, "Никто", 0, 0)]
+    ranked = ranking(players)
+    assert len(ranked) == 10 and "Новичок" not in {r.player.name for r in ranked}
+    assert places(ranked)[0] == (1, "P01") and places(ranked)[-1] == (10, "P10")
+    tied = [player(i, f"P{i:02}", 3, 1) for i in range(12)]
+    assert {r.place for r in ranking(tied)} == {1} and len(ranking(tied)) == 10
+    assert ranking(players, min_games=5) == []
+
+
+@pytest.mark.parametrize(("wins", "games", "expected"), [(0, 3, 0), (1, 3, 33), (2, 3, 67), (1, 8, 13),
+                                                         (1, 200, 1), (3, 3, 100), (0, 0, 0)])
+def test_percent_rounds_halves_up(wins: int, games: int, expected: int) -> None:
+    assert percent(wins, games) == expected
+
+
+# texts -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "games", "wins"), [(1, "1 партия", "1 победа"), (2, "2 партии", "2 победы"),
+                                                 (5, "5 партий", "5 побед"), (11, "11 партий", "11 побед"),
+                                                 (21, "21 партия", "21 победа")])
+def test_russian_plurals_of_stats(tr: Any, n: int, games: str, wins: str) -> None:
+    assert tr("stats-line", game="Спички", count=n, wins=n, percent=100) == f"Спички: {games}, {wins} (100%)"
+
+
+@pytest.mark.parametrize(("n", "text"), [(1, "1 победа из 1 партии"), (2, "2 победы из 2 партий"),
+                                         (5, "5 побед из 5 партий"), (11, "11 побед из 11 партий"),
+                                         (21, "21 победа из 21 партии")])
+def test_russian_plurals_of_top(tr: Any, n: int, text: str) -> None:
+    assert tr("top-line", place=1, name="Аня", wins=n, count=n, percent=100) == f"1. Аня — {text} (100%)"
+
+
+@pytest.mark.parametrize(("n", "word"), [(1, "раз"), (2, "раза"), (5, "раз"), (11, "раз"), (21, "раз"),
+                                         (22, "раза")])
+def test_russian_plurals_of_rounds_paid(tr: Any, n: int, word: str) -> None:
+    assert tr("stats-paid", count=n) == f"🍺 Вы проставлялись {n} {word}."
+
+
+@pytest.mark.parametrize(("n", "games", "wins"), [(1, "1 game", "1 win"), (2, "2 games", "2 wins"),
+                                                 (5, "5 games", "5 wins"), (21, "21 games", "21 wins")])
+def test_english_plurals_of_stats(n: int, games: str, wins: str) -> None:
+    en = Translator.load(strict=True)
+    assert en.t("en", "stats-line", game="Matches", count=n, wins=n, percent=100) == f"Matches: {games}, {wins} (100%)"
+    assert en.t("en", "top-line", place=2, name="Ann", wins=n, count=n, percent=100) == (
+        f"2. Ann — {wins} in {games} (100%)")
+
+
+def test_texts_escape_names(tr: Any) -> None:
+    text = stats_text("<b>Аня</b>", [GameTotals("sosedi", 3, 1)], 2, {"sosedi": "Соседи"}, tr)
+    assert "&lt;b&gt;Аня&lt;/b&gt;" in text and "<b>Аня" not in text
+    assert "Соседи: 3 партии, 1 победа (33%)" in text and "проставлялись 2 раза" in text
+    top = top_text([Ranked(1, player(1, "<a href='x'>Z</a>", 3, 3))], "все игры", tr)
+    assert "&lt;a href=&#x27;x&#x27;&gt;Z&lt;/a&gt;" in top and "<a" not in top
+    past = PastGame(12, "sosedi", "finished", {"kind": "win", "winners": [0]}, ("<i>Ж</i>", "Борис"),
+                    dt.datetime(2024, 12, 1, 5, 7, tzinfo=dt.UTC).timestamp())
+    history = history_text([past], {"sosedi": "Соседи"}, tr)
+    assert "<b>#12</b> · Соседи · 01.12 05:07 UTC" in history
+    assert "&lt;i&gt;Ж&lt;/i&gt;, Борис — 🏆 &lt;i&gt;Ж&lt;/i&gt;" in history
+
+
+def test_history_says_how_each_game_ended(tr: Any) -> None:
+    def line(status: str, result: dict[str, Any]) -> str:
+        past = PastGame(1, "sosedi", status, result, ("Аня", "Борис", "Вера"), 0.0)
+        return history_text([past], {"sosedi": "Соседи"}, tr).splitlines()[-1]
+
+    assert line("finished", {"kind": "win", "winners": [0, 2]}).endswith("— 🏆 Аня, Вера")
+    assert line("finished", {"kind": "lose", "losers": [1]}).endswith("— 🍺 проставляется Борис")
+    assert line("finished", {"kind": "draw", "winners": [0, 1]}).endswith("— 🤝 ничья")
+    assert line("stopped", {"kind": "stopped"}).endswith("— ⏹ остановлена")
+    assert line("finished", {"kind": "win", "winners": [7]}).endswith("— 🏆 ?")  # a seat that is not there
+    assert when(0.0) == "01.01 00:00"
+
+
+def test_long_texts_are_cut_to_the_caption_limit() -> None:
+    body = [f"{i}. " + "Ж" * 60 for i in range(40)]
+    text = fit_lines(["title"], body, ["", "rule"])
+    assert visible_length(text) <= CAPTION_LIMIT
+    lines = text.splitlines()
+    assert lines[0] == "title" and lines[-2:] == ["", "rule"] and lines[-3] == "…" and lines[1] == body[0]
+    assert fit_lines(["a"], ["b"], ["c"]) == "a\nb\nc"  # what fits is left alone
+
+
+# end to end ------------------------------------------------------------------------
+
+
+def photos_since(runner: BotRunner, count: int) -> list[StoredMessage]:
+    return [m for m in runner.tg.bot_messages(CHAT_ID)[count:] if m.photo is not None]
+
+
+async def ask(runner: BotRunner, user: FakeUser, text: str) -> StoredMessage:
+    """``user`` sends a command; returns the one message the bot answered with."""
+    before = len(runner.tg.bot_messages(CHAT_ID))
+    await runner.say(user, text)
+    sent = runner.tg.bot_messages(CHAT_ID)[before:]
+    assert len(sent) == 1, [m.text or m.caption for m in sent]
+    assert sent[0].parse_mode == "HTML"
+    return sent[0]
+
+
+async def test_stats_top_and_history_in_a_group(tmp_path: Path) -> None:
+    async with group_world(tmp_path, first_seed=40) as (tg, runner, users):
+        anya, boris, vera = users["anya"], users["boris"], users["vera"]
+        assert (await ask(runner, anya, "/history")).text == "В этом чате ещё нет сыгранных игр. Начать: /newgame"
+        # three games of Аня, Борис and a computer player: the lobby, then «Ещё раунд» twice
+        await runner.say(anya, "/newgame sosedi")
+        lobby = runner.table()
+        await runner.press(boris, lobby, "Играю")
+        await runner.press(anya, lobby, "🤖 Добавить бота")
+        await runner.press(anya, lobby, "Начать")
+        game_ids = []
+        for round_ in range(3):
+            table = runner.table()
+            await play_to_end(runner, users, table)
+            result = tg.last_bot_message(CHAT_ID)
+            assert "Ещё раунд" in result.buttons[0][0]
+            game_ids.append((await runner.app.bot_data["flow"].repo.past_games(CHAT_ID, 1))[0].id)
+            if round_ < 2:
+                await runner.press(boris, result, "Ещё раунд")
+        # a fourth game is stopped: it counts nowhere but the history
+        await runner.say(vera, "/newgame spichki")
+        await runner.press(anya, runner.table(), "Играю")
+        await runner.press(vera, runner.table(), "Начать")
+        await runner.say(vera, "/stop")
+        repo = runner.app.bot_data["flow"].repo
+        totals = {p.name: p for p in await repo.player_totals(CHAT_ID)}
+        assert set(totals) == {"Аня", "Борис"} and totals["Аня"].games == totals["Борис"].games == 3
+        anya_wins, boris_wins = totals["Аня"].wins, totals["Борис"].wins
+        assert anya_wins + boris_wins <= 3
+
+        shown = len(tg.bot_messages(CHAT_ID))
+        mine = await ask(runner, anya, "/stats")
+        assert mine.photo is not None and mine.photo.startswith(b"\x89PNG") and len(mine.photo) <= 100_000
+        assert mine.caption.startswith("📊 Аня — ваши игры в этом чате:")
+        n = {0: "0 побед", 1: "1 победа", 2: "2 победы", 3: "3 победы"}[anya_wins]
+        assert f"Помоги своему соседу: 3 партии, {n} ({percent(anya_wins, 3)}%)" in mine.caption
+        assert "Спички" not in mine.caption  # the stopped game is not a game played
+        assert mine.reply_to is not None and mine.reply_to.text == "/stats"
+        empty = await ask(runner, vera, "/stats")
+        assert empty.photo is None and empty.text.startswith("Вера, у вас пока нет законченных игр")
+
+        board = await ask(runner, boris, "/top")
+        assert board.photo is not None and board.photo != mine.photo and len(board.photo) <= 100_000
+        lines = board.caption.splitlines()
+        assert lines[0] == "🏆 Лучшие игроки · все игры"
+        first, second = sorted([("Аня", anya_wins), ("Борис", boris_wins)], key=lambda p: -p[1])
+        second_place = 1 if first[1] == second[1] else 2
+        assert lines[1].startswith(f"1. {first[0]} — ") and lines[2].startswith(f"{second_place}. {second[0]} — ")
+        assert "Кеша" not in board.caption and "Вера" not in board.caption
+        same = await ask(runner, boris, "/top sosedi")
+        assert same.photo is not None and same.caption.splitlines()[0] == "🏆 Лучшие игроки · Помоги своему соседу"
+        assert same.caption.splitlines()[1:3] == lines[1:3]
+        nobody = await ask(runner, boris, "/top spichki")
+        assert nobody.photo is None and nobody.text.startswith("В таблицу попадают сыгравшие от 3 партий")
+        for junk in ("/top junk", "/top " + "<b>" * 300, "/top SOSEDI<script>"):
+            reply = await ask(runner, vera, junk)
+            assert reply.photo is None and reply.text.startswith("Такой игры нет. Доступные: sosedi, spichki")
+            assert "<" not in reply.text
+        usage = await ask(runner, vera, "/top sosedi spichki")
+        assert usage.text.startswith("Использование: /top или /top <код игры>.")
+        assert len(photos_since(runner, shown)) == 3  # /stats, /top, /top sosedi: one photo each, no other
+
+        past = (await ask(runner, vera, "/history")).text
+        assert past.startswith("📜 Последние игры в этом чате")
+        stopped_id = game_ids[-1] + 1
+        assert past.index(f"#{stopped_id} · Спички") < past.index(f"#{game_ids[2]} · Помоги своему соседу")
+        assert "Вера, Аня — ⏹ остановлена" in past
+        for game_id in game_ids:
+            assert f"#{game_id} · Помоги своему соседу · " in past
+        assert past.count("Аня, Борис, 🤖 Кеша — 🏆 ") == 3 and past.count(" UTC\n") == 4
+        # the results agree with how each game ended (its stored outcome, which /history shows)
+        assert (past.count("— 🏆 Аня"), past.count("— 🏆 Борис")) == (anya_wins, boris_wins)
