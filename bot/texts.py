@@ -12,7 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callback_data as cb
 from bot.games.common import GameUI, Tr
 from bot.storage import GameRow
-from engines.base import Engine, Event, OptionsError, Outcome
+from engines.base import Engine, Event, OptionsError, Outcome, seed_digest
 
 CAPTION_LIMIT = 1024
 NAME_LIMIT = 32
@@ -69,11 +69,17 @@ def option_error(exc: OptionsError, tr: Tr, escape: bool = True) -> str:
     return tr("set-bad", key=key, limits=limits)
 
 
+def commitment_line(game: GameRow, tr: Tr) -> str:
+    """«🔒 Кости: sha256 …»: the SHA-256 of the game's secret seed, shown before any roll."""
+    return tr("fair-commitment", digest=seed_digest(game.seed))
+
+
 def lobby_caption(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr) -> str:
     etr = escaped_tr(tr)
     lines = [f"🎲 <b>{html.escape(tr(f'game-{game.code}'))}</b>", *ui.lobby_lines(options, len(game.seats), etr)]
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
     lines.append(etr("lobby-host", name=host))
+    lines.append(commitment_line(game, tr))  # above the players: a long list can never cut it off
     lines.append("")
     lines.append(tr("lobby-players", count=len(game.seats), max=engine.max_players))
     lines.extend(f"{s.seat + 1}. {html.escape(s.name)}" for s in game.seats)
@@ -132,6 +138,11 @@ def table_caption(
     tr: Tr,
     stopped: bool = False,
 ) -> str:
+    """The table message's caption: title, the last actions' log, status, whose turn (or the end).
+
+    The first table caption of a game (the lobby turned table, or a rematch's new table) repeats
+    the lobby's commitment line; once the table has been shown (``shown_version`` ≥ 0) it is gone.
+    """
     names = game.names
     etr = escaped_tr(tr)
     head = [f"🎲 <b>{html.escape(tr(f'game-{game.code}'))}</b> · {html.escape(ui.variant(state.options, tr))}"]
@@ -143,6 +154,10 @@ def table_caption(
     elif state.current_player is not None:
         seat = game.seats[state.current_player]
         tail.append(tr("table-turn", name=mention(seat.user_id, seat.name)))
+    if game.shown_version < 0 and outcome is None and not stopped:
+        head.append(commitment_line(game, tr))
+        if visible_length("\n".join([*head, *tail])) > CAPTION_LIMIT:  # never at the cost of «Ходит:»
+            head.pop()
     return fit_caption(head, log, tail)
 
 
@@ -194,6 +209,10 @@ def result_message(game: GameRow, ui: GameUI, state: Any, outcome: Outcome, tall
         lines.append("")
         lines.append(tr("pub-tally-title"))
         lines.extend(etr("pub-tally-line", name=name, count=count) for name, count in tally)
+    # the game is over, so its seed may be told: anyone can now re-derive every roll (/verify)
+    lines.append("")
+    lines.append(etr("fair-seed", seed=game.seed))
+    lines.append(etr("fair-check", id=str(game.id)))  # text, not a number: Fluent would group 1234 as «1 234»
     return "\n".join(lines)
 
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from pathlib import Path
+from typing import Any
 
-from engines.base import DiceSource
+import pytest
+
+from engines import GAMES
+from engines.base import DiceSource, seed_digest
+from tests.engine_helpers import play_random
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -24,17 +31,60 @@ def test_readme_has_the_run_command() -> None:
     assert "cp -n .env.example .env" in README
 
 
+def fair_dice_snippet(readme: str) -> str:
+    """The first Python block of the README's «## Fair dice» section."""
+    section = re.search(r"^## Fair dice.*?$(.*?)(?=^## |\Z)", readme, re.S | re.M)
+    assert section is not None, "README.md has no «## Fair dice» section"
+    block = re.search(r"```python\n(.*?)```", section.group(1), re.S)
+    assert block is not None, "the «Fair dice» section has no Python block"
+    return block.group(1)
+
+
+def run_snippet(readme: str) -> tuple[dict[str, Any], list[str]]:
+    """Run the snippet as a reader would: its names, and the lines it prints."""
+    namespace: dict[str, Any] = {}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(fair_dice_snippet(readme), namespace)
+    return namespace, out.getvalue().splitlines()
+
+
 def test_readme_dice_snippet_matches_dice_source() -> None:
-    block = re.search(r"```python\n(.*?)```", README, re.S)
-    assert block is not None
-    namespace: dict[str, object] = {}
-    exec(block.group(1), namespace)
+    code = fair_dice_snippet(README)
+    assert len([line for line in code.splitlines() if line.strip()]) <= 12  # short enough to type by hand
+    namespace, _ = run_snippet(README)
     throw = namespace["throw"]
     for seed in ("00" * 32, "ab" * 32, "5f" * 32):
         source = DiceSource(seed)
         for n in range(40):
             for count, sides in ((3, 6), (1, 5), (40, 6), (2, 3)):
                 assert throw(seed, n, count, sides) == list(source.throw(n, count, sides))
+
+
+def test_readme_snippet_prints_the_commitment_and_the_first_rolls() -> None:
+    namespace, printed = run_snippet(README)
+    seed = namespace["seed"]
+    assert printed == [seed_digest(seed), str([list(DiceSource(seed).throw(k, 3)) for k in range(1, 11)])]
+
+
+# dice per roll in each game, as the README's «Fair dice» section says (lions: none, only the draw)
+DICE_PER_ROLL = {"sosedi": 3, "spichki": 2, "tishe": 2, "shishbesh": 2, "ludo": 1, "parchis": 1, "lions": 0}
+
+
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_readme_numbering_rederives_every_roll_of_a_game(code: str) -> None:
+    """Throw 0 is the draw (value v: the v-th player), roll k is throw k: the README's recipe
+    re-derives whole random games of every engine."""
+    engine = GAMES[code]
+    throw = run_snippet(README)[0]["throw"]
+    options = engine.options_from_json(None)
+    for seats in range(engine.min_players, engine.max_players + 1):
+        seed = f"{seats:064x}"
+        _, _, log = play_random(engine, options, seats, seed, limit=20_000)
+        rolls = [entry.dice for entry in log if entry.dice]
+        assert {len(dice) for dice in rolls} <= {DICE_PER_ROLL[code]}
+        assert [tuple(throw(seed, k, len(dice))) for k, dice in enumerate(rolls, 1)] == rolls
+        assert log[0].seat == throw(seed, 0, 1, seats)[0] - 1  # whoever acts first was drawn by throw 0
 
 
 def test_every_config_variable_is_documented() -> None:

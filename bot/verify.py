@@ -1,0 +1,160 @@
+"""/verify <id>: re-derive every roll of a finished game from its revealed seed («честные кости»).
+
+:func:`verify_log` is the check itself, a pure function of the engine, the game's seed and its
+action log; :func:`verify` is the thin command handler around it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.flow import GameFlow
+from bot.games.common import Tr
+from bot.handlers import _command, _reply
+from bot.storage import GameRow
+from engines.base import Engine, EngineError, GameOptions, LogEntry, seed_digest
+
+OVER = ("finished", "stopped")  # only then may the seed be told: before, it would predict the dice
+_GAME_ID = re.compile(r"#?([0-9]{1,18})")  # ASCII digits only, and small enough for an SQLite integer
+_DIGEST = re.compile(r"[0-9a-fA-F]{64}")
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """The first logged action the seed does not reproduce.
+
+    ``kind``: ``dice`` (other dice), ``seat`` (another player rolled), ``code`` (not a legal
+    action there) or ``end`` (every action replays, but not to the stored position).
+    """
+
+    kind: str
+    action: int  # index in the log, 0-based (the stored action number)
+    roll: int  # the roll's number in the game, 1-based (= its DiceSource throw); 0 if no dice were involved
+    seat: int | None  # the seat the log names
+    code: str = ""
+    logged: tuple[int, ...] = ()
+    derived: tuple[int, ...] = ()
+    derived_seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyResult:
+    """What :func:`verify_log` found: the rolls that matched, and the first mismatch (if any)."""
+
+    rolls: int  # rolls re-derived and equal to the log (all of them when ``ok``)
+    digest: str  # SHA-256 of the seed: the commitment the lobby showed
+    mismatch: Mismatch | None = None
+    commitment_ok: bool | None = None  # the commitment the player gave equals ``digest`` (None: none given)
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatch is None and self.commitment_ok is not False
+
+
+def verify_log(
+    engine: Engine[Any, Any],
+    options: GameOptions,
+    seats: int,
+    seed: str,
+    actions: Sequence[LogEntry],
+    final_state: Mapping[str, Any] | None = None,
+    commitment: str | None = None,
+) -> VerifyResult:
+    """Replay ``actions`` from ``seed`` and compare every roll (and who made it) with the log.
+
+    ``final_state`` (the stored state as JSON), when given, must be where the replay ends: that
+    catches actions cut off the end of the log, which no later roll would betray.
+    """
+    digest = seed_digest(seed)
+    given = None if commitment is None else commitment.strip().lower() == digest
+    state, _ = engine.new_game(options, seats, seed)
+    rolls = 0
+    for i, entry in enumerate(actions):
+        try:
+            state, _, produced = engine.apply(state, entry.code)
+        except (EngineError, ValueError, LookupError):  # a forged code may not even parse
+            roll = rolls + 1 if entry.dice else 0
+            return VerifyResult(rolls, digest, Mismatch("code", i, roll, entry.seat, entry.code, entry.dice), given)
+        roll = rolls + 1 if entry.dice or produced.dice else 0
+        if produced.dice != entry.dice:
+            return VerifyResult(rolls, digest, Mismatch("dice", i, roll, entry.seat, entry.code, entry.dice,
+                                                        produced.dice, produced.seat), given)
+        if produced.seat != entry.seat:
+            return VerifyResult(rolls, digest, Mismatch("seat", i, roll, entry.seat, entry.code, entry.dice,
+                                                        produced.dice, produced.seat), given)
+        rolls += bool(produced.dice)
+    if final_state is not None and json.loads(json.dumps(state.to_json())) != final_state:  # stored: lists, not tuples
+        return VerifyResult(rolls, digest, Mismatch("end", len(actions), 0, None), given)
+    return VerifyResult(rolls, digest, None, given)
+
+
+def _dice(values: Sequence[int]) -> str:
+    return " · ".join(map(str, values)) or "—"
+
+
+def _name(game: GameRow, seat: int | None) -> str:
+    return html.escape(game.seats[seat].name) if seat is not None and 0 <= seat < len(game.seats) else "?"
+
+
+def verdict(game: GameRow, result: VerifyResult, tr: Tr) -> str:
+    """The answer to /verify for a game that is over: the verdict, then its seed and SHA-256."""
+    gid, bad = str(game.id), result.mismatch
+    if bad is None:
+        lines = [tr("verify-ok", id=gid, count=result.rolls)]
+    elif bad.kind == "dice":
+        lines = [tr("verify-bad-dice", id=gid, roll=bad.roll, action=bad.action + 1, name=_name(game, bad.seat),
+                    logged=_dice(bad.logged), derived=_dice(bad.derived))]
+    elif bad.kind == "seat":
+        lines = [tr("verify-bad-seat", id=gid, action=bad.action + 1, name=_name(game, bad.seat),
+                    expected=_name(game, bad.derived_seat))]
+    elif bad.kind == "code":
+        lines = [tr("verify-bad-code", id=gid, action=bad.action + 1, name=_name(game, bad.seat),
+                    code=html.escape(bad.code[:16]))]
+    else:
+        lines = [tr("verify-bad-end", id=gid)]
+    if result.commitment_ok is not None:
+        lines.append(tr("verify-commitment-ok" if result.commitment_ok else "verify-commitment-bad"))
+    lines += [tr("verify-seed", seed=html.escape(game.seed)), tr("verify-digest", digest=result.digest),
+              tr("verify-how")]
+    return "\n".join(lines)
+
+
+async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | None, tr: Tr) -> str:
+    """What /verify ``game_id`` asked in ``chat_id`` says; the seed only of a game that is over."""
+    game = await flow.repo.game(game_id)
+    if game is None or game.chat_id != chat_id:  # another chat's game: the same answer, nothing leaks
+        return tr("verify-unknown", id=str(game_id))
+    if game.status not in OVER:
+        return tr("verify-not-over", id=str(game_id))
+    if game.state is None:  # a lobby closed before the start
+        return tr("verify-not-started", id=str(game_id))
+    engine = flow.engines[game.code]
+    log = [LogEntry(a["seat"], a["code"], tuple(a["dice"])) for a in await flow.repo.actions(game.id)
+           if a["n"] >= 0]  # n = -1 is the bot's own «start» entry, not an engine action
+    options = engine.options_from_json(game.options)
+    # a long game replays in tens of milliseconds: off the event loop, like the computer's turns
+    result = await asyncio.to_thread(verify_log, engine, options, len(game.seats), game.seed, log, game.state,
+                                     commitment)
+    return verdict(game, result, tr)
+
+
+async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/verify <id> [sha256]: check every roll of a finished or stopped game of this chat against its seed."""
+    if (cmd := await _command(update, context)) is None:
+        return
+    args = cmd.args
+    match = _GAME_ID.fullmatch(args[0]) if 1 <= len(args) <= 2 else None
+    commitment = args[1] if len(args) == 2 else None
+    if match is None or (commitment is not None and not _DIGEST.fullmatch(commitment)):
+        await _reply(update, context, cmd.tr("verify-usage"))
+        return
+    await _reply(update, context, await answer(cmd.flow, cmd.chat.id, int(match.group(1)), commitment, cmd.tr))
