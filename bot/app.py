@@ -19,7 +19,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers
+from bot import handlers, stats, verify
 from bot.config import Config
 from bot.drawing import Drawing
 from bot.flow import GameFlow
@@ -35,7 +35,8 @@ READ_TIMEOUT_S = 5.0  # a Bot API answer later than this is a timeout (the call 
 STORAGE_RETRY_S = 30.0  # a timer or the start-up catch-up that met a database failure tries again after this
 # my_chat_member: the bot was kicked, restricted or let back in (issue #10)
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
-COMMANDS = ("newgame", "rules", "stop", "leave", "kick", "lang", "tally", "set", "help")
+COMMANDS = ("newgame", "rules", "stop", "leave", "kick", "lang", "tally", "set", "stats", "top", "history",
+            "verify", "settings", "help")
 
 
 def build_application(config: Config, translator: Translator | None = None) -> Application:
@@ -73,6 +74,11 @@ def build_application(config: Config, translator: Translator | None = None) -> A
     app.add_handler(CommandHandler("kick", handlers.kick, filters=only_new))
     app.add_handler(CommandHandler("tally", handlers.tally, filters=only_new))
     app.add_handler(CommandHandler("set", handlers.set_command, filters=only_new))
+    app.add_handler(CommandHandler("settings", handlers.settings_command, filters=only_new))
+    app.add_handler(CommandHandler("stats", stats.stats, filters=only_new))
+    app.add_handler(CommandHandler("top", stats.top, filters=only_new))
+    app.add_handler(CommandHandler("history", stats.history, filters=only_new))
+    app.add_handler(CommandHandler("verify", verify.verify, filters=only_new))
     app.add_handler(CallbackQueryHandler(handlers.on_button))
     app.add_handler(ChatMemberHandler(handlers.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migration))

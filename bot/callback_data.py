@@ -9,6 +9,10 @@ Formats (all ≤ 64 bytes):
 - ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
   is stale and changes nothing
 - ``r:<game id>``                         «Ещё раунд» after a finished game
+- ``k:<game id>:<version>``               «⏭ Пропустить игрока»
+- ``s:[<game code>.]<key>:<value>``       a /settings button (issue #11): the chat's default
+                                            ``<key>`` (lang, timer, auto, or a game's variant
+                                            option) becomes ``<value>``
 Game ids are base 36.
 """
 
@@ -27,6 +31,7 @@ _PATTERNS = {
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
     "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),
     "k": re.compile(r"k:(?P<gid>[0-9a-z]{1,10}):(?P<ver>[0-9]{1,7})"),
+    "s": re.compile(rf"s:(?:(?P<code>[a-z0-9_]{{1,12}})\.)?(?P<key>{_SETTING}):(?P<value>{_SETTING})"),
 }
 
 
@@ -73,6 +78,11 @@ def kick(game_id: int, version: int) -> str:
 
 def rematch(game_id: int) -> str:
     return _checked(f"r:{to_base36(game_id)}")
+
+
+def chat_setting(key: str, value: str, code: str = "") -> str:
+    """A /settings button: the chat's default ``key`` (of the game ``code``, if given) becomes ``value``."""
+    return _checked(f"s:{code}.{key}:{value}" if code else f"s:{key}:{value}")
 
 
 def _checked(data: str) -> str:

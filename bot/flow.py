@@ -44,6 +44,9 @@ TIMER_CHOICES = (0, 1, 3, 10)  # the turn timer in minutes, 0 = off (a chat sett
 DEFAULT_TIMER = 3
 TIMEOUTS_TO_REPLACE = 3  # timeouts in a row: a bot takes the seat (where one can resign, they resign)
 NO_RIGHTS = ("not enough rights", "have no rights", "chat_write_forbidden")  # 400s of a bot muted in a chat
+# «автобросок» (issue #11) rolls only where a decision follows the roll: in these games the roll
+# is the whole turn, and rolling for the next player would make the game play itself
+ROLL_IS_THE_TURN = frozenset({"sosedi", "spichki"})
 
 
 def cannot_post(exc: TelegramError) -> bool:
@@ -94,6 +97,19 @@ def turn_for(engine: Engine[Any, Any], policy: Policy, state: Any, seat: int) ->
         state, events, entry = engine.apply(state, undo[0])
         applied.append((entry, events))
     return _play_policy(engine, policy, state, lambda s: s == seat, applied), applied
+
+
+def roll_for(engine: Engine[Any, Any], state: Any, bots: tuple[bool, ...]) -> tuple[Any, Applied]:
+    """«Автобросок»: the roll of the person to move if a roll is all they may do (design.md: a
+    turn costs one edit); nothing if a computer or nobody is to move, or there is a choice."""
+    seat = state.current_player
+    if seat is None or bots[seat]:
+        return state, []
+    actions = engine.legal_actions(state)
+    if len(actions) != 1 or actions[0].kind != "roll":
+        return state, []
+    state, events, entry = engine.apply(state, actions[0].code)
+    return state, [(entry, events)]
 
 
 @dataclass
@@ -161,8 +177,10 @@ class GameFlow:
 
     async def open_lobby(self, bot: Bot, chat_id: int, code: str, host: Seat,
                          options: dict[str, Any] | None = None) -> GameRow | None:
-        """Create a lobby and post its message; None if the chat already has a game."""
-        opts = self.engines[code].options_from_json(options)
+        """Create a lobby and post its message; None if the chat already has a game. Without
+        ``options`` the lobby starts from the chat's defaults (/settings)."""
+        engine = self.engines[code]
+        opts = engine.options_from_json(options) if options is not None else await self.default_options(chat_id, code)
         try:
             game = await self.repo.create_game(chat_id, code, opts.to_json(), self.seed_factory(), host)
         except ActiveGameExistsError:
@@ -175,6 +193,25 @@ class GameFlow:
             await self._send(bot, chat_id, (await self.tr(chat_id))("lobby-post-failed"))
             return None
         return game
+
+    async def default_options(self, chat_id: int, code: str) -> Any:
+        """The options a new lobby of ``code`` starts with: the engine's defaults, overridden by
+        the chat's (/settings, ``settings["defaults"][code]``) one by one, each checked by the
+        engine, so a stored value that is no longer valid falls back to the engine's default."""
+        engine = self.engines[code]
+        options = engine.options_from_json(None)
+        defaults = (await self.repo.chat_settings(chat_id)).get("defaults")
+        stored = defaults.get(code) if isinstance(defaults, dict) else None
+        for key, value in (stored.items() if isinstance(stored, dict) else ()):
+            try:
+                options = engine.options_from_json({**options.to_json(), key: value})
+            except (OptionsError, TypeError, ValueError):  # never trust what is stored either
+                log.info("chat %s: the stored default %s=%r of %s is not valid; ignored", chat_id, key, value, code)
+        return options
+
+    async def autoroll(self, chat_id: int) -> bool:
+        """Whether the chat has «автобросок» on (/settings; off by default)."""
+        return (await self.repo.chat_settings(chat_id)).get("autoroll") is True
 
     async def _post_lobby(self, bot: Bot, game: GameRow) -> None:
         """Post the lobby's message (its title card, players and buttons) and remember it."""
@@ -502,10 +539,14 @@ class GameFlow:
                 self.arm(game.id, game.deadline)
         return len(games)
 
-    async def _after_move(self, bot: Bot, game: GameRow) -> None:
-        """Let the computer play its turns, then show the table (and the result, if the game ended)."""
+    async def _after_move(self, bot: Bot, game: GameRow, autoroll: bool = True) -> None:
+        """Let the computer play its turns and, with «автобросок» (unless ``autoroll`` is False:
+        a table shown again, not a move), roll for the person to move; then show the table (and
+        the result, if the game ended)."""
         try:
             game = await self._play_ai(game)
+            if autoroll and (rolled := await self._autoroll(game)) is not game:
+                game = await self._play_ai(rolled)  # a throw with no move may pass the turn to the computer
         except StorageError as exc:  # the person's move stands; show it, and the computer tries again
             log.error("game %s: storage failed (%s) at the computer's turn; trying again", game.id, exc)
             self._retry_table(bot, game.id)
@@ -516,6 +557,22 @@ class GameFlow:
             outcome = engine.outcome(state)
             if outcome is not None:
                 await self._announce_result(bot, game, ui, state, outcome, await self.tr(game.chat_id))
+
+    async def _autoroll(self, game: GameRow) -> GameRow:
+        """«Автобросок» (issue #11): one roll for the person to move if the chat wants it and a roll
+        is all they may do; the roll is logged like a press, and their turn timer starts anew."""
+        if (game.code in ROLL_IS_THE_TURN or game.status != "running" or game.state is None or game.paused
+                or not await self.autoroll(game.chat_id)):
+            return game
+        engine = self.engines[game.code]
+        bots = tuple(is_bot(s.user_id) for s in game.seats)
+        state, applied = roll_for(engine, engine.state_from_json(game.state), bots)
+        if not applied:
+            return game
+        try:
+            return await self._save(game, state, applied)
+        except StaleVersionError:  # someone else moved the game on: their save stands
+            return await self.repo.game(game.id) or game
 
     async def _play_ai(self, game: GameRow) -> GameRow:
         """Apply the computer players' actions while one of them is to move; one save for all."""
@@ -642,7 +699,7 @@ class GameFlow:
         if game is None or game.status not in ("lobby", "running"):
             return
         if game.status == "running":  # the computer may owe its turn; the table is posted anew
-            await self._after_move(bot, game)
+            await self._after_move(bot, game, autoroll=False)
             return
         try:
             await self._post_lobby(bot, game)
@@ -740,7 +797,7 @@ class GameFlow:
                         return
                     behind = game.shown_version < game.version
                     if game.status == "running" and (behind or self.person_to_move(game) is None):
-                        await self._after_move(bot, game)  # the computer may still owe its turn
+                        await self._after_move(bot, game, autoroll=False)  # the computer may still owe its turn
                     elif game.status == "finished" and behind:
                         await self.show_table(bot, game)
             except StorageError as exc:
@@ -760,7 +817,7 @@ class GameFlow:
                 if fresh.message_id is None:  # never posted, or left behind by a migration
                     await self._show_anew(bot, fresh.id)
                 elif fresh.status == "running":  # the computer may still owe its turn
-                    await self._after_move(bot, fresh)
+                    await self._after_move(bot, fresh, autoroll=False)
                 elif fresh.status == "finished":
                     await self.show_table(bot, fresh)
         return len(behind)
@@ -780,6 +837,23 @@ class GameFlow:
             if "not modified" not in exc.message.lower():
                 log.warning("game %s: caption edit failed: %s", game.id, exc.message)
                 self.chat_refused(bot, game.chat_id, exc)
+
+    async def edit_text(self, bot: Bot, chat_id: int, message_id: int, text: str,
+                        keyboard: InlineKeyboardMarkup | None) -> None:
+        """Edit a text message of the bot (the /settings message), now or once the chat has room
+        (coalesced: a newer edit of it replaces one still waiting)."""
+        await self.outbox.edit(chat_id, ("text", message_id),
+                               lambda: self._text_now(bot, chat_id, message_id, text, keyboard))
+
+    async def _text_now(self, bot: Bot, chat_id: int, message_id: int, text: str,
+                        keyboard: InlineKeyboardMarkup | None) -> None:
+        try:
+            await bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
+                                        reply_markup=keyboard)
+        except TelegramError as exc:
+            if "not modified" not in exc.message.lower():  # a double tap: the message shows it already
+                log.warning("chat %s: text edit failed: %s", chat_id, exc.message)
+                self.chat_refused(bot, chat_id, exc)
 
     async def _send(self, bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
         """Post a message after the chat's edits asked for before it."""

@@ -24,6 +24,7 @@ from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cb
+from bot import settings as chat_settings
 from bot.flow import GameFlow, Reply
 from bot.games.common import Tr, set_option
 from bot.storage import Seat, StorageError
@@ -183,6 +184,20 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await flow.repo.set_chat_locale(chat.id, args[0].lower())
     tr = await flow.tr(chat.id)
     await _reply(update, context, tr("lang-set"))
+
+
+async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/settings: the chat's defaults for new lobbies, with buttons to switch them (admins, groups)."""
+    if (cmd := await _command(update, context)) is None:
+        return
+    chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
+    if chat.type not in GROUPS:
+        await _reply(update, context, tr("settings-groups-only"))
+        return
+    if not await _is_admin(context, chat, update.effective_message, user):
+        await _reply(update, context, tr("admins-only"))
+        return
+    await _reply(update, context, *await chat_settings.view(flow, chat.id))
 
 
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -361,6 +376,10 @@ async def _button_reply(context: ContextTypes.DEFAULT_TYPE, flow: GameFlow, tr: 
             with contextlib.suppress(TelegramError):  # if it fails the picker just stays
                 await context.bot.delete_message(chat.id, message.message_id)
         return Reply(tr("toast-lobby-open"))
+    if data.kind == "s":  # /settings: the chat's admins only (issue #11)
+        if not await _is_admin(context, chat, None, user):
+            return Reply(tr("admins-only"))
+        return await chat_settings.press(flow, context.bot, chat.id, message.message_id if message else None, data)
     game = await flow.repo.game(data.game_id)
     if game is None or game.chat_id != chat.id:
         return Reply(tr("toast-stale"))

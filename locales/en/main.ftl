@@ -33,6 +33,9 @@ help-text =
     /set — a lobby setting, e.g. <code>/set chips 17</code>
     /tally — rounds paid in the pub variants (<code>/tally reset</code> to reset, admins)
     /lang ru | en — chat language (admins)
+    /settings — this chat's defaults for new lobbies: language, timer, autoroll, game variants (admins)
+    /stats — your results in this chat; /top — the leaderboard (<code>/top ludo</code>); /history — recent games
+    /verify — check the dice of a finished game against its revealed seed (<code>/verify 12</code>)
     Every move is a button under the table picture.
 start-private =
     Hi! I run dice board games right inside a group chat.

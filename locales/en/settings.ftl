@@ -1,0 +1,24 @@
+## /settings (issue #11): the chat's defaults for every new lobby
+
+cmd-settings = Chat settings: language, timer, auto-roll, variants (admins)
+settings-groups-only = Settings belong to groups: send /settings in a group.
+settings-title = ⚙️ <b>Chat settings</b> — every new lobby starts with them.
+settings-lang-self = English
+settings-lang = 🌐 Language: { $lang }
+settings-autoroll = 🎲 Auto-roll: { $state ->
+        [on] on
+       *[off] off
+    }
+settings-variant = { $game }: { $variant }
+settings-autoroll-about = «Auto-roll»: when the next player can only roll the dice, the bot rolls for them right away, in the same table update. In { $games } the roll is the whole turn, so auto-roll does nothing there.
+settings-hint = The buttons switch a setting; only the chat's admins may change them.
+settings-btn-lang = 🌐 Language → { $lang }
+settings-btn-timer = { $minutes ->
+        [0] ⏱ Turn timer → off
+       *[other] ⏱ Turn timer → { $minutes } min
+    }
+settings-btn-autoroll = { $state ->
+        [on] 🎲 Auto-roll → on
+       *[off] 🎲 Auto-roll → off
+    }
+settings-btn-variant = { $game } → { $variant }

@@ -1,0 +1,24 @@
+## /settings (issue #11): умолчания чата для каждого нового лобби
+
+cmd-settings = Настройки чата: язык, таймер, автобросок, варианты (админы)
+settings-groups-only = Настройки есть только у групп: напишите /settings в группе.
+settings-title = ⚙️ <b>Настройки чата</b> — с ними открывается каждое новое лобби.
+settings-lang-self = русский
+settings-lang = 🌐 Язык: { $lang }
+settings-autoroll = 🎲 Автобросок: { $state ->
+        [on] вкл.
+       *[off] выкл.
+    }
+settings-variant = { $game }: { $variant }
+settings-autoroll-about = «Автобросок»: если следующему игроку остаётся только бросить кости, бот бросает за него сразу, в том же обновлении стола. В играх { $games } бросок — это весь ход, там автобросок не действует.
+settings-hint = Кнопки переключают настройку; менять могут только администраторы чата.
+settings-btn-lang = 🌐 Язык → { $lang }
+settings-btn-timer = { $minutes ->
+        [0] ⏱ Таймер хода → выкл.
+       *[other] ⏱ Таймер хода → { $minutes } мин
+    }
+settings-btn-autoroll = { $state ->
+        [on] 🎲 Автобросок → вкл.
+       *[off] 🎲 Автобросок → выкл.
+    }
+settings-btn-variant = { $game } → { $variant }

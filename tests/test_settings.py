@@ -1,0 +1,315 @@
+"""/settings (issue #11) through the fake Bot API: the chat's defaults (language, turn timer,
+«автобросок», each game's variant) in one message with buttons only admins may press, new
+lobbies starting from them, and «автобросок» rolling for the next person in the same edit.
+
+In :func:`group_world` Аня created the chat (an admin); Борис and Вера are members.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import callback_data as cb
+from bot.flow import GameFlow
+from engines import GAMES
+from tests.bot_harness import CHAT_ID, BotRunner, World, assert_replays, game_id_of, group_world, stored_state
+from tests.fake_telegram import FakeUser, StoredMessage
+from tests.test_timers import time_out
+
+ADMINS_ONLY = "Это могут только администраторы чата."
+STALE = "Кнопка устарела."
+CHANGED = "Настройка изменена."
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with group_world(tmp_path, first_seed=40, count=3) as world:
+        yield world
+
+
+def flow_of(runner: BotRunner) -> GameFlow:
+    assert runner.app is not None
+    return runner.app.bot_data["flow"]
+
+
+async def open_settings(runner: BotRunner, user: FakeUser) -> StoredMessage:
+    await runner.say(user, "/settings")
+    message = runner.tg.last_bot_message(CHAT_ID)
+    assert message.text is not None
+    return message
+
+
+async def stored(runner: BotRunner) -> tuple[str | None, dict[str, Any]]:
+    """The chat's language and settings as the bot stored them."""
+    repo = flow_of(runner).repo
+    return await repo.chat_locale(CHAT_ID), await repo.chat_settings(CHAT_ID)
+
+
+async def test_the_admin_sees_the_defaults_and_every_button_switches_one(world) -> None:
+    _, runner, users = world
+    message = await open_settings(runner, users["anya"])
+    text = message.text
+    assert text is not None
+    for line in ("🌐 Язык: русский", "⏱ Таймер хода: 3 мин", "🎲 Автобросок: выкл.",
+                 "Помоги своему соседу: классика", "Тише едешь — дальше будешь: до 100 одной фишкой",
+                 "Шиш-беш: обычное поле", "Людо: классика"):
+        assert line in text.splitlines(), text
+    assert "«Помоги своему соседу», «Спички»" in text  # where «автобросок» does nothing, said so
+    assert "Спички:" not in text and "Парчис:" not in text  # no variant to pick: no line, no button
+    assert all(len(data.encode()) <= 64 and data.startswith("s:") for _, data in message.buttons)
+    presses = [("⏱ Таймер хода → 10 мин", "⏱ Таймер хода: 10 мин"),
+               ("🎲 Автобросок → вкл.", "🎲 Автобросок: вкл."),
+               ("Помоги своему соседу → наоборот", "Помоги своему соседу: наоборот"),
+               ("Помоги своему соседу → Башня", "Помоги своему соседу: Башня"),
+               ("Тише едешь — дальше будешь → обе фишки до 100", "Тише едешь — дальше будешь: обе фишки до 100"),
+               ("Шиш-беш → длинное поле", "Шиш-беш: длинное поле"),
+               ("Людо → с бонусами", "Людо: с бонусами"),
+               ("🎲 Автобросок → выкл.", "🎲 Автобросок: выкл.")]
+    for label, line in presses:
+        edits = message.edit_count
+        answer = await runner.press(users["anya"], message, label)
+        assert answer["text"] == CHANGED
+        assert message.edit_count == edits + 1  # edited in place, once
+        assert message.text is not None and line in message.text.splitlines(), (label, message.text)
+    _, settings = await stored(runner)
+    assert settings["turn_timer"] == 10 and settings["autoroll"] is False
+    assert settings["defaults"] == {"sosedi": {"mode": "tower"}, "tishe": {"both_home": True},
+                                    "shishbesh": {"board": "long"}, "ludo": {"bonuses": True}}
+    # a double tap (the same button data again) sets the same value: nothing to edit, still answered
+    edits = message.edit_count
+    answer = await runner.press_data(users["anya"], message, cb.chat_setting("bonuses", "on", "ludo"))
+    assert answer["text"] == CHANGED and message.edit_count == edits
+    assert (await stored(runner))[1] == settings
+
+
+async def test_only_admins_may_open_or_press_and_forged_data_changes_nothing(world) -> None:
+    tg, runner, users = world
+    await runner.say(users["boris"], "/settings")
+    assert tg.last_bot_message(CHAT_ID).text == ADMINS_ONLY
+    message = await open_settings(runner, users["anya"])
+    before, text, edits = await stored(runner), message.text, message.edit_count
+    for _, data in message.buttons:  # every real button, pressed by a member who is no admin
+        answer = await runner.press_data(users["boris"], message, data)
+        assert answer["text"] == ADMINS_ONLY
+    forged = ["s:lang:de", "s:timer:5", "s:timer:03", "s:auto:yes", "s:ludo.bonuses:1", "s:ludo.bonuses:yes",
+              "s:ludo.mode:tower", "s:ludo.bonuses:maybe",
+              "s:sosedi.mode:nonsense", "s:sosedi.chips:15", "s:spichki.goal:12", "s:parchis.bonuses:on",
+              "s:nosuch.mode:tower", "s:colour:red", "s:lang:ru:x", "s:LANG:en", "s:" + "a" * 70]
+    for data in forged:
+        answer = await runner.press_data(users["anya"], message, data)
+        assert answer["text"] == STALE, data
+    assert await stored(runner) == before
+    assert message.text == text and message.edit_count == edits
+    assert await flow_of(runner).turn_timer(CHAT_ID) == 3 and not await flow_of(runner).autoroll(CHAT_ID)
+
+
+async def test_in_a_private_chat_settings_are_for_groups(world) -> None:
+    tg, runner, users = world
+    await tg.send_private(users["boris"], "/settings")
+    await runner.handled()
+    reply = tg.last_bot_message(tg.private_chat(users["boris"]))
+    assert reply.text == "Настройки есть только у групп: напишите /settings в группе." and not reply.buttons
+
+
+async def test_a_new_lobby_starts_from_the_chat_default_and_a_stale_value_falls_back(world) -> None:
+    _, runner, users = world
+    message = await open_settings(runner, users["anya"])
+    await runner.press(users["anya"], message, "Людо → с бонусами")
+    await runner.say(users["anya"], "/newgame ludo")
+    lobby = runner.table()
+    assert "Вариант: с бонусами" in lobby.caption
+    game = await flow_of(runner).repo.game(game_id_of(lobby))
+    assert game is not None and game.options["bonuses"] is True
+    await runner.press(users["anya"], lobby, "Отмена")
+    # values stored earlier that the engine no longer takes: the engine's default, the rest kept
+    await flow_of(runner).repo.set_chat_setting(CHAT_ID, "defaults", {
+        "ludo": {"bonuses": "maybe"}, "sosedi": {"mode": "nonsense", "chips": 15}, "tishe": "junk"})
+    await runner.say(users["anya"], "/newgame sosedi")
+    lobby = runner.table()
+    assert "Вариант: классика" in lobby.caption
+    game = await flow_of(runner).repo.game(game_id_of(lobby))
+    assert game is not None and (game.options["mode"], game.options["chips"]) == ("classic", 15)
+    await runner.press(users["anya"], lobby, "Отмена")
+    for code in ("ludo", "tishe"):
+        assert await flow_of(runner).default_options(CHAT_ID, code) == GAMES[code].options_from_json(None)
+
+
+async def test_the_timer_is_the_one_the_lobby_button_cycles(world) -> None:
+    _, runner, users = world
+    message = await open_settings(runner, users["anya"])
+    await runner.press(users["anya"], message, "⏱ Таймер хода → 10 мин")
+    await runner.say(users["anya"], "/newgame ludo")
+    lobby = runner.table()
+    assert "⏱ Таймер хода: 10 мин" in [label for label, _ in lobby.buttons]
+    await runner.press(users["anya"], lobby, "⏱ Таймер хода")  # the lobby moves it on: 10 → off
+    again = await open_settings(runner, users["anya"])
+    assert again.text is not None and "⏱ Таймер хода: выкл." in again.text.splitlines()
+    assert "⏱ Таймер хода → 1 мин" in [label for label, _ in again.buttons]
+
+
+async def test_the_language_switch_speaks_the_new_language(world) -> None:
+    tg, runner, users = world
+    message = await open_settings(runner, users["anya"])
+    answer = await runner.press(users["anya"], message, "🌐 Язык → English")
+    assert answer["text"] == "Setting changed."
+    assert message.text is not None and message.text.startswith("⚙️ Chat settings")
+    assert "🌐 Language: English" in message.text.splitlines() and "Ludo: classic" in message.text.splitlines()
+    assert "🌐 Language → русский" in [label for label, _ in message.buttons]
+    assert await flow_of(runner).repo.chat_locale(CHAT_ID) == "en"
+    await runner.say(users["anya"], "/newgame ludo")
+    assert "Variant: classic" in runner.table().caption  # the chat speaks English now
+    await runner.press(users["anya"], message, "🌐 Language → русский")
+    assert message.text.startswith("⚙️ Настройки чата") and await flow_of(runner).lang(CHAT_ID) == "ru"
+    assert tg.violations == []
+
+
+# «автобросок» ------------------------------------------------------------------------------
+
+
+async def set_autoroll(runner: BotRunner, admin: FakeUser, on: bool) -> None:
+    message = await open_settings(runner, admin)
+    if on:
+        await runner.press(admin, message, "🎲 Автобросок → вкл.")
+    assert await flow_of(runner).autoroll(CHAT_ID) is on
+
+
+async def start_for_two(runner: BotRunner, users: dict[str, FakeUser], code: str) -> StoredMessage:
+    await runner.say(users["anya"], f"/newgame {code}")
+    lobby = runner.table()
+    await runner.press(users["boris"], lobby, "Играю")
+    await runner.press(users["anya"], lobby, "Начать")
+    return runner.table()
+
+
+async def actions(runner: BotRunner, game_id: int) -> list[dict[str, Any]]:
+    return [a for a in await flow_of(runner).repo.actions(game_id) if a["code"] != "start"]
+
+
+@dataclass
+class Press:
+    """What one press stored, the caption after it, and whether a person is left with only a roll."""
+
+    stored: list[dict[str, Any]]
+    caption: str
+    roll_left: bool
+
+
+async def play_presses(runner: BotRunner, table: StoredMessage, code: str, players: list[FakeUser],
+                       presses: int, seed: int) -> list[Press]:
+    """The player to move presses a (seeded) button, ``presses`` times or to the end; each press
+    costs exactly one table edit."""
+    engine, game_id, rng = GAMES[code], game_id_of(table), random.Random(seed)
+    per_press = []
+    for _ in range(presses):
+        state = await stored_state(runner, engine, game_id)
+        if state.current_player is None:
+            break
+        done, edits = len(await actions(runner, game_id)), table.edit_count
+        await runner.press(players[state.current_player], table, rng.choice([label for label, _ in table.buttons]))
+        assert table.edit_count == edits + 1  # one edit per press, the roll for the next player included
+        after = await stored_state(runner, engine, game_id)
+        roll_left = after.current_player is not None and only_roll(code, after)
+        per_press.append(Press((await actions(runner, game_id))[done:], table.caption, roll_left))
+    return per_press
+
+
+def only_roll(code: str, state: Any) -> bool:
+    legal = GAMES[code].legal_actions(state)
+    return len(legal) == 1 and legal[0].kind == "roll"
+
+
+@pytest.mark.parametrize("code", ["ludo", "shishbesh"])
+async def test_autoroll_rolls_once_for_the_next_person_in_the_same_edit(world, code: str) -> None:
+    _, runner, users = world
+    await set_autoroll(runner, users["anya"], True)
+    table = await start_for_two(runner, users, code)
+    game_id = game_id_of(table)
+    first = await actions(runner, game_id)
+    assert first and first[0]["code"] == "r"  # the starter's roll came with the deal (the start is a move too)
+    players = [users["anya"], users["boris"]]
+    per_press = await play_presses(runner, table, code, players, presses=60, seed=5)
+    assert sum(len(p.stored) == 2 for p in per_press) >= 10, "seldom a roll for the next player"
+    for press in per_press:
+        assert 1 <= len(press.stored) <= 2  # the press, and at most one roll (never a chain through players)
+        if len(press.stored) == 2:
+            assert press.stored[1]["code"] == "r"
+            # the roll shows in the caption of the very edit that showed the press
+            assert f"{('Аня', 'Борис')[press.stored[1]['seat']]}: 🎲 " in press.caption
+        if press.roll_left:  # someone must press «Бросить» only if this press has rolled once already
+            assert len(press.stored) == 2
+    await assert_replays(runner, game_id)
+    game = await flow_of(runner).repo.game(game_id)
+    assert game is not None and (game.deadline is not None or game.status != "running")  # the timer runs
+
+
+async def test_autoroll_off_rolls_for_nobody(world) -> None:
+    _, runner, users = world
+    await set_autoroll(runner, users["anya"], False)
+    table = await start_for_two(runner, users, "ludo")
+    game_id = game_id_of(table)
+    assert table.buttons == [("🎲 Бросить", table.buttons[0][1])] and await actions(runner, game_id) == []
+    per_press = await play_presses(runner, table, "ludo", [users["anya"], users["boris"]], presses=40, seed=5)
+    assert all(len(stored) == 1 for stored in [p.stored for p in per_press])
+    await assert_replays(runner, game_id)
+
+
+async def test_autoroll_does_nothing_where_the_roll_is_the_whole_turn(world) -> None:
+    _, runner, users = world
+    await set_autoroll(runner, users["anya"], True)
+    table = await start_for_two(runner, users, "sosedi")
+    game_id = game_id_of(table)
+    assert await actions(runner, game_id) == [] and table.buttons[0][0].startswith("🎲")
+    per_press = await play_presses(runner, table, "sosedi", [users["anya"], users["boris"]], presses=500, seed=1)
+    assert len(per_press) >= 5 and not table.buttons  # played to the end, every roll pressed by its player
+    assert all(len(p.stored) == 1 for p in per_press)  # the game does not play itself
+    await assert_replays(runner, game_id)
+
+
+async def test_autoroll_after_the_computer_moved(world) -> None:
+    _, runner, users = world
+    await set_autoroll(runner, users["anya"], True)
+    await runner.say(users["anya"], "/newgame ludo")
+    lobby = runner.table()
+    await runner.press(users["anya"], lobby, "🤖 Добавить бота")
+    await runner.press(users["anya"], lobby, "Начать")
+    table = runner.table()
+    game_id = game_id_of(table)
+    per_press = await play_presses(runner, table, "ludo", [users["anya"]], presses=30, seed=2)
+    # Аня never has to press «Бросить» after the computer's turn: it rolled for her (once per press)
+    assert any(p.stored[-1]["seat"] == 0 and p.stored[-1]["code"] == "r" and len(p.stored) > 2 for p in per_press)
+    for press in per_press:
+        assert sum(a["seat"] == 0 for a in press.stored[1:]) <= 1  # besides her press, at most one roll for her
+    await assert_replays(runner, game_id)
+
+
+async def test_autoroll_after_a_timeout(world) -> None:
+    _, runner, users = world
+    await set_autoroll(runner, users["anya"], True)
+    table = await start_for_two(runner, users, "ludo")
+    game_id = game_id_of(table)
+    while (await stored_state(runner, GAMES["ludo"], game_id)).current_player == 0:  # Аня plays until Борис moves
+        await runner.press(users["anya"], table, table.buttons[0][0])
+    done = len(await actions(runner, game_id))
+    assert await time_out(runner, table)  # the computer plays Борис's turn: one edit
+    stored = (await actions(runner, game_id))[done:]
+    assert stored[-1]["seat"] == 0 and stored[-1]["code"] == "r"  # and Аня's roll came with it
+    assert sum(a["seat"] == 0 for a in stored) == 1
+    assert "⏱ Борис: время вышло" in table.caption and "Аня: 🎲 " in table.caption
+    await assert_replays(runner, game_id)
+
+
+def test_settings_callback_data_fits_and_is_strict() -> None:
+    assert cb.parse(cb.chat_setting("bonuses", "on", "ludo")) == cb.Callback(kind="s", code="ludo", key="bonuses",
+                                                                             value="on")
+    assert cb.parse(cb.chat_setting("timer", "10")) == cb.Callback(kind="s", key="timer", value="10")
+    assert len(cb.chat_setting("k" * 20, "v" * 20, "c" * 12).encode()) <= 64
+    for junk in ("s:", "s:lang", "s:lang:", "s:.lang:en", "s:ludo.:on", "s:a.b.c:d", "s:lang:en:x", "s:lang:Ру"):
+        assert cb.parse(junk) is None, junk
+    with pytest.raises(ValueError):
+        cb.chat_setting("lang", "en ru")
