@@ -567,12 +567,7 @@ class GameFlow:
         engine = self.engines[game.code]
         bots = tuple(is_bot(s.user_id) for s in game.seats)
         state, applied = roll_for(engine, engine.state_from_json(game.state), bots)
-        if not applied:
-            return game
-        try:
-            return await self._save(game, state, applied)
-        except StaleVersionError:  # someone else moved the game on: their save stands
-            return await self.repo.game(game.id) or game
+        return await self._save_unless_moved_on(game, state, applied)
 
     async def _play_ai(self, game: GameRow) -> GameRow:
         """Apply the computer players' actions while one of them is to move; one save for all."""
@@ -585,11 +580,16 @@ class GameFlow:
             return game
         bots = tuple(is_bot(s.user_id) for s in game.seats)
         state, applied = await asyncio.to_thread(bot_actions, engine, ai, state, bots)
+        return await self._save_unless_moved_on(game, state, applied)
+
+    async def _save_unless_moved_on(self, game: GameRow, state: Any, applied: Applied) -> GameRow:
+        """Store the actions the bot took itself (computer turns, «автобросок»); if someone else
+        moved the game on meanwhile, their save stands and this one is dropped."""
         if not applied:
             return game
         try:
             return await self._save(game, state, applied)
-        except StaleVersionError:  # someone else moved the game on: their save stands
+        except StaleVersionError:
             return await self.repo.game(game.id) or game
 
     async def _announce_result(self, bot: Bot, game: GameRow, ui: GameUI, state: Any, outcome: Outcome,

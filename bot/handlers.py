@@ -104,6 +104,17 @@ async def _command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> _Comma
     return _Command(chat, user, flow, await flow.tr(chat.id), list(context.args or []))
 
 
+async def group_command(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                        refusal: str = "groups-only") -> _Command | None:
+    """A command that only works in a group; anywhere else the sender is told so (``refusal``)."""
+    if (cmd := await _command(update, context)) is None:
+        return None
+    if cmd.chat.type not in GROUPS:
+        await _reply(update, context, cmd.tr(refusal))
+        return None
+    return cmd
+
+
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start: in a private chat, explain how to add the bot to a group."""
     if (cmd := await _command(update, context)) is None:
@@ -125,12 +136,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/newgame [code]: the game picker, or straight to a lobby."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await group_command(update, context)) is None:
         return
     chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
-    if chat.type not in GROUPS:
-        await _reply(update, context, tr("groups-only"))
-        return
     if user.is_bot:  # an anonymous admin: presses come from their own account, so no seat is theirs
         await _reply(update, context, tr("anonymous-cannot-play"))
         return
@@ -188,12 +196,9 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/settings: the chat's defaults for new lobbies, with buttons to switch them (admins, groups)."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await group_command(update, context, "settings-groups-only")) is None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
-    if chat.type not in GROUPS:
-        await _reply(update, context, tr("settings-groups-only"))
-        return
     if not await _is_admin(context, chat, update.effective_message, user):
         await _reply(update, context, tr("admins-only"))
         return

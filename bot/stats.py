@@ -23,7 +23,7 @@ from telegram.ext import ContextTypes
 from bot.drawing import DrawingError, WorkerDied
 from bot.flow import GameFlow
 from bot.games.common import Tr
-from bot.handlers import GROUPS, _command, _flow, _reply
+from bot.handlers import _flow, _reply, group_command
 from bot.storage import GameTotals, PastGame, PlayerTotals
 from bot.texts import CAPTION_LIMIT, display_name, visible_length
 from render.stats import render_mine, render_top
@@ -103,12 +103,9 @@ def stats_text(name: str, totals: Sequence[GameTotals], paid: int, names: dict[s
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/stats: the caller's games played and won in this chat, per game, and pub rounds paid."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await group_command(update, context)) is None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
-    if chat.type not in GROUPS:
-        await _reply(update, context, tr("groups-only"))
-        return
     name = display_name(user.first_name, user.last_name)
     totals = await flow.repo.user_totals(chat.id, user.id)
     paid = await flow.repo.pub_rounds(chat.id, user.id)
@@ -135,12 +132,9 @@ def top_text(ranked: Sequence[Ranked], title: str, tr: Tr) -> str:
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/top [game]: this chat's leaderboard, of one game or of all games."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await group_command(update, context)) is None:
         return
     chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
-    if chat.type not in GROUPS:
-        await _reply(update, context, tr("groups-only"))
-        return
     codes = ", ".join(flow.uis)
     if len(args) > 1:
         await _reply(update, context, tr("top-usage", codes=codes))
@@ -188,12 +182,9 @@ def history_text(games: Sequence[PastGame], names: dict[str, str], tr: Tr) -> st
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/history: the chat's last games that were played and ended (finished or stopped)."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await group_command(update, context)) is None:
         return
     chat, flow, tr = cmd.chat, cmd.flow, cmd.tr
-    if chat.type not in GROUPS:
-        await _reply(update, context, tr("groups-only"))
-        return
     games = await flow.repo.past_games(chat.id, HISTORY_SIZE)
     if not games:
         await _reply(update, context, tr("history-empty"))

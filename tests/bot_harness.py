@@ -19,6 +19,7 @@ from telegram.ext import Application
 from bot import callback_data as cb
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Config
+from bot.flow import GameFlow
 from bot.storage import GameRow, Repository
 from engines import GAMES
 from engines.base import Engine, LogEntry, replay
@@ -162,6 +163,30 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: 
             await runner.stop()
         assert tg.violations == [], tg.violations
         assert not tg.unanswered_callbacks()
+
+
+def flow_of(runner: BotRunner) -> GameFlow:
+    """The running bot's GameFlow."""
+    assert runner.app is not None
+    return runner.app.bot_data["flow"]
+
+
+async def start_for_two(runner: BotRunner, users: dict[str, FakeUser], code: str) -> StoredMessage:
+    """Аня opens a lobby of ``code``, Борис joins, Аня starts; the table."""
+    await runner.say(users["anya"], f"/newgame {code}")
+    lobby = runner.table()
+    await runner.press(users["boris"], lobby, "Играю")
+    await runner.press(users["anya"], lobby, "Начать")
+    return runner.table()
+
+
+async def start_against_a_bot(runner: BotRunner, host: FakeUser, code: str) -> StoredMessage:
+    """``host`` opens a lobby of ``code``, seats a computer player and starts; the table."""
+    await runner.say(host, f"/newgame {code}")
+    lobby = runner.table()
+    await runner.press(host, lobby, "🤖 Добавить бота")
+    await runner.press(host, lobby, "Начать")
+    return runner.table()
 
 
 def game_id_of(table: StoredMessage) -> int:

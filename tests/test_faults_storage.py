@@ -19,7 +19,15 @@ import pytest
 
 import bot.app
 from bot.storage import Repository, StorageError
-from tests.bot_harness import CHAT_ID, BotRunner, assert_replays, current_player_name, game_id_of, group_world
+from tests.bot_harness import (
+    CHAT_ID,
+    BotRunner,
+    assert_replays,
+    current_player_name,
+    game_id_of,
+    group_world,
+    start_against_a_bot,
+)
 from tests.fake_telegram import StoredMessage
 
 STORAGE_ERROR = ("⚠️ Не получилось: база данных бота сейчас недоступна. Ничего не изменилось — "
@@ -212,11 +220,7 @@ async def test_a_computer_turn_that_cannot_be_stored_is_played_a_moment_later(tm
     monkeypatch.setattr(bot.flow, "TABLE_RETRY_S", 0.2)
     caplog.set_level(logging.WARNING)
     async with group_world(tmp_path, first_seed=3) as (tg, runner, users):
-        await runner.say(users["anya"], "/newgame sosedi")
-        lobby = runner.table()
-        await runner.press(users["anya"], lobby, "🤖 Добавить бота")
-        await runner.press(users["anya"], lobby, "Начать")
-        table = runner.table()
+        table = await start_against_a_bot(runner, users["anya"], "sosedi")
         game_id = game_id_of(table)
         assert current_player_name(table.caption) == "Аня"
         repo = repo_of(runner)

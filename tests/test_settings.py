@@ -16,9 +16,19 @@ from typing import Any
 import pytest
 
 from bot import callback_data as cb
-from bot.flow import GameFlow
 from engines import GAMES
-from tests.bot_harness import CHAT_ID, BotRunner, World, assert_replays, game_id_of, group_world, stored_state
+from tests.bot_harness import (
+    CHAT_ID,
+    BotRunner,
+    World,
+    assert_replays,
+    flow_of,
+    game_id_of,
+    group_world,
+    start_against_a_bot,
+    start_for_two,
+    stored_state,
+)
 from tests.fake_telegram import FakeUser, StoredMessage
 from tests.test_timers import time_out
 
@@ -31,11 +41,6 @@ CHANGED = "Настройка изменена."
 async def world(tmp_path: Path) -> AsyncIterator[World]:
     async with group_world(tmp_path, first_seed=40, count=3) as world:
         yield world
-
-
-def flow_of(runner: BotRunner) -> GameFlow:
-    assert runner.app is not None
-    return runner.app.bot_data["flow"]
 
 
 async def open_settings(runner: BotRunner, user: FakeUser) -> StoredMessage:
@@ -179,14 +184,6 @@ async def set_autoroll(runner: BotRunner, admin: FakeUser, on: bool) -> None:
     assert await flow_of(runner).autoroll(CHAT_ID) is on
 
 
-async def start_for_two(runner: BotRunner, users: dict[str, FakeUser], code: str) -> StoredMessage:
-    await runner.say(users["anya"], f"/newgame {code}")
-    lobby = runner.table()
-    await runner.press(users["boris"], lobby, "Играю")
-    await runner.press(users["anya"], lobby, "Начать")
-    return runner.table()
-
-
 async def actions(runner: BotRunner, game_id: int) -> list[dict[str, Any]]:
     return [a for a in await flow_of(runner).repo.actions(game_id) if a["code"] != "start"]
 
@@ -274,11 +271,7 @@ async def test_autoroll_does_nothing_where_the_roll_is_the_whole_turn(world) -> 
 async def test_autoroll_after_the_computer_moved(world) -> None:
     _, runner, users = world
     await set_autoroll(runner, users["anya"], True)
-    await runner.say(users["anya"], "/newgame ludo")
-    lobby = runner.table()
-    await runner.press(users["anya"], lobby, "🤖 Добавить бота")
-    await runner.press(users["anya"], lobby, "Начать")
-    table = runner.table()
+    table = await start_against_a_bot(runner, users["anya"], "ludo")
     game_id = game_id_of(table)
     per_press = await play_presses(runner, table, "ludo", [users["anya"]], presses=30, seed=2)
     # Аня never has to press «Бросить» after the computer's turn: it rolled for her (once per press)

@@ -21,7 +21,17 @@ from bot.app import arm_deadline
 from bot.flow import GameFlow
 from engines import GAMES
 from engines.lions_ai import AI as LIONS_AI
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, game_id_of, group_world, stored_state
+from tests.bot_harness import (
+    CHAT_ID,
+    BotRunner,
+    World,
+    current_player_name,
+    flow_of,
+    game_id_of,
+    group_world,
+    start_for_two,
+    stored_state,
+)
 from tests.fake_telegram import FakeUser, StoredMessage
 
 
@@ -31,23 +41,10 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         yield world
 
 
-def flow_of(runner: BotRunner) -> GameFlow:
-    assert runner.app is not None
-    return runner.app.bot_data["flow"]
-
-
 def later(flow: GameFlow, seconds: float) -> None:
     """Move the flow's clock on by ``seconds``."""
     now = flow.clock()
     flow.clock = lambda: now + seconds
-
-
-async def start_game(runner: BotRunner, users: dict[str, FakeUser], code: str) -> StoredMessage:
-    await runner.say(users["anya"], f"/newgame {code}")
-    lobby = runner.table()
-    await runner.press(users["boris"], lobby, "Играю")
-    await runner.press(users["anya"], lobby, "Начать")
-    return runner.table()
 
 
 async def time_out(runner: BotRunner, table: StoredMessage) -> bool:
@@ -96,7 +93,7 @@ async def test_the_lobby_cycles_the_chat_timer_and_only_the_host_may(world) -> N
 
 async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world) -> None:
     _, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
     flow = flow_of(runner)
     game = await flow.repo.game(game_id_of(table))
     assert game is not None and game.deadline is not None
@@ -120,7 +117,7 @@ async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world
 
 async def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(world) -> None:
     _, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
 
     async def anya_turn() -> None:
         await runner.press(users["anya"], table, next(label for label, _ in table.buttons))
@@ -141,7 +138,7 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(world) -> None:
 
 async def test_a_person_who_moves_again_starts_counting_from_zero(world) -> None:
     _, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
     people = {"Аня": users["anya"], "Борис": users["boris"]}
     flow = flow_of(runner)
     first = current_player_name(table.caption)
@@ -168,7 +165,7 @@ async def lions_person_turn(runner: BotRunner, user: FakeUser, table: StoredMess
 
 async def test_in_lions_the_third_timeout_resigns(world) -> None:
     _, runner, users = world
-    table = await start_game(runner, users, "lions")
+    table = await start_for_two(runner, users, "lions")
     game_id = game_id_of(table)
     await boris_times_out_three_times(runner, table, lambda: lions_person_turn(runner, users["anya"], table))
     game = await flow_of(runner).repo.game(game_id)
@@ -179,7 +176,7 @@ async def test_in_lions_the_third_timeout_resigns(world) -> None:
 
 async def test_a_deadline_that_passed_while_the_bot_was_down_is_played_at_start(world) -> None:
     _, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
     game_id = game_id_of(table)
     before = await stored_state(runner, GAMES["spichki"], game_id)
     mover = current_player_name(table.caption)
@@ -199,7 +196,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_is_played_at_start(
 
 async def test_a_pending_deadline_is_re_armed_after_a_restart(world) -> None:
     _, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
     game_id = game_id_of(table)
     game = await flow_of(runner).repo.game(game_id)
     assert game is not None
@@ -227,7 +224,7 @@ async def test_with_the_timer_off_there_is_no_deadline(world) -> None:
 
 async def test_leave_hands_the_seat_to_a_bot_that_plays_at_once(world) -> None:
     tg, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
     mover = current_player_name(table.caption)
     people = {"Аня": users["anya"], "Борис": users["boris"]}
     await runner.say(users["vera"], "/leave")  # not a player
@@ -243,7 +240,7 @@ async def test_leave_hands_the_seat_to_a_bot_that_plays_at_once(world) -> None:
 
 async def test_kick_is_for_the_host_or_an_admin_and_skips_the_player_to_move(world) -> None:
     tg, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
     people = {"Аня": users["anya"], "Борис": users["boris"]}
     while current_player_name(table.caption) != "Борис":
         await runner.press(people["Аня"], table, next(label for label, _ in table.buttons))
@@ -259,7 +256,7 @@ async def test_kick_is_for_the_host_or_an_admin_and_skips_the_player_to_move(wor
 
 async def test_leaving_lions_out_of_turn_resigns(world) -> None:
     _, runner, users = world
-    table = await start_game(runner, users, "lions")
+    table = await start_for_two(runner, users, "lions")
     game_id = game_id_of(table)
     mover = current_player_name(table.caption)
     other = {"Аня": "Борис", "Борис": "Аня"}[mover]
@@ -273,7 +270,7 @@ async def test_leaving_lions_out_of_turn_resigns(world) -> None:
 
 async def test_after_a_timeout_the_host_can_skip_that_player_with_a_button(world) -> None:
     tg, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
     people = {"Аня": users["anya"], "Борис": users["boris"]}
     while current_player_name(table.caption) != "Борис":
         await runner.press(people["Аня"], table, next(label for label, _ in table.buttons))
@@ -303,7 +300,7 @@ async def test_after_a_timeout_the_host_can_skip_that_player_with_a_button(world
 async def test_the_job_queue_runs_a_due_deadline(world) -> None:
     """The wiring: a job armed on PTB's JobQueue calls the flow, which plays the timed-out turn."""
     _, runner, users = world
-    table = await start_game(runner, users, "spichki")
+    table = await start_for_two(runner, users, "spichki")
     game_id = game_id_of(table)
     flow = flow_of(runner)
     game = await flow.repo.game(game_id)
