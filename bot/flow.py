@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import itertools
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, TelegramError
 
 from bot import callback_data as cb
 from bot import texts
@@ -29,87 +28,18 @@ from bot.games import GAME_UIS
 from bot.games.common import GameUI, Tr, set_option
 from bot.outbox import Outbox
 from bot.storage import ActiveGameExistsError, GameRow, Repository, Seat, StaleVersionError, StorageError
+from bot.table import TableMessages
+from bot.turns import ROLL_IS_THE_TURN, Applied, bot_actions, free_bot_id, is_bot, roll_for, turn_for
 from engines import AI_PLAYERS, GAMES
-from engines.base import Engine, Event, OptionsError, Outcome, Policy, new_seed
+from engines.base import Engine, Event, OptionsError, Outcome, new_seed
 from locales import Translator
 from render.common import render_cover
 
 log = logging.getLogger(__name__)
-LOG_ACTIONS = 3  # actions whose events appear in the caption
-TABLE_RETRY_S = 2.0  # a table edit lost to a server error or a timeout is tried again once after this
-MAX_LOG_ACTIONS = 40  # ... or all since the last edit (bot turns), up to this many
 AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)
-MAX_BOT_ACTIONS = 5000  # a guard for one run of computer turns (a whole game of bots takes less)
 TIMER_CHOICES = (0, 1, 3, 10)  # the turn timer in minutes, 0 = off (a chat setting, «⏱» in the lobby)
 DEFAULT_TIMER = 3
 TIMEOUTS_TO_REPLACE = 3  # timeouts in a row: a bot takes the seat (where one can resign, they resign)
-NO_RIGHTS = ("not enough rights", "have no rights", "chat_write_forbidden")  # 400s of a bot muted in a chat
-# «автобросок» (issue #11) rolls only where a decision follows the roll: in these games the roll
-# is the whole turn, and rolling for the next player would make the game play itself
-ROLL_IS_THE_TURN = frozenset({"sosedi", "spichki"})
-
-
-def cannot_post(exc: TelegramError) -> bool:
-    """Whether Telegram refused because the bot may not post in the chat at all (kicked, left,
-    or restricted), not because of this one message."""
-    return isinstance(exc, Forbidden) or (
-        isinstance(exc, BadRequest) and any(text in exc.message.lower() for text in NO_RIGHTS))
-
-
-def is_bot(user_id: int) -> bool:
-    return user_id < 0
-
-
-def free_bot_id(user_ids: Iterable[int]) -> int:
-    """The id of the next computer player at a table: -1, -2, … (the first not taken)."""
-    taken = set(user_ids)
-    return next(-n for n in itertools.count(1) if -n not in taken)
-
-
-Applied = list[tuple[Any, list[Event]]]  # (log entry, events) of each action, in order
-
-
-def _play_policy(engine: Engine[Any, Any], policy: Policy, state: Any, moves: Callable[[int], bool],
-                 applied: Applied) -> Any:
-    """Let ``policy`` act while a seat for which ``moves(seat)`` holds is to move."""
-    while (seat := state.current_player) is not None and moves(seat) and len(applied) < MAX_BOT_ACTIONS:
-        codes = policy.plan(state)
-        for code in codes:
-            state, events, entry = engine.apply(state, code)
-            applied.append((entry, events))
-        if not codes:
-            break
-    return state
-
-
-def bot_actions(engine: Engine[Any, Any], policy: Policy, state: Any, bots: tuple[bool, ...]) -> tuple[Any, Applied]:
-    """Every action the computer players take from ``state`` until a person is to move (or the
-    game ends): consecutive computer turns are played at once and shown in one edit."""
-    applied: Applied = []
-    return _play_policy(engine, policy, state, lambda s: bots[s], applied), applied
-
-
-def turn_for(engine: Engine[Any, Any], policy: Policy, state: Any, seat: int) -> tuple[Any, Applied]:
-    """The computer plays ``seat``'s turn (a timed-out player's): the steps they had begun are
-    taken back first, then the policy acts until another seat is to move or the game ends."""
-    applied: Applied = []
-    while undo := [a.code for a in engine.legal_actions(state) if a.kind == "undo"]:
-        state, events, entry = engine.apply(state, undo[0])
-        applied.append((entry, events))
-    return _play_policy(engine, policy, state, lambda s: s == seat, applied), applied
-
-
-def roll_for(engine: Engine[Any, Any], state: Any, bots: tuple[bool, ...]) -> tuple[Any, Applied]:
-    """«Автобросок»: the roll of the person to move if a roll is all they may do (design.md: a
-    turn costs one edit); nothing if a computer or nobody is to move, or there is a choice."""
-    seat = state.current_player
-    if seat is None or bots[seat]:
-        return state, []
-    actions = engine.legal_actions(state)
-    if len(actions) != 1 or actions[0].kind != "roll":
-        return state, []
-    state, events, entry = engine.apply(state, actions[0].code)
-    return state, [(entry, events)]
 
 
 @dataclass
@@ -130,8 +60,9 @@ class Reply:
 
 
 @dataclass
-class GameFlow:
-    """All game logic of the bot that talks to both storage and Telegram."""
+class GameFlow(TableMessages):
+    """All game logic of the bot that talks to both storage and Telegram (its table messages
+    and their chats: :class:`bot.table.TableMessages`)."""
 
     config: Config
     repo: Repository
@@ -629,239 +560,3 @@ class GameFlow:
         except ActiveGameExistsError:
             return Reply(tr("toast-game-exists"), alert=True)
         return await self.start(bot, new)
-
-    # the chat comes and goes ----------------------------------------------------
-
-    def chat_refused(self, bot: Bot, chat_id: int, exc: TelegramError) -> bool:
-        """React to a send or edit that Telegram refused for the whole chat: the group became a
-        supergroup (move there) or the bot may not post (pause). Runs apart from the caller,
-        which may hold the chat's lock. True if the error was of that kind."""
-        if isinstance(exc, ChatMigrated):
-            change = self.migrate_chat(bot, chat_id, exc.new_chat_id)
-        elif cannot_post(exc):
-            change = self.chat_lost(chat_id, exc.message)
-        else:
-            return False
-        task = asyncio.get_running_loop().create_task(change)
-        self._chat_changes.add(task)
-        task.add_done_callback(self._chat_changes.discard)
-        return True
-
-    async def chat_lost(self, chat_id: int, why: str) -> None:
-        """The bot may not post in the chat any more (kicked, or muted): a lobby there is closed,
-        a running game paused (no turn timer, no queued edits) until the bot is back."""
-        async with self.lock(chat_id):
-            self.outbox.drop(chat_id)
-            game = await self.repo.active_game(chat_id)
-            if game is None:
-                return
-            if game.status == "lobby":
-                await self.repo.stop_game(game.id, {"kind": "cancelled"})
-                log.warning("chat %s: %s; its lobby (game %s) is closed", chat_id, why, game.id)
-            elif await self.repo.pause_game(game.id):
-                if (retry := self._retries.pop(game.id, None)) is not None:
-                    retry.cancel()
-                log.warning("chat %s: %s; game %s is paused until the bot may post there again",
-                            chat_id, why, game.id)
-
-    async def chat_back(self, bot: Bot, chat_id: int) -> None:
-        """The bot may post in the chat again: its paused game goes on in a freshly posted table,
-        with the turn timer started anew."""
-        async with self.lock(chat_id):
-            game = await self.repo.active_game(chat_id)
-            if game is None or not game.paused or game.state is None:
-                return
-            state = self.engines[game.code].state_from_json(game.state)
-            deadline = await self._deadline(chat_id, list(game.seats), state)
-            if not await self.repo.resume_game(game.id, deadline):
-                return
-            if deadline is not None and self.arm is not None:
-                self.arm(game.id, deadline)
-            log.info("chat %s: the bot may post again; game %s goes on", chat_id, game.id)
-            await self._show_anew(bot, game.id)
-
-    async def migrate_chat(self, bot: Bot, old: int, new: int) -> None:
-        """The group ``old`` became the supergroup ``new``: its games, language, settings and pub
-        tally move there, and its active game is posted afresh there (the old messages stay behind)."""
-        first, second = sorted((old, new))
-        async with self.lock(first), self.lock(second):
-            if not await self.repo.migrate_chat(old, new):
-                return  # done already (Telegram tells both chats, and a refused call tells again)
-            self.outbox.drop(old)
-            log.info("chat %s became the supergroup %s: its games, settings and tally moved", old, new)
-            game = await self.repo.active_game(new)
-            if game is not None and not game.paused:
-                await self._show_anew(bot, game.id)
-
-    async def _show_anew(self, bot: Bot, game_id: int) -> None:
-        """Post the lobby or table of a game whose message is gone (the caller holds the lock)."""
-        game = await self.repo.game(game_id)
-        if game is None or game.status not in ("lobby", "running"):
-            return
-        if game.status == "running":  # the computer may owe its turn; the table is posted anew
-            await self._after_move(bot, game, autoroll=False)
-            return
-        try:
-            await self._post_lobby(bot, game)
-        except TelegramError as exc:
-            log.warning("chat %s: could not post the lobby again: %s", game.chat_id, exc)
-            self.chat_refused(bot, game.chat_id, exc)
-
-    # the table message ---------------------------------------------------------
-
-    async def _recent(self, game: GameRow) -> list[tuple[int, list[Event]]]:
-        """The events of the last few actions, oldest first, with their action numbers: at least
-        every action since the table was last shown (a run of bot turns), up to MAX_LOG_ACTIONS;
-        the caption drops the oldest lines if they do not fit."""
-        unseen = game.version - max(game.shown_version, 0)
-        limit = min(MAX_LOG_ACTIONS, max(getattr(self.uis[game.code], "log_actions", LOG_ACTIONS), unseen))
-        return [(n, [Event.from_json(e) for e in events])
-                for n, events in await self.repo.recent_events(game.id, limit)]
-
-    @staticmethod
-    def _log_lines(recent: list[tuple[int, list[Event]]], game: GameRow, ui: GameUI, tr: Tr) -> list[str]:
-        return [line for _, events in recent for line in texts.event_lines(ui, events, game.names, tr)]
-
-    async def show_table(self, bot: Bot, game: GameRow) -> None:
-        """Edit the table message to ``game``'s state, now or once the chat has room (coalesced)."""
-        await self.outbox.edit(game.chat_id, game.id, lambda: self._draw_table_logged(bot, game))
-
-    async def _draw_table_logged(self, bot: Bot, game: GameRow) -> None:
-        try:
-            await self._draw_table(bot, game)
-        except StorageError as exc:  # the move is stored; the table catches up at the next press or start
-            log.error("game %s: storage failed (%s) while redrawing the table", game.id, exc)
-
-    async def _draw_table(self, bot: Bot, game: GameRow) -> None:
-        """Edit the table message to the stored state (or post it anew if it is gone)."""
-        if game.state is None:
-            return
-        tr = await self.tr(game.chat_id)
-        engine, ui = self.engines[game.code], self.uis[game.code]
-        state = engine.state_from_json(game.state)
-        outcome = engine.outcome(state)
-        recent = await self._recent(game)
-        caption = texts.table_caption(game, ui, state, self._log_lines(recent, game, ui, tr), outcome, tr)
-        keyboard = texts.table_keyboard(game, ui, engine, state, tr)
-        labels = {k: tr(f"board-{k}") for k in ui.label_keys()}
-        last_events = recent[-1][1] if recent and recent[-1][0] == game.version else []
-        png = await self.drawing.draw(ui.render, state, game.names, labels, last_events)
-        media = InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML)
-        shown = False
-        if game.message_id is not None:
-            try:
-                await bot.edit_message_media(media, chat_id=game.chat_id, message_id=game.message_id,
-                                             reply_markup=keyboard)
-                shown = True
-            except BadRequest as exc:
-                if "not modified" in exc.message.lower():
-                    shown = True
-                elif "not found" not in exc.message.lower():
-                    log.warning("game %s: edit failed: %s", game.id, exc.message)
-                    self.chat_refused(bot, game.chat_id, exc)
-                    return
-            except TelegramError as exc:
-                log.warning("game %s: edit failed: %s", game.id, exc)
-                if isinstance(exc, NetworkError | RetryAfter):  # a 5xx or a timeout: likely to pass
-                    self._retry_table(bot, game.id)
-                else:
-                    self.chat_refused(bot, game.chat_id, exc)
-                return
-        if not shown:  # the table message was deleted: post a fresh one and go on
-            try:
-                message = await bot.send_photo(game.chat_id, png, caption=caption, parse_mode=ParseMode.HTML,
-                                               reply_markup=keyboard)
-            except TelegramError as exc:
-                log.warning("game %s: could not post the table: %s", game.id, exc)
-                self.chat_refused(bot, game.chat_id, exc)
-                return
-            await self.repo.set_message_id(game.id, message.message_id)
-        await self.repo.set_shown_version(game.id, game.version)
-
-    def _retry_table(self, bot: Bot, game_id: int) -> None:
-        """Once, a little later: redraw the table if it is still behind (its edit was lost to a
-        server error or a timeout), and let the computer play a turn it could not store, so
-        the players need not press a stale button, or wait for a restart, to go on."""
-        if game_id in self._retries:  # this is the retry failing: the next press or restart will do
-            return
-
-        async def again() -> None:
-            await asyncio.sleep(TABLE_RETRY_S)
-            try:
-                game = await self.repo.game(game_id)
-                if game is None:
-                    return
-                async with self.lock(game.chat_id):
-                    game = await self.repo.game(game_id)
-                    if game is None or game.paused:
-                        return
-                    behind = game.shown_version < game.version
-                    if game.status == "running" and (behind or self.person_to_move(game) is None):
-                        await self._after_move(bot, game, autoroll=False)  # the computer may still owe its turn
-                    elif game.status == "finished" and behind:
-                        await self.show_table(bot, game)
-            except StorageError as exc:
-                log.error("game %s: storage failed (%s) while catching the table up", game_id, exc)
-
-        task = self._retries[game_id] = asyncio.get_running_loop().create_task(again())
-        task.add_done_callback(lambda _: self._retries.pop(game_id, None))
-
-    async def repair_tables(self, bot: Bot) -> int:
-        """At start-up: re-send every table edit that a crash or a fault left undone."""
-        behind = await self.repo.games_behind()
-        for game in behind:
-            async with self.lock(game.chat_id):
-                fresh = await self.repo.game(game.id)
-                if fresh is None or fresh.paused:
-                    continue
-                if fresh.message_id is None:  # never posted, or left behind by a migration
-                    await self._show_anew(bot, fresh.id)
-                elif fresh.status == "running":  # the computer may still owe its turn
-                    await self._after_move(bot, fresh, autoroll=False)
-                elif fresh.status == "finished":
-                    await self.show_table(bot, fresh)
-        return len(behind)
-
-    async def _edit_caption(self, bot: Bot, game: GameRow, caption: str,
-                            keyboard: InlineKeyboardMarkup | None) -> None:
-        """Edit the lobby or table message's caption, now or once the chat has room (coalesced)."""
-        if game.message_id is not None:
-            await self.outbox.edit(game.chat_id, game.id, lambda: self._caption_now(bot, game, caption, keyboard))
-
-    async def _caption_now(self, bot: Bot, game: GameRow, caption: str,
-                           keyboard: InlineKeyboardMarkup | None) -> None:
-        try:
-            await bot.edit_message_caption(chat_id=game.chat_id, message_id=game.message_id, caption=caption,
-                                           parse_mode=ParseMode.HTML, reply_markup=keyboard)
-        except TelegramError as exc:
-            if "not modified" not in exc.message.lower():
-                log.warning("game %s: caption edit failed: %s", game.id, exc.message)
-                self.chat_refused(bot, game.chat_id, exc)
-
-    async def edit_text(self, bot: Bot, chat_id: int, message_id: int, text: str,
-                        keyboard: InlineKeyboardMarkup | None) -> None:
-        """Edit a text message of the bot (the /settings message), now or once the chat has room
-        (coalesced: a newer edit of it replaces one still waiting)."""
-        await self.outbox.edit(chat_id, ("text", message_id),
-                               lambda: self._text_now(bot, chat_id, message_id, text, keyboard))
-
-    async def _text_now(self, bot: Bot, chat_id: int, message_id: int, text: str,
-                        keyboard: InlineKeyboardMarkup | None) -> None:
-        try:
-            await bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
-                                        reply_markup=keyboard)
-        except TelegramError as exc:
-            if "not modified" not in exc.message.lower():  # a double tap: the message shows it already
-                log.warning("chat %s: text edit failed: %s", chat_id, exc.message)
-                self.chat_refused(bot, chat_id, exc)
-
-    async def _send(self, bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
-        """Post a message after the chat's edits asked for before it."""
-        await self.outbox.send(chat_id, lambda: self._send_now(bot, chat_id, text, keyboard))
-
-    async def _send_now(self, bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
-        try:
-            await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard)
-        except TelegramError as exc:
-            log.warning("chat %s: send failed: %s", chat_id, exc)
-            self.chat_refused(bot, chat_id, exc)

@@ -37,7 +37,8 @@ GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
 
-def _flow(context: ContextTypes.DEFAULT_TYPE) -> GameFlow:
+def flow_of(context: ContextTypes.DEFAULT_TYPE) -> GameFlow:
+    """The application's GameFlow (made in post_init)."""
     return context.bot_data["flow"]
 
 
@@ -57,8 +58,9 @@ async def _is_admin(context: ContextTypes.DEFAULT_TYPE, chat: Chat, message: Mes
     return member.status in ADMINS
 
 
-async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
-                 markup: InlineKeyboardMarkup | None = None, to: int | None = None) -> None:
+async def send_reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
+                     markup: InlineKeyboardMarkup | None = None, to: int | None = None) -> None:
+    """Answer in the update's chat (as a reply to ``to`` or the message); a refusal is logged."""
     chat = update.effective_chat
     if chat is None:
         return
@@ -68,7 +70,7 @@ async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
                                        reply_to_message_id=reply_to, allow_sending_without_reply=True)
     except TelegramError as exc:
         log.warning("chat %s: reply failed: %s", chat.id, exc)
-        _flow(context).chat_refused(context.bot, chat.id, exc)
+        flow_of(context).chat_refused(context.bot, chat.id, exc)
 
 
 def _usable(update: Update) -> tuple[Chat, User] | None:
@@ -96,42 +98,43 @@ class _Command:
     args: list[str]
 
 
-async def _command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> _Command | None:
+async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> _Command | None:
+    """A command from a person, with its chat, flow, language and arguments; None to ignore it."""
     if (who := _usable(update)) is None:
         return None
     chat, user = who
-    flow = _flow(context)
+    flow = flow_of(context)
     return _Command(chat, user, flow, await flow.tr(chat.id), list(context.args or []))
 
 
 async def group_command(update: Update, context: ContextTypes.DEFAULT_TYPE,
                         refusal: str = "groups-only") -> _Command | None:
     """A command that only works in a group; anywhere else the sender is told so (``refusal``)."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return None
     if cmd.chat.type not in GROUPS:
-        await _reply(update, context, cmd.tr(refusal))
+        await send_reply(update, context, cmd.tr(refusal))
         return None
     return cmd
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start: in a private chat, explain how to add the bot to a group."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     chat, tr = cmd.chat, cmd.tr
     if chat.type in GROUPS:
-        await _reply(update, context, tr("help-text"))
+        await send_reply(update, context, tr("help-text"))
         return
     url = f"https://t.me/{context.bot.username}?startgroup=play"
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr("btn-add-to-group"), url=url)]])
-    await _reply(update, context, tr("start-private"), markup)
+    await send_reply(update, context, tr("start-private"), markup)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: what the bot does and its commands."""
-    if (cmd := await _command(update, context)) is not None:
-        await _reply(update, context, cmd.tr("help-text"))
+    if (cmd := await command(update, context)) is not None:
+        await send_reply(update, context, cmd.tr("help-text"))
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -140,27 +143,27 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     if user.is_bot:  # an anonymous admin: presses come from their own account, so no seat is theirs
-        await _reply(update, context, tr("anonymous-cannot-play"))
+        await send_reply(update, context, tr("anonymous-cannot-play"))
         return
     async with flow.lock(chat.id):
         active = await flow.repo.active_game(chat.id)
         if active is not None:
-            await _reply(update, context, tr("game-exists", game=tr(f"game-{active.code}")), to=active.message_id)
+            await send_reply(update, context, tr("game-exists", game=tr(f"game-{active.code}")), to=active.message_id)
             return
         if not args:
             rows = [[InlineKeyboardButton(tr(f"game-{code}"), callback_data=cb.picker(code))] for code in flow.uis]
-            await _reply(update, context, tr("picker-title"), InlineKeyboardMarkup(rows))
+            await send_reply(update, context, tr("picker-title"), InlineKeyboardMarkup(rows))
             return
         code = args[0].lower()
         if code not in flow.uis:
-            await _reply(update, context, tr("unknown-game", codes=", ".join(flow.uis)))
+            await send_reply(update, context, tr("unknown-game", codes=", ".join(flow.uis)))
             return
         await flow.open_lobby(context.bot, chat.id, code, _player(user))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules [code]: the rules of the named or current game."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
     code = args[0].lower() if args else None
@@ -170,28 +173,28 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if code is None and len(flow.uis) == 1:
         code = next(iter(flow.uis))
     if code is None:
-        await _reply(update, context, tr("rules-which", commands=", ".join(f"/rules {c}" for c in flow.uis)))
+        await send_reply(update, context, tr("rules-which", commands=", ".join(f"/rules {c}" for c in flow.uis)))
         return
     if code not in flow.uis:
-        await _reply(update, context, tr("unknown-game", codes=", ".join(flow.uis)))
+        await send_reply(update, context, tr("unknown-game", codes=", ".join(flow.uis)))
         return
-    await _reply(update, context, tr(f"rules-{code}"))
+    await send_reply(update, context, tr(f"rules-{code}"))
 
 
 async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/lang ru|en: the chat's language (admins only in groups)."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     if len(args) != 1 or args[0].lower() not in SUPPORTED:
-        await _reply(update, context, tr("lang-usage", langs=" | ".join(SUPPORTED)))
+        await send_reply(update, context, tr("lang-usage", langs=" | ".join(SUPPORTED)))
         return
     if chat.type in GROUPS and not await _is_admin(context, chat, update.effective_message, user):
-        await _reply(update, context, tr("admins-only"))
+        await send_reply(update, context, tr("admins-only"))
         return
     await flow.repo.set_chat_locale(chat.id, args[0].lower())
     tr = await flow.tr(chat.id)
-    await _reply(update, context, tr("lang-set"))
+    await send_reply(update, context, tr("lang-set"))
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -200,112 +203,112 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     if not await _is_admin(context, chat, update.effective_message, user):
-        await _reply(update, context, tr("admins-only"))
+        await send_reply(update, context, tr("admins-only"))
         return
-    await _reply(update, context, *await chat_settings.view(flow, chat.id))
+    await send_reply(update, context, *await chat_settings.view(flow, chat.id))
 
 
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/stop: the host or an admin ends the lobby or game."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     async with flow.lock(chat.id):
         game = await flow.repo.active_game(chat.id)
         if game is None:
-            await _reply(update, context, tr("no-game"))
+            await send_reply(update, context, tr("no-game"))
             return
         if user.id != game.host_id and not await _is_admin(context, chat, update.effective_message, user):
-            await _reply(update, context, tr("stop-denied"))
+            await send_reply(update, context, tr("stop-denied"))
             return
         if await flow.stop(context.bot, game):
-            await _reply(update, context, tr("stopped", game=tr(f"game-{game.code}")))
+            await send_reply(update, context, tr("stopped", game=tr(f"game-{game.code}")))
 
 
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: leave the running game; a bot takes the seat (in «Охота на львов» you resign)."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     async with flow.lock(chat.id):
         game = await flow.repo.active_game(chat.id)
         if game is None or game.status != "running":
-            await _reply(update, context, tr("leave-no-game"))
+            await send_reply(update, context, tr("leave-no-game"))
             return
         seat = game.seat_of(user.id)
         if seat is None:
-            await _reply(update, context, tr("leave-not-a-player"))
+            await send_reply(update, context, tr("leave-not-a-player"))
             return
-        await _reply(update, context, await flow.leave_game(context.bot, game, seat))
+        await send_reply(update, context, await flow.leave_game(context.bot, game, seat))
 
 
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/kick: the host or an admin skips the person to move for good (a bot takes the seat)."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     async with flow.lock(chat.id):
         game = await flow.repo.active_game(chat.id)
         if game is None or game.status != "running" or game.state is None:
-            await _reply(update, context, tr("leave-no-game"))
+            await send_reply(update, context, tr("leave-no-game"))
             return
         if user.id != game.host_id and not await _is_admin(context, chat, update.effective_message, user):
-            await _reply(update, context, tr("kick-denied"))
+            await send_reply(update, context, tr("kick-denied"))
             return
         seat = flow.person_to_move(game)
         if seat is None:
-            await _reply(update, context, tr("kick-nobody"))
+            await send_reply(update, context, tr("kick-nobody"))
             return
-        await _reply(update, context, await flow.leave_game(context.bot, game, seat))
+        await send_reply(update, context, await flow.leave_game(context.bot, game, seat))
 
 
 async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/tally [reset]: who has paid how many pub rounds here; admins may reset it."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     if args and args[0].lower() == "reset":
         if chat.type in GROUPS and not await _is_admin(context, chat, update.effective_message, user):
-            await _reply(update, context, tr("admins-only"))
+            await send_reply(update, context, tr("admins-only"))
             return
         await flow.repo.reset_pub_tally(chat.id)
-        await _reply(update, context, tr("pub-tally-reset"))
+        await send_reply(update, context, tr("pub-tally-reset"))
         return
     rows = await flow.repo.pub_tally(chat.id)
     if not rows:
-        await _reply(update, context, tr("pub-tally-empty"))
+        await send_reply(update, context, tr("pub-tally-empty"))
         return
     lines = [tr("pub-tally-title")] + [tr("pub-tally-line", name=html.escape(n), count=c) for n, c in rows]
-    await _reply(update, context, "\n".join(lines))
+    await send_reply(update, context, "\n".join(lines))
 
 
 async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     async with flow.lock(chat.id):
         game = await flow.repo.active_game(chat.id)
         if game is None or game.status != "lobby":
-            await _reply(update, context, tr("set-no-lobby"))
+            await send_reply(update, context, tr("set-no-lobby"))
             return
         if len(args) != 2:
-            await _reply(update, context, tr("set-usage"))
+            await send_reply(update, context, tr("set-usage"))
             return
         admin = user.id != game.host_id and await _is_admin(context, chat, update.effective_message, user)
         if user.id != game.host_id and not admin:
-            await _reply(update, context, tr("toast-host-only"))
+            await send_reply(update, context, tr("toast-host-only"))
             return
         try:
             options = flow.engines[game.code].options_from_json(game.options)
             set_option(options, args[0].lower()[:24], args[1][:24])
         except OptionsError as exc:
-            await _reply(update, context, option_error(exc, tr))
+            await send_reply(update, context, option_error(exc, tr))
             return
         reply = await flow.lobby_action(context.bot, game, user.id, "", "set", args[0].lower(), args[1],
                                         is_admin=True)
         await reply.finish()
-        await _reply(update, context, reply.text)
+        await send_reply(update, context, reply.text)
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -337,7 +340,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat = query.message.chat if query.message is not None else None
         storage_failed(exc, f"a button press in chat {chat.id if chat else '?'}")
         if not answered and chat is not None:
-            await answer(Reply((await safe_tr(_flow(context), chat.id))("storage-error"), alert=True))
+            await answer(Reply((await safe_tr(flow_of(context), chat.id))("storage-error"), alert=True))
     finally:
         if not answered:  # an unexpected error: still never leave the button spinning
             await answer(Reply())
@@ -348,7 +351,7 @@ async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
     """Answer the press and, alongside (under the chat's lock), make the edits that follow from it."""
     query = update.callback_query
     assert query is not None
-    flow = _flow(context)
+    flow = flow_of(context)
     message = query.message
     chat = message.chat if message is not None else None
     if chat is None:
@@ -412,7 +415,7 @@ async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     change = update.my_chat_member
     if change is None or change.chat.type not in GROUPS:
         return
-    flow, member = _flow(context), change.new_chat_member
+    flow, member = flow_of(context), change.new_chat_member
     if _may_post(member):
         await flow.chat_back(context.bot, change.chat.id)
     else:
@@ -439,7 +442,7 @@ async def on_migration(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         old, new = message.migrate_from_chat_id, message.chat.id
     else:
         return
-    await _flow(context).migrate_chat(context.bot, old, new)
+    await flow_of(context).migrate_chat(context.bot, old, new)
 
 
 def storage_failed(exc: StorageError, doing: str) -> None:
@@ -461,6 +464,6 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat = update.effective_chat
         storage_failed(context.error, f"a command in chat {chat.id if chat else '?'}")
         if chat is not None:
-            await _reply(update, context, (await safe_tr(_flow(context), chat.id))("storage-error"))
+            await send_reply(update, context, (await safe_tr(flow_of(context), chat.id))("storage-error"))
         return
     log.error("error while handling an update: %s", context.error, exc_info=context.error)

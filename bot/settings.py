@@ -15,8 +15,9 @@ from typing import Any
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
-from bot.flow import ROLL_IS_THE_TURN, TIMER_CHOICES, GameFlow, Reply
+from bot.flow import TIMER_CHOICES, GameFlow, Reply
 from bot.games.common import Tr, set_option
+from bot.turns import ROLL_IS_THE_TURN
 from engines.base import OptionsError
 from locales import SUPPORTED
 

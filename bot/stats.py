@@ -23,7 +23,7 @@ from telegram.ext import ContextTypes
 from bot.drawing import DrawingError, WorkerDied
 from bot.flow import GameFlow
 from bot.games.common import Tr
-from bot.handlers import _flow, _reply, group_command
+from bot.handlers import flow_of, group_command, send_reply
 from bot.storage import GameTotals, PastGame, PlayerTotals
 from bot.texts import CAPTION_LIMIT, display_name, visible_length
 from render.stats import render_mine, render_top
@@ -110,7 +110,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     totals = await flow.repo.user_totals(chat.id, user.id)
     paid = await flow.repo.pub_rounds(chat.id, user.id)
     if not totals and not paid:
-        await _reply(update, context, tr("stats-empty", name=html.escape(name)))
+        await send_reply(update, context, tr("stats-empty", name=html.escape(name)))
         return
     names = {t.code: game_name(flow, tr, t.code) for t in totals}
     text = stats_text(name, totals, paid, names, tr)
@@ -137,15 +137,15 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
     codes = ", ".join(flow.uis)
     if len(args) > 1:
-        await _reply(update, context, tr("top-usage", codes=codes))
+        await send_reply(update, context, tr("top-usage", codes=codes))
         return
     code = args[0].lower()[:ARG_LIMIT] if args else None
     if code is not None and code not in flow.uis:  # the argument is never echoed back
-        await _reply(update, context, tr("unknown-game", codes=codes))
+        await send_reply(update, context, tr("unknown-game", codes=codes))
         return
     ranked = ranking(await flow.repo.player_totals(chat.id, code))
     if not ranked:
-        await _reply(update, context, tr("top-empty", count=MIN_GAMES))
+        await send_reply(update, context, tr("top-empty", count=MIN_GAMES))
         return
     title = game_name(flow, tr, code) if code else tr("top-all-games")
     rows = [(r.place, r.player.name, r.player.wins) for r in ranked]
@@ -187,10 +187,10 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, flow, tr = cmd.chat, cmd.flow, cmd.tr
     games = await flow.repo.past_games(chat.id, HISTORY_SIZE)
     if not games:
-        await _reply(update, context, tr("history-empty"))
+        await send_reply(update, context, tr("history-empty"))
         return
     names = {g.code: game_name(flow, tr, g.code) for g in games}
-    await _reply(update, context, history_text(games, names, tr))
+    await send_reply(update, context, history_text(games, names, tr))
 
 
 # sending -----------------------------------------------------------------------
@@ -209,7 +209,7 @@ async def _send(update: Update, context: ContextTypes.DEFAULT_TYPE, caption: str
     """One photo with ``caption`` (HTML, ≤ 1024 characters), or the text alone without a chart."""
     chat, message = update.effective_chat, update.effective_message
     if chart is None or chat is None:
-        await _reply(update, context, caption)
+        await send_reply(update, context, caption)
         return
     try:
         await context.bot.send_photo(chat.id, chart, caption=caption, parse_mode=ParseMode.HTML,
@@ -217,4 +217,4 @@ async def _send(update: Update, context: ContextTypes.DEFAULT_TYPE, caption: str
                                      allow_sending_without_reply=True)
     except TelegramError as exc:
         log.warning("chat %s: stats photo failed: %s", chat.id, exc)
-        _flow(context).chat_refused(context.bot, chat.id, exc)
+        flow_of(context).chat_refused(context.bot, chat.id, exc)

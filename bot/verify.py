@@ -19,7 +19,7 @@ from telegram.ext import ContextTypes
 
 from bot.flow import GameFlow
 from bot.games.common import Tr
-from bot.handlers import _command, _reply
+from bot.handlers import command, send_reply
 from bot.storage import GameRow
 from engines.base import Engine, EngineError, GameOptions, LogEntry, seed_digest
 
@@ -149,12 +149,12 @@ async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | N
 
 async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/verify <id> [sha256]: check every roll of a finished or stopped game of this chat against its seed."""
-    if (cmd := await _command(update, context)) is None:
+    if (cmd := await command(update, context)) is None:
         return
     args = cmd.args
     match = _GAME_ID.fullmatch(args[0]) if 1 <= len(args) <= 2 else None
     commitment = args[1] if len(args) == 2 else None
     if match is None or (commitment is not None and not _DIGEST.fullmatch(commitment)):
-        await _reply(update, context, cmd.tr("verify-usage"))
+        await send_reply(update, context, cmd.tr("verify-usage"))
         return
-    await _reply(update, context, await answer(cmd.flow, cmd.chat.id, int(match.group(1)), commitment, cmd.tr))
+    await send_reply(update, context, await answer(cmd.flow, cmd.chat.id, int(match.group(1)), commitment, cmd.tr))

@@ -1,11 +1,11 @@
 """Computer players of every game (issue #8): a table of bots alone plays a game to its end in
-one run of :func:`bot.flow.bot_actions`, and every policy only ever answers legal codes."""
+one run of :func:`bot.turns.bot_actions`, and every policy only ever answers legal codes."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.flow import MAX_BOT_ACTIONS, bot_actions, turn_for
+from bot.turns import MAX_BOT_ACTIONS, bot_actions, turn_for
 from engines import AI_PLAYERS, GAMES
 from engines.base import BestScorePolicy, seed_digest
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from telegram.error import NetworkError
 
-import bot.flow
+import bot.table
 from bot.__main__ import RedactToken
 from bot.app import build_application
 from bot.config import Config, ConfigError
@@ -122,7 +122,7 @@ async def play_a_session_with_faults(tg: FakeTelegram, runner: BotRunner, anya: 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's rate limiter reads retry_after
 async def test_the_token_is_in_no_log_record_and_no_message(tmp_path: Path, caplog: pytest.LogCaptureFixture,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.flow, "TABLE_RETRY_S", 0.2)
+    monkeypatch.setattr(bot.table, "TABLE_RETRY_S", 0.2)
     log_everything(caplog)
     async with FakeTelegram(token=TOKEN, bot_username="SosediBot") as tg:
         anya, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
