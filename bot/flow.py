@@ -345,15 +345,17 @@ class GameFlow(TableMessages):
             payer = game.seats[outcome.losers[0]]
         seats = [new_seat if new_seat is not None and s.seat == new_seat.seat else s for s in game.seats]
         deadline = await self._deadline(game.chat_id, seats, state)
+        # «Ещё раунд» gets its seed now, so the result message can show its SHA-256 before any roll
+        next_seed = self.seed_factory() if outcome else None
         fresh = dataclasses.replace(
             game, state=state.to_json(), version=state.version, status="finished" if outcome else "running",
             result=outcome.to_json() if outcome else None, seats=tuple(seats), deadline=deadline,
-            timeouts=game.timeouts if timeouts is None else timeouts)
+            timeouts=game.timeouts if timeouts is None else timeouts, next_seed=next_seed)
         await self.repo.save_move(
             game.id, game.version, fresh.state or {}, fresh.version,
             [(entry.seat, entry.code, entry.dice, [e.to_json() for e in events]) for entry, events in applied],
             status=fresh.status, result=fresh.result,
-            pub_payer=payer, deadline=deadline, timeouts=timeouts, new_seat=new_seat,
+            pub_payer=payer, deadline=deadline, timeouts=timeouts, new_seat=new_seat, next_seed=next_seed,
         )
         if deadline is not None and self.arm is not None:
             self.arm(game.id, deadline)
@@ -545,7 +547,8 @@ class GameFlow(TableMessages):
         return True
 
     async def rematch(self, bot: Bot, game: GameRow, user_id: int) -> Reply:
-        """«Ещё раунд»: the same players and settings, a new seed, straight to the table."""
+        """«Ещё раунд»: the same players and settings, straight to the table, with the seed whose
+        SHA-256 the result message showed (a fresh one if that seed has served a game already)."""
         tr = await self.tr(game.chat_id)
         if game.status != "finished":
             return Reply(tr("toast-stale"))
@@ -554,9 +557,11 @@ class GameFlow(TableMessages):
         # the host keeps the role if still seated (a bot may have taken their seat); else the presser
         host = next((s for s in game.seats if s.user_id == game.host_id),
                     next(s for s in game.seats if s.user_id == user_id))
+        seed = game.next_seed
+        if seed is None or await self.repo.seed_used(seed):
+            seed = self.seed_factory()
         try:
-            new = await self.repo.create_game(game.chat_id, game.code, game.options, self.seed_factory(), host,
-                                              game.seats)
+            new = await self.repo.create_game(game.chat_id, game.code, game.options, seed, host, game.seats)
         except ActiveGameExistsError:
             return Reply(tr("toast-game-exists"), alert=True)
         return await self.start(bot, new)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from bot import settings as chat_settings
 from bot.flow import GameFlow, Reply
 from bot.games.common import Tr, set_option
 from bot.storage import Seat, StorageError
-from bot.texts import display_name, option_error
+from bot.texts import TALLY_LINES, display_name, option_error, tally_lines
 from engines.base import OptionsError
 from locales import SUPPORTED
 
@@ -278,8 +277,7 @@ async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not rows:
         await send_reply(update, context, tr("pub-tally-empty"))
         return
-    lines = [tr("pub-tally-title")] + [tr("pub-tally-line", name=html.escape(n), count=c) for n, c in rows]
-    await send_reply(update, context, "\n".join(lines))
+    await send_reply(update, context, "\n".join(tally_lines(rows, TALLY_LINES, tr)))
 
 
 async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -64,7 +64,8 @@ async def view(flow: GameFlow, chat_id: int) -> tuple[str, InlineKeyboardMarkup]
         other = set_option(options, VARIANT_OPTION[code], value)
         rows.append([InlineKeyboardButton(tr("settings-btn-variant", game=game, variant=ui.variant(other, tr)),
                                           callback_data=cb.chat_setting(VARIANT_OPTION[code], value, code))])
-    games = ", ".join(f"«{html.escape(tr(f'game-{c}'))}»" for c in flow.uis if c in ROLL_IS_THE_TURN)
+    whole_turn = [c for c in flow.uis if c in ROLL_IS_THE_TURN]
+    games = ", ".join(tr("settings-quoted", game=html.escape(tr(f"game-{c}"))) for c in whole_turn)
     lines += ["", tr("settings-autoroll-about", games=games), tr("settings-hint")]
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 

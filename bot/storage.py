@@ -113,7 +113,22 @@ MIGRATIONS: tuple[str, ...] = (
     FROM games g JOIN seats s ON s.game_id = g.id
     WHERE g.status = 'finished' AND g.result IS NOT NULL AND s.user_id > 0
     """,
+    # 5 (issue #11): the person a computer player took a seat from (they left, were skipped or
+    # timed out for good): their game still counts for them, played and not won. And the seed of
+    # «Ещё раунд», drawn when a game finishes, so its SHA-256 is shown before any of its rolls.
+    """
+    ALTER TABLE seats ADD COLUMN left_user_id INTEGER;
+    ALTER TABLE seats ADD COLUMN left_name TEXT;
+    ALTER TABLE games ADD COLUMN next_seed TEXT
+    """,
 )
+
+
+# a seat goes to someone else (a computer player); the person who sat there first is kept
+HAND_SEAT = ("UPDATE seats SET user_id = ?, name = ?, "
+             "left_user_id = CASE WHEN user_id > 0 THEN user_id ELSE left_user_id END, "
+             "left_name = CASE WHEN user_id > 0 THEN name ELSE left_name END "
+             "WHERE game_id = ? AND seat = ?")
 
 
 class StaleVersionError(Exception):
@@ -156,6 +171,7 @@ class GameRow:
     deadline: float | None = None  # when the player to move times out (unix seconds), if a timer runs
     timeouts: dict[str, int] = field(default_factory=dict)  # seat (as text) → timeouts in a row
     paused: bool = False  # the bot cannot post in the chat: the game waits for it to be back
+    next_seed: str | None = None  # a finished game's seed for «Ещё раунд» (secret; its SHA-256 is shown)
 
     @property
     def names(self) -> list[str]:
@@ -190,6 +206,7 @@ def _game_row(conn: sqlite3.Connection, row: sqlite3.Row | None) -> GameRow | No
         deadline=row["deadline"],
         timeouts=json.loads(row["timeouts"]),
         paused=bool(row["paused"]),
+        next_seed=row["next_seed"],
     )
 
 
@@ -197,17 +214,22 @@ def _record_results(conn: sqlite3.Connection, game_id: int, result: dict[str, An
                     now: float) -> None:
     """One results row per person at the game that has just finished (inside its transaction).
 
-    The seats are read back here, after a seat handed to a bot in the same save, so whoever sat
-    there at the end is who played it. A draw is played, not won; ``paid`` is the pub round.
+    Whoever sits at a seat at the end played it; a person whose seat a computer player took
+    (they left, were skipped or timed out for good) played it too, and did not win it. A draw
+    is played, not won; ``paid`` is the pub round.
     """
     winners = set(result.get("winners") or ()) if result.get("kind") == "win" else set()
-    seats = conn.execute("SELECT seat, user_id, name FROM seats WHERE game_id = ? AND user_id > 0",
-                         (game_id,)).fetchall()
+    seats = conn.execute("SELECT seat, user_id, name, left_user_id, left_name FROM seats "
+                         "WHERE game_id = ? AND (user_id > 0 OR left_user_id > 0)", (game_id,)).fetchall()
+    rows = []
+    for s in seats:
+        stayed = s["user_id"] > 0
+        user_id, name = (s["user_id"], s["name"]) if stayed else (s["left_user_id"], s["left_name"])
+        paid = payer is not None and payer.user_id == user_id
+        rows.append((user_id, name, int(stayed and s["seat"] in winners), int(paid), now, game_id))
     conn.executemany(
-        "INSERT INTO results(game_id, chat_id, code, user_id, name, won, paid, finished_at) "
-        "SELECT id, chat_id, code, ?, ?, ?, ?, ? FROM games WHERE id = ?",
-        [(s["user_id"], s["name"], int(s["seat"] in winners),
-          int(payer is not None and payer.user_id == s["user_id"]), now, game_id) for s in seats])
+        "INSERT OR IGNORE INTO results(game_id, chat_id, code, user_id, name, won, paid, finished_at) "
+        "SELECT id, chat_id, code, ?, ?, ?, ?, ? FROM games WHERE id = ?", rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,9 +427,11 @@ class Repository:
         deadline: float | None = None,
         timeouts: dict[str, int] | None = None,
         new_seat: Seat | None = None,
+        next_seed: str | None = None,
     ) -> None:
         """Store a new state, its log entries, the turn's deadline, the timeouts in a row,
-        a seat handed to a computer player and (pub modes) the payer's round atomically.
+        a seat handed to a computer player, (pub modes) the payer's round and (a finished game)
+        the seed of its rematch atomically.
 
         Raises :class:`StaleVersionError` (and stores nothing) if the version moved on.
         """
@@ -421,15 +445,15 @@ class Repository:
         def write(conn: sqlite3.Connection) -> None:
             cur = conn.execute(
                 "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ?, deadline = ?, "
-                "timeouts = COALESCE(?, timeouts) "
+                "timeouts = COALESCE(?, timeouts), next_seed = ? "
                 "WHERE id = ? AND version = ? AND status IN ('lobby', 'running')",
-                (state_json, version, status, result_json, now, deadline, timeouts_json, game_id, expected_version),
+                (state_json, version, status, result_json, now, deadline, timeouts_json, next_seed, game_id,
+                 expected_version),
             )
             if cur.rowcount != 1:
                 raise StaleVersionError(game_id)
             if new_seat is not None:
-                conn.execute("UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-                             (new_seat.user_id, new_seat.name, game_id, new_seat.seat))
+                conn.execute(HAND_SEAT, (new_seat.user_id, new_seat.name, game_id, new_seat.seat))
             conn.executemany(
                 "INSERT INTO actions(game_id, n, seat, code, dice, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
             if pub_payer is not None:
@@ -495,10 +519,14 @@ class Repository:
     async def hand_seat(self, game_id: int, seat: Seat) -> bool:
         """Give a running game's seat to someone else (a computer player); False if not running."""
         return await self._write(  # one statement: atomic on its own
-            "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ? "
-            "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')",
+            HAND_SEAT + " AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')",
             (seat.user_id, seat.name, game_id, seat.seat, game_id),
         ) == 1
+
+    async def seed_used(self, seed: str) -> bool:
+        """Whether a game was already dealt with ``seed`` (a seed serves one game only)."""
+        return await self._run(lambda conn: conn.execute(
+            "SELECT 1 FROM games WHERE seed = ? LIMIT 1", (seed,)).fetchone()) is not None
 
     async def pause_game(self, game_id: int) -> bool:
         """Pause a running game and drop its turn timer; False if it was not running or already paused."""
@@ -615,10 +643,12 @@ class Repository:
         await self._write("DELETE FROM pub_tally WHERE chat_id = ?", (chat_id,))
 
     async def pub_rounds(self, chat_id: int, user_id: int) -> int:
-        """The pub rounds ``user_id`` has paid in this chat (since the last /tally reset)."""
+        """The pub rounds ``user_id`` has paid in this chat's finished games (all of them: /tally
+        reset clears the tally, not the results)."""
         row = await self._run(lambda conn: conn.execute(
-            "SELECT rounds FROM pub_tally WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)).fetchone())
-        return int(row["rounds"]) if row else 0
+            "SELECT COALESCE(SUM(paid), 0) AS rounds FROM results WHERE chat_id = ? AND user_id = ?",
+            (chat_id, user_id)).fetchone())
+        return int(row["rounds"])
 
     # results -----------------------------------------------------------------
 

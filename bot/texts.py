@@ -15,6 +15,8 @@ from bot.storage import GameRow
 from engines.base import Engine, Event, OptionsError, Outcome, seed_digest
 
 CAPTION_LIMIT = 1024
+RESULT_TALLY_LINES = 10  # payers listed under a pub result: the seed and /verify must still fit (4096)
+TALLY_LINES = 60  # payers /tally lists: 60 lines of 32-character names fit one message
 NAME_LIMIT = 32
 SHORT_LABEL = 14  # button labels up to this many characters may share a row
 _TAG = re.compile(r"<[^>]+>")
@@ -201,18 +203,28 @@ def _action_args(action: Any) -> dict[str, Any]:
     return {f"a{i}": v for i, v in enumerate(action.args)}
 
 
+def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[str]:
+    """The pub tally's title and its first ``shown`` payers (a message holds 4096 characters)."""
+    etr = escaped_tr(tr)
+    lines = [tr("pub-tally-title"), *(etr("pub-tally-line", name=name, count=count) for name, count in tally[:shown])]
+    if len(tally) > shown:
+        lines.append(tr("pub-tally-more", count=len(tally) - shown))
+    return lines
+
+
 def result_message(game: GameRow, ui: GameUI, state: Any, outcome: Outcome, tally: Sequence[tuple[str, int]],
                    tr: Tr) -> str:
     etr = escaped_tr(tr)
     lines = [f"🏁 <b>{html.escape(tr(f'game-{game.code}'))}</b>", *ui.result_lines(state, outcome, game.names, etr)]
     if tally:
         lines.append("")
-        lines.append(tr("pub-tally-title"))
-        lines.extend(etr("pub-tally-line", name=name, count=count) for name, count in tally)
+        lines.extend(tally_lines(tally, RESULT_TALLY_LINES, tr))
     # the game is over, so its seed may be told: anyone can now re-derive every roll (/verify)
     lines.append("")
     lines.append(etr("fair-seed", seed=game.seed))
     lines.append(etr("fair-check", id=str(game.id)))  # text, not a number: Fluent would group 1234 as «1 234»
+    if game.next_seed is not None:  # «Ещё раунд» is committed to before any of its rolls, too
+        lines.append(tr("fair-next", digest=seed_digest(game.next_seed)))
     return "\n".join(lines)
 
 

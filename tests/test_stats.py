@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import sqlite3
 from pathlib import Path
@@ -122,10 +123,27 @@ async def test_the_pub_payer_paid_and_nobody_won(repo: Repository) -> None:
     assert await repo.pub_rounds(CHAT, 20) == 1 and await repo.pub_rounds(CHAT, 10) == 0
 
 
-async def test_a_seat_handed_to_a_bot_in_the_finishing_save_is_the_bots(repo: Repository) -> None:
+async def test_a_seat_handed_to_a_bot_in_the_finishing_save_still_counts_for_its_person(repo: Repository) -> None:
     game_id = await started(repo, (ANYA, BORIS, VERA))
     await finish(repo, game_id, {"kind": "win", "winners": [2]}, new_seat=Seat(2, -1, "🤖 Вера"))
-    assert [r[3] for r in await results(repo)] == [10, 20]  # Вера timed out for good: the bot finished for her
+    # Вера timed out for good and the bot won her seat: she played it and did not win it
+    assert [(r[3], r[4], r[5]) for r in await results(repo)] == [(10, "Аня", 0), (20, "Борис", 0), (30, "Вера", 0)]
+
+
+async def test_leaving_a_losing_game_does_not_erase_it_from_the_stats(repo: Repository) -> None:
+    game_id = await started(repo, (ANYA, BORIS))
+    assert await repo.hand_seat(game_id, Seat(1, -1, "🤖 вместо Бориса"))  # /leave, /kick or timeouts
+    assert await repo.hand_seat(game_id, Seat(1, -2, "🤖 другой"))  # a second hand-over keeps the person
+    await finish(repo, game_id, {"kind": "win", "winners": [0]})
+    assert await repo.user_totals(CHAT, 20) == [GameTotals("sosedi", 1, 0)]
+    assert await repo.player_totals(CHAT) == [PlayerTotals(10, "Аня", 1, 1), PlayerTotals(20, "Борис", 1, 0)]
+
+
+async def test_the_pub_rounds_in_stats_survive_a_tally_reset(repo: Repository) -> None:
+    game_id = await started(repo, (ANYA, BORIS))
+    await finish(repo, game_id, {"kind": "lose", "winners": [], "losers": [0]}, payer=ANYA)
+    await repo.reset_pub_tally(CHAT)
+    assert await repo.pub_tally(CHAT) == [] and await repo.pub_rounds(CHAT, 10) == 1
 
 
 async def test_totals_per_game_and_the_latest_name(repo: Repository) -> None:
@@ -152,8 +170,7 @@ async def test_a_chat_migration_moves_the_results(repo: Repository) -> None:
 
 async def test_migration_4_fills_in_games_finished_before_it(tmp_path: Path, monkeypatch) -> None:
     path = tmp_path / "bot.sqlite3"
-    monkeypatch.setattr(storage, "MIGRATIONS", storage.MIGRATIONS[:3])  # the schema before results
-    monkeypatch.setattr(storage, "_record_results", lambda *args: None)  # ... and the code before them
+    monkeypatch.setattr(storage, "_record_results", lambda *args: None)  # the code before results ...
     repo = await Repository.open(path)
     won = await started(repo)
     await finish(repo, won, {"kind": "win", "winners": [1], "losers": [0]})
@@ -163,9 +180,13 @@ async def test_migration_4_fills_in_games_finished_before_it(tmp_path: Path, mon
     await finish(repo, drawn, {"kind": "draw", "winners": [0, 1]})
     await repo.stop_game(await started(repo), {"kind": "stopped"})
     await repo.close()
+    with contextlib.closing(sqlite3.connect(path)) as old:  # ... and the schema before them (version 3)
+        old.executescript("DROP TABLE results; DROP INDEX games_chat; ALTER TABLE seats DROP COLUMN left_user_id; "
+                          "ALTER TABLE seats DROP COLUMN left_name; ALTER TABLE games DROP COLUMN next_seed; "
+                          "DELETE FROM schema_version WHERE version > 3")
     monkeypatch.undo()
     repo = await Repository.open(path)
-    assert await repo.schema_version() == len(storage.MIGRATIONS) == 4
+    assert await repo.schema_version() == len(storage.MIGRATIONS) == 5
     assert [(r[0], r[3], r[5], r[6]) for r in await results(repo)] == [
         (won, 10, 0, 0), (won, 20, 1, 0),
         (paid, 10, 0, 0), (paid, 20, 0, 0), (paid, 30, 0, 1),

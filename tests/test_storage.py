@@ -19,12 +19,12 @@ async def test_creates_directory_wal_and_migrates_once(tmp_path: Path) -> None:
     assert path.exists()
     async with repo.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
-    assert await repo.schema_version() == len(MIGRATIONS) == 4
+    assert await repo.schema_version() == len(MIGRATIONS) == 5
     await repo.close()
     repo = await Repository.open(path)  # re-opening does not re-run migrations
-    assert await repo.schema_version() == 4
+    assert await repo.schema_version() == 5
     async with repo.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
-        assert (await cur.fetchone())[0] == 4
+        assert (await cur.fetchone())[0] == 5
     await repo.close()
 
 

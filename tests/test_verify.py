@@ -248,6 +248,20 @@ def test_the_result_message_reveals_the_seed(translator: Translator) -> None:
                                      "Проверить все броски: <code>/verify 1234</code>"]
 
 
+def test_a_long_pub_tally_never_pushes_the_seed_out_of_the_result(translator: Translator) -> None:
+    engine, ui = GAMES["sosedi"], GAME_UIS["sosedi"]
+    _, final, _ = played("sosedi", 3)
+    outcome = engine.outcome(final)
+    assert outcome is not None
+    tally = [(f"<{'Я' * 30}{n:02d}>", 100 - n) for n in range(100)]  # 100 payers with long names
+    text = texts.result_message(_row("sosedi", 3), ui, final, outcome, tally, ru(translator))
+    assert len(text) < 4096  # Telegram's limit for a message
+    assert text.count("&lt;ЯЯЯ") == texts.RESULT_TALLY_LINES  # the first payers, names escaped
+    assert "…и ещё 90 человек — весь счёт: /tally" in text
+    assert text.split("\n")[-2] == f"🔑 Зерно костей: <code>{SEED}</code>"
+    assert texts.tally_lines(tally[:3], 10, ru(translator))[-1] == f"&lt;{'Я' * 30}02&gt; — 98 раундов"
+
+
 # end to end -----------------------------------------------------------------------
 
 
@@ -321,9 +335,13 @@ async def test_fair_dice_end_to_end(tmp_path: Path) -> None:
             f"❌ Игра #{game_id}: бросок {n + 1} (ход {n + 1}, {name}): в журнале {' · '.join(map(str, forged))}, "
             f"а зерно даёт {' · '.join(map(str, entry['dice']))}.")
 
-        # a rematch: a new seed, committed on its first table, secret while it runs, told once stopped
-        await runner.press(users["anya"], result, "Ещё раунд")
+        # a rematch: a new seed, committed in the result message before any of its rolls (and on its
+        # first table), secret while it runs, told once stopped
         second_seed = seed_of(FIRST_SEED + 1)
+        assert result.text.split("\n")[-1] == (
+            f"🔒 Кости следующего раунда («Ещё раунд»): sha256 {seed_digest(second_seed)}")
+        assert second_seed not in everything_sent(tg)
+        await runner.press(users["anya"], result, "Ещё раунд")
         second = runner.table()
         second_id = game_id_of(second)
         assert f"sha256 {seed_digest(second_seed)}" in second.caption
@@ -333,6 +351,10 @@ async def test_fair_dice_end_to_end(tmp_path: Path) -> None:
         await ask(runner, users["anya"], "/stop")
         stopped = await ask(runner, users["anya"], f"/verify {second_id}")
         assert stopped.startswith(f"✅ Игра #{second_id}: ") and f"Зерно: {second_seed}" in stopped
+        # the same result's button again: that seed has served a game, so this one gets a fresh seed
+        await runner.press(users["anya"], result, "Ещё раунд")
+        third = await runner.app.bot_data["flow"].repo.game(game_id_of(runner.table()))
+        assert third is not None and third.id != second_id and third.seed not in (seed, second_seed)
 
 
 def rolls_word(count: int) -> str:

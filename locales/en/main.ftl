@@ -78,6 +78,10 @@ pub-tally-line = { $name } — { $count } { $count ->
         [one] round
        *[other] rounds
     }
+pub-tally-more = …and { $count } { $count ->
+    [one] more
+   *[other] more
+} — the whole tally: /tally
 pub-tally-empty = Nobody has paid a round yet.
 pub-tally-reset = The round tally is reset.
 

@@ -22,3 +22,4 @@ settings-btn-autoroll = { $state ->
        *[off] 🎲 Auto-roll → off
     }
 settings-btn-variant = { $game } → { $variant }
+settings-quoted = “{ $game }”

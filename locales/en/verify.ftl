@@ -3,6 +3,7 @@
 fair-commitment = 🔒 Dice: sha256 <code>{ $digest }</code>
 fair-seed = 🔑 Dice seed: <code>{ $seed }</code>
 fair-check = Check every roll: <code>/verify { $id }</code>
+fair-next = 🔒 Dice of the next round (“One more round”): sha256 <code>{ $digest }</code>
 
 cmd-verify = Check the dice of a finished game: /verify 12
 verify-usage = Usage: <code>/verify &lt;game number&gt;</code>, e.g. <code>/verify 12</code> — the number is in the result message. You may add the sha256 noted in the lobby: <code>/verify 12 &lt;sha256&gt;</code>

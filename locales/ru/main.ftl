@@ -79,6 +79,11 @@ pub-tally-line = { $name } — { $count } { $count ->
         [few] раунда
        *[many] раундов
     }
+pub-tally-more = …и ещё { $count } { $count ->
+    [one] человек
+    [few] человека
+   *[many] человек
+} — весь счёт: /tally
 pub-tally-empty = Пока никто не проставлялся.
 pub-tally-reset = Счёт раундов обнулён.
 

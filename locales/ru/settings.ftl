@@ -22,3 +22,4 @@ settings-btn-autoroll = { $state ->
        *[off] 🎲 Автобросок → выкл.
     }
 settings-btn-variant = { $game } → { $variant }
+settings-quoted = «{ $game }»

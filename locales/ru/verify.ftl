@@ -3,6 +3,7 @@
 fair-commitment = 🔒 Кости: sha256 <code>{ $digest }</code>
 fair-seed = 🔑 Зерно костей: <code>{ $seed }</code>
 fair-check = Проверить все броски: <code>/verify { $id }</code>
+fair-next = 🔒 Кости следующего раунда («Ещё раунд»): sha256 <code>{ $digest }</code>
 
 cmd-verify = Проверить кости сыгранной игры: /verify 12
 verify-usage = Использование: <code>/verify &lt;номер игры&gt;</code>, например <code>/verify 12</code> — номер есть в сообщении с итогами. Можно добавить sha256, записанный в лобби: <code>/verify 12 &lt;sha256&gt;</code>
