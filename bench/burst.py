@@ -19,9 +19,9 @@ from typing import Any
 
 from bench.e2e_game import _pct
 from bot import callback_data as cb
+from bot.fake_telegram import FakeTelegram
+from bot.fake_telegram.methods import RATE_LIMITED
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of
-from tests.fake_telegram import FakeTelegram
-from tests.fake_telegram.methods import RATE_LIMITED
 
 
 def _most_in_window(times: list[float], period: float) -> int:

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.fake_telegram import FakeTelegram
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
-from tests.fake_telegram import FakeTelegram
 
 COUNTED = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
 PLAY_AI = "Играть с ботом"  # the host alone against the computer, instead of joins and «Начать»

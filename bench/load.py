@@ -37,14 +37,14 @@ from typing import Any
 from PIL import Image
 
 from bot import texts
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from bot.fake_telegram.models import RecordedRequest
 from bot.flow import DEFAULT_TIMER
 from bot.games import GAME_UIS
 from bot.storage import Repository, Seat
 from engines import GAMES
 from engines.base import new_seed
 from locales import Translator
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
-from tests.fake_telegram.models import RecordedRequest
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "777:LOAD-bench-token"

@@ -19,12 +19,12 @@ from telegram.ext import Application
 from bot import callback_data as cb
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Config
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
 from bot.storage import GameRow, Repository
 from engines import GAMES
 from engines.base import Engine, LogEntry, replay
 from locales import Translator
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
 CHAT_ID = -100123
 USERS = {"anya": "Аня", "boris": "Борис", "vera": "Вера", "gleb": "Глеб", "dima": "Дима"}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.fake_telegram import StoredMessage
 from tests.bot_harness import World, group_world
-from tests.fake_telegram import StoredMessage
 from tests.test_e2e_sosedi import open_lobby
 
 

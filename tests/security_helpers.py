@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
 # a refusal, from locales/ru/main.ftl
 STOP_DENIED = "Остановить игру может только хост или администратор чата."

@@ -6,9 +6,9 @@ import itertools
 from pathlib import Path
 
 from bot import callback_data as cb
+from bot.fake_telegram import FakeTelegram
+from bot.fake_telegram.methods import RATE_LIMITED
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of
-from tests.fake_telegram import FakeTelegram
-from tests.fake_telegram.methods import RATE_LIMITED
 
 PER_PERIOD, PERIOD = 4, 1  # Telegram's 20 a minute, shrunk so the test runs in seconds
 

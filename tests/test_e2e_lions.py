@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.fake_telegram import FakeUser, StoredMessage
 from engines.lions import ENGINE, LionsState
 from tests.bot_harness import CHAT_ID, BotRunner, World, game_id_of, group_world, stored_state
-from tests.fake_telegram import FakeUser, StoredMessage
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.fake_telegram import FakeUser, StoredMessage
 from engines.ludo import ENGINE
 from tests.bot_harness import CHAT_ID, BotRunner, World, game_id_of, group_world, play_to_end, stored_state
-from tests.fake_telegram import FakeUser, StoredMessage
 
 PLAYERS = ("anya", "boris", "vera", "gleb")
 

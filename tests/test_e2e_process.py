@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.bot_harness import CHAT_ID, current_player_name
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "424242:PROCESS-test-token"

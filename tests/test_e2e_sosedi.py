@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
 from engines import GAMES
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
 GAME_METHODS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
 MAX_ROLLS = 2000

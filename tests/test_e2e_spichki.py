@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.fake_telegram import FakeUser, StoredMessage
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
-from tests.fake_telegram import FakeUser, StoredMessage
 
 MAX_THROWS = 3000
 LOG_LINE = re.compile(r"^(?:Цель: (\d) и (\d)|Цель ставится) · (.+?): (\d)–(\d) → (.+)$")

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot import callback_data as cb
+from bot.fake_telegram import FakeUser, StoredMessage
 from engines.tishe import ENGINE, TisheState
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
-from tests.fake_telegram import FakeUser, StoredMessage
 
 MAX_PRESSES = 4000
 GAME_IDS: dict[int, int] = {}  # table message id -> game id, read from the table's first button

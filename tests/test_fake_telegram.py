@@ -37,8 +37,8 @@ from telegram.ext import (
     ContextTypes,
 )
 
-from tests.fake_telegram import NOT_MODIFIED, FakeChat, FakeTelegram, FakeUser
-from tests.fake_telegram.parsing import format_text
+from bot.fake_telegram import NOT_MODIFIED, FakeChat, FakeTelegram, FakeUser
+from bot.fake_telegram.parsing import format_text
 
 TOKEN = "123:ABC"
 GROUP = -1001234567890

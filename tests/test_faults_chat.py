@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.fake_telegram import StoredMessage
 from tests.bot_harness import BotRunner, assert_replays, current_player_name, game_id_of, group_world
-from tests.fake_telegram import StoredMessage
 
 PAUSED = ("Игра на паузе: боту сейчас нельзя писать в этот чат. Она продолжится, когда администратор "
           "вернёт боту права.")

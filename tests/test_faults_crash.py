@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.storage import Repository
 from tests.bot_harness import assert_replays_in, current_player_name
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.test_e2e_process import TOKEN, spawn
 
 CHATS, KILLS, SEED = 30, 8, 2026

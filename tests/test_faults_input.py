@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bot import callback_data as cb
+from bot.fake_telegram import FakeTelegram, StoredMessage
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of, group_world
-from tests.fake_telegram import FakeTelegram, StoredMessage
 
 OTHER_CHAT = -100777
 STALE = "Кнопка устарела."

@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 import pytest
 
 import bot.app
+from bot.fake_telegram import StoredMessage
 from bot.storage import Repository, StorageError
 from tests.bot_harness import (
     CHAT_ID,
@@ -28,7 +29,6 @@ from tests.bot_harness import (
     group_world,
     start_against_a_bot,
 )
-from tests.fake_telegram import StoredMessage
 
 STORAGE_ERROR = ("⚠️ Не получилось: база данных бота сейчас недоступна. Ничего не изменилось — "
                  "попробуйте ещё раз чуть позже.")

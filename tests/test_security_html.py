@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bot.fake_telegram import StoredMessage
 from bot.games import GAME_UIS
 from tests.bot_harness import CHAT_ID, group_world
-from tests.fake_telegram import StoredMessage
 from tests.security_helpers import command, pub_rounds
 
 EVIL_NAME = "<b>Ева</b> & <i>"  # markup, an entity and an unclosed tag Telegram would reject

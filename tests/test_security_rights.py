@@ -34,11 +34,11 @@ from typing import Any
 
 import pytest
 
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
 from bot.storage import GameRow
 from engines import GAMES
 from tests.bot_harness import CHAT_ID, BotRunner, assert_replays, current_player_name, game_id_of, group_world
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.security_helpers import STOP_DENIED, Actor, Outcome, anonymous_message, command
 from tests.test_faults_input import snapshot
 from tests.test_timers import time_out

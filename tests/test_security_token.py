@@ -30,10 +30,10 @@ import bot.table
 from bot.__main__ import RedactToken
 from bot.app import build_application
 from bot.config import Config, ConfigError
+from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.flow import GameFlow
 from bot.http import AiohttpRequest
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
-from tests.fake_telegram import FakeTelegram, FakeUser
 from tests.security_helpers import STOP_DENIED, roll
 from tests.test_e2e_process import ROOT
 from tests.test_e2e_process import press as e2e_press

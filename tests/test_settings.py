@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot import callback_data as cb
+from bot.fake_telegram import FakeUser, StoredMessage
 from engines import GAMES
 from tests.bot_harness import (
     CHAT_ID,
@@ -29,7 +30,6 @@ from tests.bot_harness import (
     start_for_two,
     stored_state,
 )
-from tests.fake_telegram import FakeUser, StoredMessage
 from tests.test_timers import time_out
 
 ADMINS_ONLY = "Это могут только администраторы чата."

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import bot.storage as storage
+from bot.fake_telegram import FakeUser, StoredMessage
 from bot.stats import (
     Ranked,
     fit_lines,
@@ -25,7 +26,6 @@ from bot.storage import GameTotals, PastGame, PlayerTotals, Repository, Seat, St
 from bot.texts import CAPTION_LIMIT, visible_length
 from locales import Translator
 from tests.bot_harness import CHAT_ID, BotRunner, group_world
-from tests.fake_telegram import FakeUser, StoredMessage
 from tests.test_e2e_sosedi import play_to_end
 
 CHAT = -500

@@ -18,6 +18,7 @@ import pytest
 
 from bot import callback_data as cb
 from bot.app import arm_deadline
+from bot.fake_telegram import FakeUser, StoredMessage
 from bot.flow import GameFlow
 from engines import GAMES
 from engines.lions_ai import AI as LIONS_AI
@@ -32,7 +33,6 @@ from tests.bot_harness import (
     start_for_two,
     stored_state,
 )
-from tests.fake_telegram import FakeUser, StoredMessage
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot import texts
+from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.games import GAME_UIS
 from bot.games.sosedi import SosediUI
 from bot.storage import GameRow, Seat
@@ -22,7 +23,6 @@ from engines.base import DiceSource, LogEntry, seed_digest
 from locales import Translator
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of, group_world
 from tests.engine_helpers import play_random
-from tests.fake_telegram import FakeTelegram, FakeUser
 from tests.test_e2e_sosedi import open_lobby, play_to_end
 
 SEED = "5f" * 32
