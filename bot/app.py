@@ -86,6 +86,29 @@ def build_application(config: Config, translator: Translator | None = None) -> A
     return app
 
 
+async def start_app(app: Application, poll_timeout: int) -> None:
+    """Start ``app`` in the running loop the way run_polling does: initialize, post_init, polling, handlers.
+
+    For a bot that shares its loop with something else (the playground, the tests).
+    """
+    await app.initialize()
+    if app.post_init is not None:
+        await app.post_init(app)
+    assert app.updater is not None
+    await app.updater.start_polling(poll_interval=0, timeout=poll_timeout, allowed_updates=list(ALLOWED_UPDATES))
+    await app.start()
+
+
+async def stop_app(app: Application) -> None:
+    """Stop ``app`` the way SIGTERM does: stop polling, let handlers finish, close storage."""
+    assert app.updater is not None
+    await app.updater.stop()
+    await app.stop()
+    if app.post_shutdown is not None:
+        await app.post_shutdown(app)
+    await app.shutdown()
+
+
 async def _post_init(app: Application) -> None:
     config: Config = app.bot_data["config"]
     translator: Translator = app.bot_data["translator"]

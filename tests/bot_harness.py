@@ -17,10 +17,11 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import callback_data as cb
-from bot.app import ALLOWED_UPDATES, build_application
+from bot.app import build_application, start_app, stop_app
 from bot.config import Config
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
+from bot.playground.watch import watching
 from bot.storage import GameRow, Repository
 from engines import GAMES
 from engines.base import Engine, LogEntry, replay
@@ -67,12 +68,7 @@ class BotRunner:
                         self._done.notify_all()
 
         app.process_update = counted  # type: ignore[method-assign]
-        await app.initialize()
-        if app.post_init is not None:
-            await app.post_init(app)
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=list(ALLOWED_UPDATES))
-        await app.start()
+        await start_app(app, poll_timeout=1)
         self.app = app
         self.starts += 1
         if wait_catch_up:
@@ -83,12 +79,7 @@ class BotRunner:
         app, self.app = self.app, None
         if app is None:
             return
-        assert app.updater is not None
-        await app.updater.stop()
-        await app.stop()
-        if app.post_shutdown is not None:
-            await app.post_shutdown(app)
-        await app.shutdown()
+        await stop_app(app)
 
     async def restart(self) -> None:
         await self.stop()
@@ -158,7 +149,8 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: 
         seeds = (f"{i:064x}" for i in itertools.count(first_seed))
         runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
         try:
-            yield tg, runner, users
+            async with watching(tg, chat_id):  # PLAYGROUND_WATCH=<port>: see the run in a browser
+                yield tg, runner, users
         finally:
             await runner.stop()
         assert tg.violations == [], tg.violations

@@ -452,14 +452,20 @@ class FakeTelegram(BotApiMethods):
         self, predicate: Callable[[FakeTelegram], bool], timeout: float = 5.0
     ) -> None:
         """Wait (woken on every bot request) until ``predicate(server)`` is true."""
+        if not await self.wait_until(predicate, timeout):
+            raise TimeoutError(
+                f"condition {getattr(predicate, '__name__', predicate)!s} not met within "
+                f"{timeout}s\n{self.dump()}"
+            )
+
+    async def wait_until(self, predicate: Callable[[FakeTelegram], bool], timeout: float) -> bool:
+        """Like :meth:`wait_for`, but a timeout returns False (a watcher waiting for news)."""
         async with self._changed:
             try:
                 await asyncio.wait_for(self._changed.wait_for(lambda: predicate(self)), timeout)
             except TimeoutError:
-                raise TimeoutError(
-                    f"condition {getattr(predicate, '__name__', predicate)!s} not met within "
-                    f"{timeout}s\n{self.dump()}"
-                ) from None
+                return False
+        return True
 
     async def wait_answer(self, query: CallbackAnswer | str, timeout: float = 5.0) -> JSONDict:
         """Wait for the bot's answerCallbackQuery of a pressed button; returns its params."""

@@ -1,0 +1,222 @@
+"""The playground's web side: one group chat of the fake Bot API server as JSON, and the page.
+
+The page (``static/``) long-polls ``GET /api/chat`` and acts through ``POST /api/send`` and
+``POST /api/press`` as one of the chat's members; the fake server turns those into updates
+for the real bot exactly as Telegram would. With no members the view is read-only: a test
+run being watched.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from locales import SUPPORTED, Translator
+
+LONG_POLL_S = 20.0  # a chat with no news answers after this; the page asks again at once
+ANSWER_WAIT_S = 10.0  # how long a press waits for the bot's answerCallbackQuery
+SHOWN_MESSAGES = 200  # the newest messages the page gets
+MAX_TEXT = 4096  # Telegram's limit on a message's text
+MAX_CALLBACK_DATA = 64  # bytes; Telegram's limit on a button's callback data
+MAX_BODY = 64 * 1024  # 4096 characters, each escaped as \uXXXX, fit
+STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "icon.svg": "image/svg+xml"}
+
+
+class BadInput(Exception):
+    """A request the page (or anyone on 127.0.0.1) got wrong: a 400 with this text and the page's locale key."""
+
+    def __init__(self, text: str, key: str = "pg-error-bad-request") -> None:
+        super().__init__(text)
+        self.key = key
+
+
+def _sender_name(user: FakeUser) -> str:
+    return f"{user.first_name} {user.last_name}" if user.last_name else user.first_name
+
+
+def _buttons(message: StoredMessage) -> list[list[dict[str, Any]]]:
+    return [[{"text": b.get("text", ""), "data": b.get("callback_data"), "url": b.get("url")} for b in row]
+            for row in message.inline_keyboard]
+
+
+def message_json(message: StoredMessage) -> dict[str, Any]:
+    """One message as the page shows it; the photo URL changes whenever the picture does."""
+    photo = f"/api/photo/{message.message_id}?h={message.photo_hash}" if message.photo is not None else None
+    return {
+        "id": message.message_id,
+        "from": {"id": message.sender.id, "name": _sender_name(message.sender), "is_bot": message.from_bot},
+        "date": message.date, "edited": message.edit_count > 0,
+        "text": message.text, "entities": message.entities,
+        "caption": message.caption, "caption_entities": message.caption_entities,
+        "photo": photo, "buttons": _buttons(message),
+    }
+
+
+@dataclass
+class ChatView:
+    """One chat of a fake server, seen by the page; ``revision`` grows with every visible change."""
+
+    tg: FakeTelegram
+    chat_id: int
+    members: Sequence[FakeUser] = ()
+    revision: int = 0
+    _seen: tuple[tuple[int, int, bool], ...] | None = field(default=None, repr=False)  # None: not looked yet
+
+    def _messages(self) -> list[StoredMessage]:
+        return [m for m in self.tg.messages.get(self.chat_id, {}).values() if not m.deleted]
+
+    def refresh(self) -> int:
+        """Note what changed since the last look (new, edited or deleted messages); the revision."""
+        seen = tuple((m.message_id, m.edit_count, m.deleted) for m in self.tg.messages.get(self.chat_id, {}).values())
+        if seen != self._seen:
+            self._seen = seen
+            self.revision += 1
+        return self.revision
+
+    async def news_after(self, revision: int, timeout: float = LONG_POLL_S) -> dict[str, Any]:
+        """The chat as soon as it differs from ``revision`` (or as it is after ``timeout``)."""
+        if revision <= self.refresh():  # a page that knew a newer revision knew an earlier server: answer now
+            await self.tg.wait_until(lambda _tg: self.refresh() > revision, timeout)
+        return self.snapshot()
+
+    def snapshot(self) -> dict[str, Any]:
+        chat = self.tg.chats[self.chat_id]
+        return {
+            "revision": self.refresh(), "title": chat.title or "", "read_only": not self.members,
+            "bot": {"name": self.tg.bot.first_name, "username": self.tg.bot.username},
+            "members": [{"id": u.id, "name": _sender_name(u), "role": chat.status_of(u.id)} for u in self.members],
+            "messages": [message_json(m) for m in self._messages()[-SHOWN_MESSAGES:]],
+        }
+
+    def member(self, value: Any) -> FakeUser:
+        """The member a request acts as; anyone else is bad input."""
+        for user in self.members:
+            if type(value) is int and value == user.id:  # not True, which equals 1
+                return user
+        if not self.members:
+            raise BadInput("this view is read-only", "pg-error-read-only")
+        raise BadInput("unknown member: pick one of the chat's members", "pg-error-unknown-member")
+
+    async def send(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A member writes a message in the chat."""
+        user, text = self.member(body.get("user")), body.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise BadInput("the message is empty", "pg-error-empty")
+        if len(text) > MAX_TEXT:
+            raise BadInput(f"the message is longer than {MAX_TEXT} characters", "pg-error-too-long")
+        await self.tg.send_message(user, self.chat_id, text)
+        return {"ok": True}
+
+    async def press(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A member presses an inline button of a bot message; the bot's answer (a toast or an alert)."""
+        user, message_id, data = self.member(body.get("user")), body.get("message_id"), body.get("data")
+        if not isinstance(message_id, int) or isinstance(message_id, bool):
+            raise BadInput("message_id must be a number")
+        if not isinstance(data, str) or not data or len(data.encode()) > MAX_CALLBACK_DATA:
+            raise BadInput("data must be a button's callback data")
+        try:
+            handle = await self.tg.press(user, self.chat_id, message_id, data)
+        except (LookupError, ValueError):  # no such message, not the bot's, or no such button on it
+            raise BadInput("that message has no such button (any more)", "pg-error-no-button") from None
+        answer = await self.tg.wait_answer(handle, ANSWER_WAIT_S)
+        return {"ok": True, "answer": {"text": answer.get("text"), "show_alert": bool(answer.get("show_alert"))}}
+
+    def photo(self, message_id: int) -> tuple[bytes, str]:
+        message = self.tg.messages.get(self.chat_id, {}).get(message_id)
+        if message is None or message.photo is None or message.deleted:
+            raise BadInput("no such photo")
+        return message.photo, "image/png" if message.photo.startswith(b"\x89PNG") else "image/jpeg"
+
+
+def _static(name: str) -> bytes:
+    return resources.files("bot.playground").joinpath("static", name).read_bytes()
+
+
+def page_texts(translator: Translator, lang: str) -> dict[str, Any]:
+    """The page's own words (``pg-*`` in ``locales/<lang>/playground.ftl``)."""
+    lang = lang if lang in SUPPORTED else translator.default
+    keys = sorted(k for k in translator.keys[lang] if k.startswith("pg-"))
+    return {"lang": lang, "texts": {key: translator.t(lang, key) for key in keys}}
+
+
+def build_web_app(view: ChatView, translator: Translator | None = None) -> web.Application:
+    """The page and its JSON API for ``view``."""
+    translator = translator or Translator.load()
+
+    async def page(_request: web.Request) -> web.Response:
+        return web.Response(body=_static("index.html"), content_type="text/html", charset="utf-8")
+
+    async def static(request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC_FILES:
+            raise web.HTTPNotFound()
+        return web.Response(body=_static(name), content_type=STATIC_FILES[name], charset="utf-8")
+
+    async def chat(request: web.Request) -> web.Response:
+        try:
+            after = int(request.query.get("after", "0"))
+        except ValueError:
+            return _error(BadInput("after must be a number"))
+        return web.json_response(await view.news_after(after))
+
+    async def texts(request: web.Request) -> web.Response:
+        return web.json_response(page_texts(translator, request.query.get("lang", "")))
+
+    async def photo(request: web.Request) -> web.Response:
+        try:
+            data, kind = view.photo(int(request.match_info["message_id"]))
+        except (ValueError, BadInput):
+            raise web.HTTPNotFound() from None
+        return web.Response(body=data, content_type=kind, headers={"Cache-Control": "max-age=3600"})
+
+    def acting(handler: Any) -> Any:
+        async def handle(request: web.Request) -> web.Response:
+            try:
+                body = json.loads(await request.read())
+                if not isinstance(body, dict):
+                    raise BadInput("the body must be a JSON object")
+                return web.json_response(await handler(body))
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                return _error(BadInput("the body must be JSON"))
+            except BadInput as exc:
+                return _error(exc)
+            except TimeoutError:
+                return _error(BadInput("the bot did not answer the press", "pg-error-no-answer"), status=504)
+        return handle
+
+    app = web.Application(client_max_size=MAX_BODY)
+    app.router.add_get("/", page)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_get("/api/chat", chat)
+    app.router.add_get("/api/texts", texts)
+    app.router.add_get("/api/photo/{message_id}", photo)
+    app.router.add_post("/api/send", acting(view.send))
+    app.router.add_post("/api/press", acting(view.press))
+    return app
+
+
+def _error(problem: BadInput, status: int = 400) -> web.Response:
+    return web.json_response({"ok": False, "error": str(problem), "error_key": problem.key}, status=status)
+
+
+@asynccontextmanager
+async def serve_view(tg: FakeTelegram, chat_id: int, *, port: int, host: str = "127.0.0.1",
+                     members: Sequence[FakeUser] = ()) -> AsyncIterator[str]:
+    """Serve the page for one chat of ``tg`` on ``host:port`` (0: a free port); yields its URL."""
+    runner = web.AppRunner(build_web_app(ChatView(tg, chat_id, members)), handle_signals=False,
+                           access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound_port = runner.addresses[0][1]
+        yield f"http://{host}:{bound_port}/"
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,35 @@
+## The playground page: python -m bot.playground (issue #12)
+
+pg-page-title = Playground
+pg-loading = Loading…
+pg-chat = Chat
+pg-bot = bot
+pg-offline = offline
+pg-offline-hint = Lost the playground, trying again
+pg-read-only = read-only
+pg-read-only-hint = A test is running: the page only shows the chat
+pg-who = You:
+pg-who-label = Who writes and presses
+pg-admin = admin
+pg-admin-hint = Chat administrator
+pg-messages-label = Messages
+pg-empty = No messages yet: start with /newgame
+pg-input-placeholder = A command, e.g. /newgame sosedi
+pg-input-label = Message
+pg-send = Send
+pg-chips-label = Quick commands
+pg-edited = edited
+pg-board = Picture
+pg-reveal = Reveal
+pg-expand = Expand
+pg-put-into-input = Put into the input
+pg-ok = OK
+pg-error = Error
+pg-error-offline = Lost the playground.
+pg-error-unknown-member = Pick who you are: one of the chat's members.
+pg-error-read-only = This page only shows a test: no writing or pressing here.
+pg-error-empty = The message is empty.
+pg-error-too-long = The message is longer than 4096 characters.
+pg-error-no-button = That message has no such button (or no longer has it).
+pg-error-bad-request = The page sent a request that makes no sense.
+pg-error-no-answer = The bot did not answer the press.

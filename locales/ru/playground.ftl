@@ -1,0 +1,35 @@
+## Страница песочницы: python -m bot.playground (issue #12)
+
+pg-page-title = Песочница
+pg-loading = Загрузка…
+pg-chat = Чат
+pg-bot = бот
+pg-offline = нет связи
+pg-offline-hint = Нет связи с песочницей, пробую снова
+pg-read-only = только просмотр
+pg-read-only-hint = Идёт тест: страница только показывает чат
+pg-who = Вы:
+pg-who-label = От чьего имени писать и нажимать
+pg-admin = админ
+pg-admin-hint = Администратор чата
+pg-messages-label = Сообщения
+pg-empty = Сообщений пока нет — начните с /newgame
+pg-input-placeholder = Команда, например /newgame sosedi
+pg-input-label = Сообщение
+pg-send = Отправить
+pg-chips-label = Быстрые команды
+pg-edited = изменено
+pg-board = Картинка
+pg-reveal = Показать
+pg-expand = Развернуть
+pg-put-into-input = В поле ввода
+pg-ok = OK
+pg-error = Ошибка
+pg-error-offline = Нет связи с песочницей.
+pg-error-unknown-member = Выберите, кто вы: одного из участников чата.
+pg-error-read-only = Страница только показывает тест: писать и нажимать здесь нельзя.
+pg-error-empty = Сообщение пустое.
+pg-error-too-long = Сообщение длиннее 4096 символов.
+pg-error-no-button = У этого сообщения нет такой кнопки (или уже нет).
+pg-error-bad-request = Страница прислала непонятный запрос.
+pg-error-no-answer = Бот не ответил на нажатие.
