@@ -268,6 +268,19 @@ class ChatPage:
     def __init__(self, page: Any) -> None:
         self.page = page
 
+    async def open(self, url: str) -> None:
+        await self.page.goto(url)
+        await self.page.wait_for_selector("body[data-ready='1']")
+
+    async def open_lobby(self, url: str, host: str, code: str) -> Any:
+        """Open the page, and as ``host`` open a lobby of ``code``; the lobby message."""
+        await self.open(url)
+        await self.act_as(host)
+        await self.send(f"/newgame {code}")
+        lobby = self.bot_message(has_photo=True)
+        await lobby.locator(".keyboard button.kb", has_text="Играю").wait_for()
+        return lobby
+
     async def revision(self) -> int:
         return int(await self.page.evaluate("document.body.dataset.revision || '0'"))
 
@@ -299,12 +312,7 @@ class ChatPage:
 async def test_a_whole_game_of_sosedi_in_the_browser(tmp_path: Path) -> None:
     async with playground(tmp_path) as pg, browser_page() as page:
         chat = ChatPage(page)
-        await page.goto(pg.url)
-        await page.wait_for_selector("body[data-ready='1']")
-        await chat.act_as("Аня")
-        await chat.send("/newgame sosedi")
-        lobby = chat.bot_message(has_photo=True)
-        await lobby.locator(".keyboard button.kb", has_text="Играю").wait_for()
+        lobby = await chat.open_lobby(pg.url, "Аня", "sosedi")
         await chat.send("/set chips 5")  # a short game
         await chat.act_as("Борис")
         await chat.press(lobby, "Играю")
@@ -337,11 +345,7 @@ async def test_a_whole_game_of_sosedi_in_the_browser(tmp_path: Path) -> None:
 async def test_a_refused_press_shows_the_bots_toast(tmp_path: Path) -> None:
     async with playground(tmp_path) as pg, browser_page(390, 844) as page:  # a phone's width
         chat = ChatPage(page)
-        await page.goto(pg.url)
-        await page.wait_for_selector("body[data-ready='1']")
-        await chat.act_as("Вера")
-        await chat.send("/newgame sosedi")
-        lobby = chat.bot_message(has_photo=True)
+        lobby = await chat.open_lobby(pg.url, "Вера", "sosedi")
         await chat.act_as("Глеб")
         await lobby.locator(".keyboard button.kb", has_text="Отмена").click()  # only the host may cancel
         toast = page.locator("#toast.show")
@@ -353,11 +357,9 @@ async def test_a_refused_press_shows_the_bots_toast(tmp_path: Path) -> None:
 
 async def test_the_page_speaks_the_browsers_language_and_shows_api_errors(tmp_path: Path) -> None:
     async with playground(tmp_path) as pg, browser_page(locale="en-US") as page:
-        await page.goto(pg.url + "?lang=ru")  # asked for, Russian wins over the browser's English
-        await page.wait_for_selector("body[data-ready='1']")
+        await ChatPage(page).open(pg.url + "?lang=ru")  # asked for, Russian wins over the browser's English
         assert await page.inner_text("#composer button[type=submit]") == "Отправить"
-        await page.goto(pg.url)
-        await page.wait_for_selector("body[data-ready='1']")
+        await ChatPage(page).open(pg.url)
         assert await page.inner_text("#composer button[type=submit]") == "Send"
         placeholder = await page.get_attribute("#composer input[name=text]", "placeholder")
         assert placeholder == "A command, e.g. /newgame sosedi"
@@ -381,8 +383,7 @@ async def test_a_test_run_watched_in_the_browser(tmp_path: Path, monkeypatch, ca
     async with group_world(tmp_path, first_seed=1, count=2) as (_tg, runner, users), browser_page() as page:
         url = re.search(r"watching chat -100123: (\S+)", capsys.readouterr().err)
         assert url is not None
-        await page.goto(url.group(1))
-        await page.wait_for_selector("body[data-ready='1']")
+        await ChatPage(page).open(url.group(1))
         assert await page.is_visible("#readonly") and not await page.is_visible("#composer")
         assert not await page.is_visible("#members")
         seen = int(await page.evaluate("document.body.dataset.revision"))
