@@ -105,11 +105,24 @@ async def test_bad_requests_get_a_clear_400_and_change_nothing(tmp_path: Path) -
             assert status == 400 and answer["ok"] is False and words in answer["error"], (path, body, answer)
             assert answer["error_key"] == key
         for raw in (b"not json", b"\xff\xfe", b""):
-            status, answer = await call(http, "POST", "/api/send", data=raw)
+            status, answer = await call(http, "POST", "/api/send", data=raw,
+                                        headers={"Content-Type": "application/json"})
             assert (status, answer["error"]) == (400, "the body must be JSON")
             assert answer["error_key"] == "pg-error-bad-request"
-        status, _ = await call(http, "POST", "/api/send", data=b"{" * 100_000)  # over the body limit
+        status, _ = await call(http, "POST", "/api/send", data=b"{" * 100_000,
+                               headers={"Content-Type": "application/json"})  # over the body limit
         assert status == 413
+        # another site's page may post text/plain without asking first: refused
+        status, answer = await call(http, "POST", "/api/send", data=b'{"user": 1, "text": "/stop"}',
+                                    headers={"Content-Type": "text/plain"})
+        assert status == 400 and "application/json" in answer["error"]
+        # and a name pointed at 127.0.0.1 (DNS rebinding) reaches nothing
+        for path in ("/", "/api/chat?after=0", "/api/texts"):
+            status, answer = await call(http, "GET", path, headers={"Host": "evil.example:8080"})
+            assert status == 403 and "127.0.0.1" in answer["error"]
+        status, _ = await call(http, "POST", "/api/send", json={"user": 1, "text": "/stop"},
+                               headers={"Host": "evil.example"})
+        assert status == 403
         assert (await call(http, "GET", "/api/chat", params={"after": "x"}))[0] == 400
         for path in ("/api/photo/1", "/api/photo/999", "/api/photo/abc", "/static/../server.py", "/static/x.js"):
             assert (await call(http, "GET", path))[0] == 404, path
@@ -366,7 +379,8 @@ async def test_the_page_speaks_the_browsers_language_and_shows_api_errors(tmp_pa
         assert await page.evaluate("document.documentElement.lang") == "en"
         await page.fill("#composer input[name=text]", "x" * 4096 + "y")  # the field stops at 4096 …
         assert len(await page.input_value("#composer input[name=text]")) == 4096
-        await page.evaluate("""fetch('/api/send', {method: 'POST', body: '{"user": 1, "text": "hi"}'})""")
+        await page.evaluate("""fetch('/api/send', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                   body: '{"user": 1, "text": "hi"}'})""")
         await pg.tg.wait_for(lambda tg: len(tg.messages[pg.chat_id]) == 1)
         # … and a refused send shows the server's reason in the page's language
         await page.evaluate("document.querySelector('#composer input[name=text]').removeAttribute('maxlength')")

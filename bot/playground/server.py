@@ -26,6 +26,7 @@ SHOWN_MESSAGES = 200  # the newest messages the page gets
 MAX_TEXT = 4096  # Telegram's limit on a message's text
 MAX_CALLBACK_DATA = 64  # bytes; Telegram's limit on a button's callback data
 MAX_BODY = 64 * 1024  # 4096 characters, each escaped as \uXXXX, fit
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "icon.svg": "image/svg+xml"}
 
 
@@ -179,6 +180,9 @@ def build_web_app(view: ChatView, translator: Translator | None = None) -> web.A
     def acting(handler: Any) -> Any:
         async def handle(request: web.Request) -> web.Response:
             try:
+                # a web page elsewhere can post text/plain here without asking; application/json it must ask for
+                if request.content_type != "application/json":
+                    raise BadInput("the body must be JSON, sent as application/json")
                 body = json.loads(await request.read())
                 if not isinstance(body, dict):
                     raise BadInput("the body must be a JSON object")
@@ -191,7 +195,14 @@ def build_web_app(view: ChatView, translator: Translator | None = None) -> web.A
                 return _error(BadInput("the bot did not answer the press", "pg-error-no-answer"), status=504)
         return handle
 
-    app = web.Application(client_max_size=MAX_BODY)
+    @web.middleware
+    async def local_only(request: web.Request, handler: Any) -> web.StreamResponse:
+        # a site whose name someone points at 127.0.0.1 (DNS rebinding) must not reach the chat
+        if (request.host or "").rsplit(":", 1)[0].lower() not in LOCAL_HOSTS:
+            return _error(BadInput("the playground answers on 127.0.0.1 or localhost only"), status=403)
+        return await handler(request)
+
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[local_only])
     app.router.add_get("/", page)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/api/chat", chat)
