@@ -193,6 +193,27 @@ async def test_a_watched_chat_is_read_only() -> None:
             assert (status, answer["error"]) == (400, "this view is read-only")
 
 
+async def test_the_hold_keeps_the_page_of_a_failed_test_up(monkeypatch) -> None:
+    held: list[tuple[float, int]] = []
+    where: list[str] = []
+
+    async def looking(seconds: float) -> None:  # instead of the person looking: the page still answers
+        async with aiohttp.ClientSession(where[0]) as http:
+            held.append((seconds, (await call(http, "GET", "/api/chat", params={"after": "0"}))[0]))
+
+    monkeypatch.setattr("bot.playground.watch.hold_page", looking)
+    async with FakeTelegram("1:A", "SosediBot") as tg:
+        tg.add_chat(-5, creator=1)
+        with pytest.raises(AssertionError):
+            async with watching(tg, -5, env={"PLAYGROUND_WATCH": "0", "PLAYGROUND_WATCH_HOLD": "7"}) as url:
+                where.append(url)
+                raise AssertionError("the test failed")
+        assert held == [(7.0, 200)]
+        async with watching(tg, -5, env={"PLAYGROUND_WATCH": "0"}) as url:
+            where[0] = url
+        assert held == [(7.0, 200)]  # no hold asked, none made
+
+
 async def test_the_harness_serves_a_test_run_when_asked(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("PLAYGROUND_WATCH", "0")
     async with group_world(tmp_path, first_seed=1, count=2) as (_tg, runner, users):

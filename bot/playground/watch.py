@@ -3,7 +3,7 @@
 The e2e harness opens :func:`watching` around every test world, so
 ``PLAYGROUND_WATCH=8080 pytest tests/test_e2e_ludo.py -k capture`` shows the game at
 http://127.0.0.1:8080/ while it runs. ``PLAYGROUND_WATCH_HOLD=<seconds>`` keeps the page
-up that long after each test, to look at the end.
+up that long after each test, passed or failed, to look at the end.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
 from bot.fake_telegram import FakeTelegram
+from bot.playground.server import serve_view
 
 
 class WatchSettingError(ValueError):
@@ -35,6 +36,11 @@ def watch_settings(env: Mapping[str, str]) -> tuple[int, float] | None:
     return port, hold
 
 
+async def hold_page(seconds: float) -> None:
+    """Keep the page up while a person looks at it; nothing to wait for but them."""
+    await asyncio.sleep(seconds)
+
+
 @asynccontextmanager
 async def watching(tg: FakeTelegram, chat_id: int, env: Mapping[str, str] | None = None) -> AsyncIterator[str | None]:
     """Serve a read-only page of ``chat_id`` while the block runs, if the environment asks; its URL or None."""
@@ -42,11 +48,11 @@ async def watching(tg: FakeTelegram, chat_id: int, env: Mapping[str, str] | None
     if settings is None:
         yield None
         return
-    from bot.playground.server import serve_view
-
     port, hold = settings
     async with serve_view(tg, chat_id, port=port) as url:
         print(f"\nwatching chat {chat_id}: {url}", file=sys.stderr, flush=True)
-        yield url
-        if hold:  # a person is looking at the last position; nothing to wait for but them
-            await asyncio.sleep(hold)
+        try:
+            yield url
+        finally:  # a failed test's last position too
+            if hold:
+                await hold_page(hold)

@@ -13,6 +13,7 @@ from telegram.ext import Application
 from bot.app import build_application, start_app, stop_app
 from bot.config import Config
 from bot.fake_telegram import FakeTelegram, FakeUser
+from bot.playground.server import serve_view
 
 TOKEN = "123456:PLAYGROUND"  # the fake server's, not a Telegram token
 BOT_NAME, BOT_USERNAME = "Соседи", "SosediBot"
@@ -40,8 +41,6 @@ class Playground:
 async def open_playground(port: int = 8080, database: Path | None = None, *,
                           host: str = "127.0.0.1") -> AsyncIterator[Playground]:
     """Start the fake server, the bot (on ``database``, or a temporary one) and the page on ``port``."""
-    from bot.playground.server import serve_view  # the page needs aiohttp.web only once it is served
-
     async with AsyncExitStack() as stack:
         if database is None:
             database = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="playground-"))) / "bot.sqlite3"
