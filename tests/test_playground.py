@@ -17,6 +17,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from playwright.async_api import expect
 
 from bot.fake_telegram import FakeTelegram
 from bot.playground import open_playground
@@ -30,6 +31,7 @@ STATIC = ROOT / "bot" / "playground" / "static"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SEED = f"{7:064x}"
+SHOWN_WITHIN_MS = 15_000  # the page shows what the bot did within this (it is usually a few ms)
 
 
 @asynccontextmanager
@@ -338,9 +340,18 @@ class ChatPage:
         return self.page.locator(f"#messages {selector}").last
 
     async def press(self, message: Any, label: str) -> None:
-        seen = await self.revision()
+        """Press ``label`` on ``message`` and wait until the bot's edit shows (every press here changes the text).
+
+        Not merely any change: the bot answers first and edits after, and another message
+        (a reply to an earlier command) may come in between.
+        """
+        text = message.locator(".text")
+        before = await text.inner_text()
         await message.locator(".keyboard button.kb", has_text=label).first.click()
-        await self.changed_since(seen)
+        await expect(text).not_to_have_text(before, timeout=SHOWN_WITHIN_MS)
+
+    async def shows(self, message: Any, words: str) -> None:
+        await expect(message.locator(".text")).to_contain_text(words, timeout=SHOWN_WITHIN_MS)
 
 
 async def test_a_whole_game_of_sosedi_in_the_browser(tmp_path: Path) -> None:
@@ -348,12 +359,14 @@ async def test_a_whole_game_of_sosedi_in_the_browser(tmp_path: Path) -> None:
         chat = ChatPage(page)
         lobby = await chat.open_lobby(pg.url, "Аня", "sosedi")
         await chat.send("/set chips 5")  # a short game
+        await chat.shows(lobby, "Фишек у каждого: 5")
         await chat.act_as("Борис")
         await chat.press(lobby, "Играю")
-        assert "2. Борис" in await lobby.locator(".text").inner_text()
+        await chat.shows(lobby, "2. Борис")
         await chat.act_as("Аня")
         await chat.press(lobby, "Начать")
         table = chat.bot_message(has_photo=True)
+        await chat.shows(table, "Ходит:")
         first_picture = await table.locator("img.photo").get_attribute("src")
         rolls = 0
         while await table.locator(".keyboard button.kb", has_text="🎲").count():
@@ -364,9 +377,9 @@ async def test_a_whole_game_of_sosedi_in_the_browser(tmp_path: Path) -> None:
             await chat.press(table, "🎲")
             rolls += 1
             assert rolls < 400
-        result = chat.bot_message()
-        assert "побеждает" in await result.locator(".text").inner_text()
-        assert await result.locator(".keyboard button.kb", has_text="Ещё раунд").count() == 1
+        result = page.locator("#messages .message.bot", has=page.locator(".keyboard button.kb", has_text="Ещё раунд"))
+        await chat.shows(result, "побеждает")  # the result message comes after the last edit
+        assert await result.count() == 1
         picture = table.locator("img.photo")
         assert await picture.get_attribute("src") != first_picture  # the board was redrawn in place
         assert await picture.evaluate("img => img.complete && img.naturalWidth > 0")
