@@ -18,6 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from bot.fake_telegram.parsing import inspect_image
 from locales import SUPPORTED, Translator
 
 LONG_POLL_S = 20.0  # a chat with no news answers after this; the page asks again at once
@@ -70,12 +71,16 @@ class ChatView:
     revision: int = 0
     _seen: tuple[tuple[int, int, bool], ...] | None = field(default=None, repr=False)  # None: not looked yet
 
+    def _stored(self) -> dict[int, StoredMessage]:
+        """The chat's messages by id, deleted ones included (as the fake server keeps them)."""
+        return self.tg.messages.get(self.chat_id, {})
+
     def _messages(self) -> list[StoredMessage]:
-        return [m for m in self.tg.messages.get(self.chat_id, {}).values() if not m.deleted]
+        return [m for m in self._stored().values() if not m.deleted]
 
     def refresh(self) -> int:
         """Note what changed since the last look (new, edited or deleted messages); the revision."""
-        seen = tuple((m.message_id, m.edit_count, m.deleted) for m in self.tg.messages.get(self.chat_id, {}).values())
+        seen = tuple((m.message_id, m.edit_count, m.deleted) for m in self._stored().values())
         if seen != self._seen:
             self._seen = seen
             self.revision += 1
@@ -118,7 +123,7 @@ class ChatView:
     async def press(self, body: dict[str, Any]) -> dict[str, Any]:
         """A member presses an inline button of a bot message; the bot's answer (a toast or an alert)."""
         user, message_id, data = self.member(body.get("user")), body.get("message_id"), body.get("data")
-        if not isinstance(message_id, int) or isinstance(message_id, bool):
+        if type(message_id) is not int:  # not True either
             raise BadInput("message_id must be a number")
         if not isinstance(data, str) or not data or len(data.encode()) > MAX_CALLBACK_DATA:
             raise BadInput("data must be a button's callback data")
@@ -130,10 +135,11 @@ class ChatView:
         return {"ok": True, "answer": {"text": answer.get("text"), "show_alert": bool(answer.get("show_alert"))}}
 
     def photo(self, message_id: int) -> tuple[bytes, str]:
-        message = self.tg.messages.get(self.chat_id, {}).get(message_id)
-        if message is None or message.photo is None or message.deleted:
+        message = self._stored().get(message_id)
+        image = inspect_image(message.photo) if message is not None and message.photo is not None else None
+        if message is None or message.deleted or image is None:
             raise BadInput("no such photo")
-        return message.photo, "image/png" if message.photo.startswith(b"\x89PNG") else "image/jpeg"
+        return message.photo, f"image/{image.format}"  # the fake server stored only what it could read
 
 
 def _static(name: str) -> bytes:
