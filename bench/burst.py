@@ -75,7 +75,7 @@ async def run(seconds: float = 75.0, per_period: int = 20, period: int = 60) -> 
                 burst_s = time.perf_counter() - started
                 await runner.handled(timeout=3 * period)
                 catch_up_s = time.perf_counter() - started - burst_s
-                game = await flow.repo.game(game_id)
+                game = await flow.store.game(game_id)
             finally:
                 await runner.stop()
     calls = sorted(r.at for r in tg.requests if r.method in RATE_LIMITED and r.ok)

@@ -6,7 +6,7 @@
    presses a second).
    Latency per accepted press: the getUpdates answer carrying it -> the bot's editMessageMedia of
    the table, both stamped by the fake server; accepted presses per second within the window.
-2. The same with 1,000 unfinished games in the database (stored with the bot's Repository before
+2. The same with 1,000 unfinished games in the database (stored with the bot's store before
    the start; 100 of them are played on): the memory of the bot and its drawing processes (VmRSS
    summed, PSS summed; VmHWM is the peak).
 3. Start-up time (spawn -> first getUpdates arriving), with an empty and with that database.
@@ -41,7 +41,7 @@ from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.fake_telegram.models import RecordedRequest
 from bot.flow import DEFAULT_TIMER
 from bot.games import GAME_UIS
-from bot.storage import Repository, Seat
+from bot.store import Move, NewAction, Seat, SQLiteStore
 from engines import GAMES
 from engines.base import new_seed
 from locales import Translator
@@ -299,25 +299,26 @@ async def _build_db(tg: FakeTelegram, path: Path, chats: list[Chat]) -> None:
     options = engine.options_from_json(None)
     png = io.BytesIO()
     Image.new("RGB", (320, 320), "white").save(png, "PNG")
-    repo = await Repository.open(path)
+    store = await SQLiteStore.open(path)
     try:
         for chat in chats:
             seats = (Seat(0, chat.host.id, chat.host.first_name), Seat(1, chat.guest.id, chat.guest.first_name))
-            game = await repo.create_game(chat.chat_id, GAME, options.to_json(), new_seed(), seats[0], seats)
+            game = await store.create_game(chat.chat_id, GAME, options.to_json(), new_seed(), seats[0], seats)
             state, events = engine.new_game(options, 2, game.seed)
-            await repo.save_move(game.id, 0, state.to_json(), 0, [(None, "start", (), [e.to_json() for e in events])],
-                                 deadline=time.time() + 60 * DEFAULT_TIMER)
-            fresh = await repo.game(game.id)
+            await store.save_move(Move(game.id, 0, state.to_json(), 0,
+                                       [NewAction(None, "start", (), [e.to_json() for e in events])],
+                                       deadline=time.time() + 60 * DEFAULT_TIMER))
+            fresh = await store.game(game.id)
             assert fresh is not None and state.current_player is not None
             keyboard = texts.table_keyboard(fresh, ui, engine, state, lambda k, /, **a: translator.t("ru", k, **a))
             assert keyboard is not None
             message = tg.add_bot_photo(chat.chat_id, png.getvalue(), f"Ходит: {seats[state.current_player].name}",
                                        keyboard.to_dict())
-            await repo.set_message_id(game.id, message.message_id)
-            await repo.set_shown_version(game.id, fresh.version)  # as after the bot's own first draw
+            await store.set_message_id(game.id, message.message_id)
+            await store.set_shown_version(game.id, fresh.version)  # as after the bot's own first draw
             chat.table = message
     finally:
-        await repo.close()
+        await store.close()
 
 
 @asynccontextmanager

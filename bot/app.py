@@ -26,7 +26,7 @@ from bot.flow import GameFlow
 from bot.http import AiohttpRequest
 from bot.outbox import Outbox
 from bot.ratelimit import GroupWindowLimiter
-from bot.storage import Repository, StorageError
+from bot.store import StorageError, open_store
 from locales import SUPPORTED, Translator
 
 log = logging.getLogger(__name__)
@@ -112,9 +112,9 @@ async def stop_app(app: Application) -> None:
 async def _post_init(app: Application) -> None:
     config: Config = app.bot_data["config"]
     translator: Translator = app.bot_data["translator"]
-    repo = await Repository.open(config.database_path)
+    store = await open_store(config.database_path)
     budget = app.bot.rate_limiter
-    flow = GameFlow(config=config, repo=repo, translator=translator,
+    flow = GameFlow(config=config, store=store, translator=translator,
                     outbox=Outbox(budget if isinstance(budget, GroupWindowLimiter) else None),
                     drawing=Drawing(config.draw_processes))
     app.bot_data["flow"] = flow
@@ -192,4 +192,4 @@ async def _post_shutdown(app: Application) -> None:
     flow: GameFlow | None = app.bot_data.get("flow")
     if flow is not None:
         await flow.close()
-        await flow.repo.close()
+        await flow.store.close()

@@ -27,7 +27,7 @@ from bot.drawing import Drawing
 from bot.games import GAME_UIS
 from bot.games.common import GameUI, Tr, set_option
 from bot.outbox import Outbox
-from bot.storage import ActiveGameExistsError, GameRow, Repository, Seat, StaleVersionError, StorageError
+from bot.store import ActiveGameExistsError, GameRow, Move, NewAction, Seat, StaleVersionError, StorageError, Store
 from bot.table import TableMessages
 from bot.turns import ROLL_IS_THE_TURN, Applied, bot_actions, free_bot_id, is_bot, roll_for, turn_for
 from engines import AI_PLAYERS, GAMES
@@ -65,7 +65,7 @@ class GameFlow(TableMessages):
     and their chats: :class:`bot.table.TableMessages`)."""
 
     config: Config
-    repo: Repository
+    store: Store
     translator: Translator
     uis: dict[str, GameUI] = field(default_factory=lambda: dict(GAME_UIS))
     engines: dict[str, Engine[Any, Any]] = field(default_factory=lambda: dict(GAMES))
@@ -98,7 +98,7 @@ class GameFlow(TableMessages):
         return lock
 
     async def lang(self, chat_id: int) -> str:
-        return await self.repo.chat_locale(chat_id) or self.config.default_locale
+        return (await self.store.chat(chat_id)).locale or self.config.default_locale
 
     async def tr(self, chat_id: int) -> Tr:
         lang = await self.lang(chat_id)
@@ -113,14 +113,14 @@ class GameFlow(TableMessages):
         engine = self.engines[code]
         opts = engine.options_from_json(options) if options is not None else await self.default_options(chat_id, code)
         try:
-            game = await self.repo.create_game(chat_id, code, opts.to_json(), self.seed_factory(), host)
+            game = await self.store.create_game(chat_id, code, opts.to_json(), self.seed_factory(), host)
         except ActiveGameExistsError:
             return None
         try:
             await self._post_lobby(bot, game)
         except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
             log.warning("chat %s: could not post the lobby: %s", chat_id, exc)
-            await self.repo.stop_game(game.id, {"kind": "cancelled"})
+            await self.store.stop_game(game.id, {"kind": "cancelled"})
             await self._send(bot, chat_id, (await self.tr(chat_id))("lobby-post-failed"))
             return None
         return game
@@ -131,7 +131,7 @@ class GameFlow(TableMessages):
         engine, so a stored value that is no longer valid falls back to the engine's default."""
         engine = self.engines[code]
         options = engine.options_from_json(None)
-        defaults = (await self.repo.chat_settings(chat_id)).get("defaults")
+        defaults = (await self.store.chat(chat_id)).settings.get("defaults")
         stored = defaults.get(code) if isinstance(defaults, dict) else None
         for key, value in (stored.items() if isinstance(stored, dict) else ()):
             try:
@@ -142,7 +142,7 @@ class GameFlow(TableMessages):
 
     async def autoroll(self, chat_id: int) -> bool:
         """Whether the chat has «автобросок» on (/settings; off by default)."""
-        return (await self.repo.chat_settings(chat_id)).get("autoroll") is True
+        return (await self.store.chat(chat_id)).settings.get("autoroll") is True
 
     async def _post_lobby(self, bot: Bot, game: GameRow) -> None:
         """Post the lobby's message (its title card, players and buttons) and remember it."""
@@ -154,7 +154,7 @@ class GameFlow(TableMessages):
         keyboard = texts.lobby_keyboard(game, ui, engine, opts, tr, game.code in self.ais,
                                         await self.turn_timer(game.chat_id))
         message = await self._send_cover(bot, game.chat_id, title, caption, keyboard)
-        await self.repo.set_message_id(game.id, message.message_id)
+        await self.store.set_message_id(game.id, message.message_id)
 
     async def _send_cover(self, bot: Bot, chat_id: int, title: tuple[str, str], caption: str,
                           keyboard: InlineKeyboardMarkup) -> Message:
@@ -233,7 +233,7 @@ class GameFlow(TableMessages):
                 return Reply(tr("toast-host-only"))
             minutes = await self.turn_timer(game.chat_id)
             minutes = TIMER_CHOICES[(TIMER_CHOICES.index(minutes) + 1) % len(TIMER_CHOICES)]
-            await self.repo.set_chat_setting(game.chat_id, "turn_timer", minutes)
+            await self.store.set_chat_setting(game.chat_id, "turn_timer", minutes)
             reply = Reply(tr("toast-timer", minutes=minutes))
         elif command == "unbot":
             if not is_host:
@@ -245,8 +245,8 @@ class GameFlow(TableMessages):
             reply = Reply(tr("toast-bot-removed"))
         else:
             return Reply(tr("toast-stale"))
-        await self.repo.set_lobby(game.id, seats, host_id, options.to_json())
-        fresh = await self.repo.game(game.id)
+        await self.store.set_lobby(game.id, seats, host_id, options.to_json())
+        fresh = await self.store.game(game.id)
         assert fresh is not None
         keyboard = texts.lobby_keyboard(fresh, ui, engine, options, tr, game.code in self.ais,
                                         await self.turn_timer(game.chat_id))
@@ -267,15 +267,15 @@ class GameFlow(TableMessages):
         engine = self.engines[game.code]
         options = engine.options_from_json(game.options)
         # the human keeps the seat the lobby showed them (seat 0 = the first player)
-        await self.repo.set_lobby(game.id, [human, (AI_USER_ID, tr("ai-player-name"))], human[0],
+        await self.store.set_lobby(game.id, [human, (AI_USER_ID, tr("ai-player-name"))], human[0],
                                   options.to_json())
-        fresh = await self.repo.game(game.id)
+        fresh = await self.store.game(game.id)
         assert fresh is not None
         return await self.start(bot, fresh)
 
     async def _close_lobby(self, bot: Bot, game: GameRow, tr: Tr) -> Callable[[], Awaitable[None]]:
         """Store the lobby as cancelled; returns the edit that shows it closed."""
-        await self.repo.stop_game(game.id, {"kind": "cancelled"})
+        await self.store.stop_game(game.id, {"kind": "cancelled"})
         closed = tr("lobby-cancelled")
         return lambda: self._edit_caption(bot, game, closed, None)
 
@@ -293,13 +293,14 @@ class GameFlow(TableMessages):
         state, events = engine.new_game(options, len(game.seats), game.seed)
         deadline = await self._deadline(game.chat_id, list(game.seats), state)
         try:
-            await self.repo.save_move(game.id, 0, state.to_json(), 0,
-                                      [(None, "start", (), [e.to_json() for e in events])], deadline=deadline)
+            await self.store.save_move(Move(game.id, 0, state.to_json(), 0,
+                                            [NewAction(None, "start", (), [e.to_json() for e in events])],
+                                            deadline=deadline))
         except StaleVersionError:
             return Reply(tr("toast-stale"))
         if deadline is not None and self.arm is not None:
             self.arm(game.id, deadline)
-        fresh = await self.repo.game(game.id)
+        fresh = await self.store.game(game.id)
         assert fresh is not None
         return Reply(tr("toast-started"), after=lambda: self._after_move(bot, fresh))
 
@@ -351,12 +352,12 @@ class GameFlow(TableMessages):
             game, state=state.to_json(), version=state.version, status="finished" if outcome else "running",
             result=outcome.to_json() if outcome else None, seats=tuple(seats), deadline=deadline,
             timeouts=game.timeouts if timeouts is None else timeouts, next_seed=next_seed)
-        await self.repo.save_move(
+        await self.store.save_move(Move(
             game.id, game.version, fresh.state or {}, fresh.version,
-            [(entry.seat, entry.code, entry.dice, [e.to_json() for e in events]) for entry, events in applied],
+            [NewAction(entry.seat, entry.code, entry.dice, [e.to_json() for e in events]) for entry, events in applied],
             status=fresh.status, result=fresh.result,
             pub_payer=payer, deadline=deadline, timeouts=timeouts, new_seat=new_seat, next_seed=next_seed,
-        )
+        ))
         if deadline is not None and self.arm is not None:
             self.arm(game.id, deadline)
         return fresh  # what was just stored: no need to read it back
@@ -365,7 +366,7 @@ class GameFlow(TableMessages):
 
     async def turn_timer(self, chat_id: int) -> int:
         """The chat's turn timer in minutes (0: off)."""
-        minutes = (await self.repo.chat_settings(chat_id)).get("turn_timer", DEFAULT_TIMER)
+        minutes = (await self.store.chat(chat_id)).settings.get("turn_timer", DEFAULT_TIMER)
         return minutes if minutes in TIMER_CHOICES else DEFAULT_TIMER
 
     async def _deadline(self, chat_id: int, seats: list[Seat], state: Any) -> float | None:
@@ -380,11 +381,11 @@ class GameFlow(TableMessages):
         """The player to move let the timer run out: the computer plays their turn and the log
         says so; the third time in a row a bot takes their seat for good (in a game one can
         resign, they resign instead). False if the deadline is not (or no longer) due."""
-        game = await self.repo.game(game_id)
+        game = await self.store.game(game_id)
         if game is None:
             return False
         async with self.lock(game.chat_id):
-            game = await self.repo.game(game_id)
+            game = await self.store.game(game_id)
             if (game is None or game.status != "running" or game.state is None or game.deadline is None
                     or self.clock() < game.deadline or game.code not in self.ais):
                 return False
@@ -433,9 +434,9 @@ class GameFlow(TableMessages):
             fresh = await self._save(game, state, [(entry, events)])
             await self._after_move(bot, fresh)
             return tr("left-resigned", name=name)
-        if not await self.repo.hand_seat(game.id, self._bot_seat(game, seat, tr)):
+        if not await self.store.hand_seat(game.id, self._bot_seat(game, seat, tr)):
             return tr("toast-game-over")
-        fresh = await self.repo.game(game.id)
+        fresh = await self.store.game(game.id)
         assert fresh is not None
         await self._after_move(bot, fresh)
         return tr("left-bot", name=name)
@@ -463,7 +464,7 @@ class GameFlow(TableMessages):
 
     async def arm_all(self, bot: Bot) -> int:
         """At start-up: play the turns whose deadline passed while the bot was down, arm the rest."""
-        games = await self.repo.games_with_deadlines()
+        games = await self.store.games_with_deadlines()
         for game in games:
             assert game.deadline is not None
             if game.deadline <= self.clock():
@@ -523,17 +524,17 @@ class GameFlow(TableMessages):
         try:
             return await self._save(game, state, applied)
         except StaleVersionError:
-            return await self.repo.game(game.id) or game
+            return await self.store.game(game.id) or game
 
     async def _announce_result(self, bot: Bot, game: GameRow, ui: GameUI, state: Any, outcome: Outcome,
                                tr: Tr) -> None:
-        tally = await self.repo.pub_tally(game.chat_id) if ui.is_pub(state.options) else []
+        tally = await self.store.pub_tally(game.chat_id) if ui.is_pub(state.options) else []
         keyboard = texts.game_keyboard([[(tr("btn-rematch"), cb.rematch(game.id))]])
         await self._send(bot, game.chat_id, texts.result_message(game, ui, state, outcome, tally, tr), keyboard)
 
     async def stop(self, bot: Bot, game: GameRow) -> bool:
         """Stop a lobby or game (result «остановлена»); the caller checked the rights."""
-        if not await self.repo.stop_game(game.id, {"kind": "stopped"}):
+        if not await self.store.stop_game(game.id, {"kind": "stopped"}):
             return False
         tr = await self.tr(game.chat_id)
         if game.status == "lobby" or game.state is None:
@@ -558,10 +559,10 @@ class GameFlow(TableMessages):
         host = next((s for s in game.seats if s.user_id == game.host_id),
                     next(s for s in game.seats if s.user_id == user_id))
         seed = game.next_seed
-        if seed is None or await self.repo.seed_used(seed):
+        if seed is None or await self.store.seed_used(seed):
             seed = self.seed_factory()
         try:
-            new = await self.repo.create_game(game.chat_id, game.code, game.options, seed, host, game.seats)
+            new = await self.store.create_game(game.chat_id, game.code, game.options, seed, host, game.seats)
         except ActiveGameExistsError:
             return Reply(tr("toast-game-exists"), alert=True)
         return await self.start(bot, new)

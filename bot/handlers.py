@@ -26,7 +26,7 @@ from bot import callback_data as cb
 from bot import settings as chat_settings
 from bot.flow import GameFlow, Reply
 from bot.games.common import Tr, set_option
-from bot.storage import Seat, StorageError
+from bot.store import Seat, StorageError
 from bot.texts import TALLY_LINES, display_name, option_error, tally_lines
 from engines.base import OptionsError
 from locales import SUPPORTED
@@ -145,7 +145,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await send_reply(update, context, tr("anonymous-cannot-play"))
         return
     async with flow.lock(chat.id):
-        active = await flow.repo.active_game(chat.id)
+        active = await flow.store.active_game(chat.id)
         if active is not None:
             await send_reply(update, context, tr("game-exists", game=tr(f"game-{active.code}")), to=active.message_id)
             return
@@ -167,7 +167,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
     code = args[0].lower() if args else None
     if code is None:
-        active = await flow.repo.active_game(chat.id)
+        active = await flow.store.active_game(chat.id)
         code = active.code if active else None
     if code is None and len(flow.uis) == 1:
         code = next(iter(flow.uis))
@@ -191,7 +191,7 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type in GROUPS and not await _is_admin(context, chat, update.effective_message, user):
         await send_reply(update, context, tr("admins-only"))
         return
-    await flow.repo.set_chat_locale(chat.id, args[0].lower())
+    await flow.store.set_chat_locale(chat.id, args[0].lower())
     tr = await flow.tr(chat.id)
     await send_reply(update, context, tr("lang-set"))
 
@@ -213,7 +213,7 @@ async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     async with flow.lock(chat.id):
-        game = await flow.repo.active_game(chat.id)
+        game = await flow.store.active_game(chat.id)
         if game is None:
             await send_reply(update, context, tr("no-game"))
             return
@@ -230,7 +230,7 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     async with flow.lock(chat.id):
-        game = await flow.repo.active_game(chat.id)
+        game = await flow.store.active_game(chat.id)
         if game is None or game.status != "running":
             await send_reply(update, context, tr("leave-no-game"))
             return
@@ -247,7 +247,7 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     async with flow.lock(chat.id):
-        game = await flow.repo.active_game(chat.id)
+        game = await flow.store.active_game(chat.id)
         if game is None or game.status != "running" or game.state is None:
             await send_reply(update, context, tr("leave-no-game"))
             return
@@ -270,10 +270,10 @@ async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if chat.type in GROUPS and not await _is_admin(context, chat, update.effective_message, user):
             await send_reply(update, context, tr("admins-only"))
             return
-        await flow.repo.reset_pub_tally(chat.id)
+        await flow.store.reset_pub_tally(chat.id)
         await send_reply(update, context, tr("pub-tally-reset"))
         return
-    rows = await flow.repo.pub_tally(chat.id)
+    rows = await flow.store.pub_tally(chat.id)
     if not rows:
         await send_reply(update, context, tr("pub-tally-empty"))
         return
@@ -286,7 +286,7 @@ async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     chat, user, flow, tr, args = cmd.chat, cmd.user, cmd.flow, cmd.tr, cmd.args
     async with flow.lock(chat.id):
-        game = await flow.repo.active_game(chat.id)
+        game = await flow.store.active_game(chat.id)
         if game is None or game.status != "lobby":
             await send_reply(update, context, tr("set-no-lobby"))
             return
@@ -375,7 +375,7 @@ async def _button_reply(context: ContextTypes.DEFAULT_TYPE, flow: GameFlow, tr: 
     if data.kind == "n":
         if data.code not in flow.uis:
             return Reply(tr("toast-stale"))
-        if await flow.repo.active_game(chat.id) is not None:
+        if await flow.store.active_game(chat.id) is not None:
             return Reply(tr("toast-game-exists"), alert=True)
         game = await flow.open_lobby(context.bot, chat.id, data.code, _player(user))
         if game is not None and message is not None:
@@ -386,7 +386,7 @@ async def _button_reply(context: ContextTypes.DEFAULT_TYPE, flow: GameFlow, tr: 
         if not await _is_admin(context, chat, None, user):
             return Reply(tr("admins-only"))
         return await chat_settings.press(flow, context.bot, chat.id, message.message_id if message else None, data)
-    game = await flow.repo.game(data.game_id)
+    game = await flow.store.game(data.game_id)
     if game is None or game.chat_id != chat.id:
         return Reply(tr("toast-stale"))
     if data.kind == "l":

@@ -72,7 +72,7 @@ async def view(flow: GameFlow, chat_id: int) -> tuple[str, InlineKeyboardMarkup]
 
 async def _store(flow: GameFlow, chat_id: int, data: cb.Callback) -> bool:
     """Store the pressed setting if it is one the bot offers; False for anything else."""
-    repo = flow.repo
+    store = flow.store
     if data.code:
         if VARIANT_OPTION.get(data.code) != data.key or data.code not in flow.uis:
             return False
@@ -83,17 +83,17 @@ async def _store(flow: GameFlow, chat_id: int, data: cb.Callback) -> bool:
             return False
         if data.value != _as_data(value):  # only the spelling the buttons use («1», «yes»: stale)
             return False
-        defaults = (await repo.chat_settings(chat_id)).get("defaults")
+        defaults = (await store.chat(chat_id)).settings.get("defaults")
         defaults = dict(defaults) if isinstance(defaults, dict) else {}  # a copy: never the cached dict
         game = defaults.get(data.code)
         defaults[data.code] = {**(game if isinstance(game, dict) else {}), data.key: value}
-        await repo.set_chat_setting(chat_id, "defaults", defaults)
+        await store.set_chat_setting(chat_id, "defaults", defaults)
     elif data.key == "lang" and data.value in SUPPORTED:
-        await repo.set_chat_locale(chat_id, data.value)
+        await store.set_chat_locale(chat_id, data.value)
     elif data.key == "timer" and data.value in {str(m) for m in TIMER_CHOICES}:
-        await repo.set_chat_setting(chat_id, "turn_timer", int(data.value))
+        await store.set_chat_setting(chat_id, "turn_timer", int(data.value))
     elif data.key == "auto" and data.value in (ON, OFF):
-        await repo.set_chat_setting(chat_id, "autoroll", data.value == ON)
+        await store.set_chat_setting(chat_id, "autoroll", data.value == ON)
     else:
         return False
     return True

@@ -1,6 +1,6 @@
 """/stats, /top and /history: the chat's results as short texts and small bar charts.
 
-Results are written by the save that finishes a game (``Repository.save_move``); here they are
+Results are written by the save that finishes a game (``Store.save_move``); here they are
 only read, ranked and shown. A chart is drawn off the event loop like the boards are
 (``flow.drawing``) and sent as one photo with the text as its caption.
 """
@@ -24,7 +24,7 @@ from bot.drawing import DrawingError, WorkerDied
 from bot.flow import GameFlow
 from bot.games.common import Tr
 from bot.handlers import flow_of, group_command, send_reply
-from bot.storage import GameTotals, PastGame, PlayerTotals
+from bot.store import GameTotals, PastGame, PlayerTotals
 from bot.texts import CAPTION_LIMIT, display_name, visible_length
 from render.stats import render_mine, render_top
 
@@ -107,8 +107,8 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     name = display_name(user.first_name, user.last_name)
-    totals = await flow.repo.user_totals(chat.id, user.id)
-    paid = await flow.repo.pub_rounds(chat.id, user.id)
+    totals = await flow.store.user_totals(chat.id, user.id)
+    paid = await flow.store.pub_rounds(chat.id, user.id)
     if not totals and not paid:
         await send_reply(update, context, tr("stats-empty", name=html.escape(name)))
         return
@@ -143,7 +143,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if code is not None and code not in flow.uis:  # the argument is never echoed back
         await send_reply(update, context, tr("unknown-game", codes=codes))
         return
-    ranked = ranking(await flow.repo.player_totals(chat.id, code))
+    ranked = ranking(await flow.store.player_totals(chat.id, code))
     if not ranked:
         await send_reply(update, context, tr("top-empty", count=MIN_GAMES))
         return
@@ -185,7 +185,7 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await group_command(update, context)) is None:
         return
     chat, flow, tr = cmd.chat, cmd.flow, cmd.tr
-    games = await flow.repo.past_games(chat.id, HISTORY_SIZE)
+    games = await flow.store.past_games(chat.id, HISTORY_SIZE)
     if not games:
         await send_reply(update, context, tr("history-empty"))
         return

@@ -17,7 +17,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot import texts
-from bot.storage import GameRow, StorageError
+from bot.store import GameRow, StorageError
 from engines.base import Event
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bot.drawing import Drawing
     from bot.games.common import GameUI, Tr
     from bot.outbox import Outbox
-    from bot.storage import Repository, Seat
+    from bot.store import Seat, Store
     from engines.base import Engine
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ def cannot_post(exc: TelegramError) -> bool:
 class TableMessages:
     """The table message of each game and the chat around it (mixed into GameFlow)."""
 
-    repo: Repository
+    store: Store
     outbox: Outbox
     drawing: Drawing
     uis: dict[str, GameUI]
@@ -83,13 +83,13 @@ class TableMessages:
         a running game paused (no turn timer, no queued edits) until the bot is back."""
         async with self.lock(chat_id):
             self.outbox.drop(chat_id)
-            game = await self.repo.active_game(chat_id)
+            game = await self.store.active_game(chat_id)
             if game is None:
                 return
             if game.status == "lobby":
-                await self.repo.stop_game(game.id, {"kind": "cancelled"})
+                await self.store.stop_game(game.id, {"kind": "cancelled"})
                 log.warning("chat %s: %s; its lobby (game %s) is closed", chat_id, why, game.id)
-            elif await self.repo.pause_game(game.id):
+            elif await self.store.pause_game(game.id):
                 if (retry := self._retries.pop(game.id, None)) is not None:
                     retry.cancel()
                 log.warning("chat %s: %s; game %s is paused until the bot may post there again",
@@ -99,12 +99,12 @@ class TableMessages:
         """The bot may post in the chat again: its paused game goes on in a freshly posted table,
         with the turn timer started anew."""
         async with self.lock(chat_id):
-            game = await self.repo.active_game(chat_id)
+            game = await self.store.active_game(chat_id)
             if game is None or not game.paused or game.state is None:
                 return
             state = self.engines[game.code].state_from_json(game.state)
             deadline = await self._deadline(chat_id, list(game.seats), state)
-            if not await self.repo.resume_game(game.id, deadline):
+            if not await self.store.resume_game(game.id, deadline):
                 return
             if deadline is not None and self.arm is not None:
                 self.arm(game.id, deadline)
@@ -116,17 +116,17 @@ class TableMessages:
         tally move there, and its active game is posted afresh there (the old messages stay behind)."""
         first, second = sorted((old, new))
         async with self.lock(first), self.lock(second):
-            if not await self.repo.migrate_chat(old, new):
+            if not await self.store.migrate_chat(old, new):
                 return  # done already (Telegram tells both chats, and a refused call tells again)
             self.outbox.drop(old)
             log.info("chat %s became the supergroup %s: its games, settings and tally moved", old, new)
-            game = await self.repo.active_game(new)
+            game = await self.store.active_game(new)
             if game is not None and not game.paused:
                 await self._show_anew(bot, game.id)
 
     async def _show_anew(self, bot: Bot, game_id: int) -> None:
         """Post the lobby or table of a game whose message is gone (the caller holds the lock)."""
-        game = await self.repo.game(game_id)
+        game = await self.store.game(game_id)
         if game is None or game.status not in ("lobby", "running"):
             return
         if game.status == "running":  # the computer may owe its turn; the table is posted anew
@@ -147,7 +147,7 @@ class TableMessages:
         unseen = game.version - max(game.shown_version, 0)
         limit = min(MAX_LOG_ACTIONS, max(getattr(self.uis[game.code], "log_actions", LOG_ACTIONS), unseen))
         return [(n, [Event.from_json(e) for e in events])
-                for n, events in await self.repo.recent_events(game.id, limit)]
+                for n, events in await self.store.recent_events(game.id, limit)]
 
     @staticmethod
     def _log_lines(recent: list[tuple[int, list[Event]]], game: GameRow, ui: GameUI, tr: Tr) -> list[str]:
@@ -206,8 +206,8 @@ class TableMessages:
                 log.warning("game %s: could not post the table: %s", game.id, exc)
                 self.chat_refused(bot, game.chat_id, exc)
                 return
-            await self.repo.set_message_id(game.id, message.message_id)
-        await self.repo.set_shown_version(game.id, game.version)
+            await self.store.set_message_id(game.id, message.message_id)
+        await self.store.set_shown_version(game.id, game.version)
 
     def _retry_table(self, bot: Bot, game_id: int) -> None:
         """Once, a little later: redraw the table if it is still behind (its edit was lost to a
@@ -219,11 +219,11 @@ class TableMessages:
         async def again() -> None:
             await asyncio.sleep(TABLE_RETRY_S)
             try:
-                game = await self.repo.game(game_id)
+                game = await self.store.game(game_id)
                 if game is None:
                     return
                 async with self.lock(game.chat_id):
-                    game = await self.repo.game(game_id)
+                    game = await self.store.game(game_id)
                     if game is None or game.paused:
                         return
                     behind = game.shown_version < game.version
@@ -239,10 +239,10 @@ class TableMessages:
 
     async def repair_tables(self, bot: Bot) -> int:
         """At start-up: re-send every table edit that a crash or a fault left undone."""
-        behind = await self.repo.games_behind()
+        behind = await self.store.games_behind()
         for game in behind:
             async with self.lock(game.chat_id):
-                fresh = await self.repo.game(game.id)
+                fresh = await self.store.game(game.id)
                 if fresh is None or fresh.paused:
                     continue
                 if fresh.message_id is None:  # never posted, or left behind by a migration

@@ -11,7 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
 from bot.games.common import GameUI, Tr
-from bot.storage import GameRow
+from bot.store import GameRow
 from engines.base import Engine, Event, OptionsError, Outcome, seed_digest
 
 CAPTION_LIMIT = 1024

@@ -20,7 +20,7 @@ from telegram.ext import ContextTypes
 from bot.flow import GameFlow
 from bot.games.common import Tr
 from bot.handlers import command, send_reply
-from bot.storage import GameRow
+from bot.store import GameRow
 from engines.base import Engine, EngineError, GameOptions, LogEntry, seed_digest
 
 OVER = ("finished", "stopped")  # only then may the seed be told: before, it would predict the dice
@@ -130,7 +130,7 @@ def verdict(game: GameRow, result: VerifyResult, tr: Tr) -> str:
 
 async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | None, tr: Tr) -> str:
     """What /verify ``game_id`` asked in ``chat_id`` says; the seed only of a game that is over."""
-    game = await flow.repo.game(game_id)
+    game = await flow.store.game(game_id)
     if game is None or game.chat_id != chat_id:  # another chat's game: the same answer, nothing leaks
         return tr("verify-unknown", id=str(game_id))
     if game.status not in OVER:
@@ -138,8 +138,8 @@ async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | N
     if game.state is None:  # a lobby closed before the start
         return tr("verify-not-started", id=str(game_id))
     engine = flow.engines[game.code]
-    log = [LogEntry(a["seat"], a["code"], tuple(a["dice"])) for a in await flow.repo.actions(game.id)
-           if a["n"] >= 0]  # n = -1 is the bot's own «start» entry, not an engine action
+    log = [LogEntry(a.seat, a.code, a.dice) for a in await flow.store.actions(game.id)
+           if a.n >= 0]  # n = -1 is the bot's own «start» entry, not an engine action
     options = engine.options_from_json(game.options)
     # a long game replays in tens of milliseconds: off the event loop, like the computer's turns
     result = await asyncio.to_thread(verify_log, engine, options, len(game.seats), game.seed, log, game.state,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import random
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -22,7 +24,7 @@ from bot.config import Config
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
 from bot.playground.watch import watching
-from bot.storage import GameRow, Repository
+from bot.store import GameRow, Store
 from engines import GAMES
 from engines.base import Engine, LogEntry, replay
 from locales import Translator
@@ -84,6 +86,12 @@ class BotRunner:
     async def restart(self) -> None:
         await self.stop()
         await self.start()
+
+    def write_db(self, statement: str, params: Sequence[Any]) -> None:
+        """Write straight into the bot's database file, as another program would (the bot keeps
+        no copy of what such tests write: pub tallies)."""
+        with contextlib.closing(sqlite3.connect(self.db_path, timeout=5)) as conn, conn:
+            conn.execute(statement, params)
 
     # players ---------------------------------------------------------------
 
@@ -191,7 +199,7 @@ def game_id_of(table: StoredMessage) -> int:
 async def stored_state(runner: BotRunner, engine: Engine[Any, Any], game_id: int) -> Any:
     """The game's state as the bot stored it."""
     assert runner.app is not None
-    game = await runner.app.bot_data["flow"].repo.game(game_id)
+    game = await runner.app.bot_data["flow"].store.game(game_id)
     assert game is not None and game.state is not None
     return engine.state_from_json(game.state)
 
@@ -224,19 +232,19 @@ async def play_to_end(runner: BotRunner, table: StoredMessage, engine: Engine[An
 async def assert_replays(runner: BotRunner, game_id: int) -> Any:
     """:func:`assert_replays_in` the running bot's storage; returns the replayed state."""
     assert runner.app is not None
-    return (await assert_replays_in(runner.app.bot_data["flow"].repo, game_id))[1]
+    return (await assert_replays_in(runner.app.bot_data["flow"].store, game_id))[1]
 
 
-async def assert_replays_in(repo: Repository, game_id: int) -> tuple[GameRow, Any]:
+async def assert_replays_in(store: Store, game_id: int) -> tuple[GameRow, Any]:
     """The stored state equals the replay of the stored action log from the game's seed, and the
     log's action numbers run from the start (-1) to the version: no move lost, doubled or
     half-applied. Returns the game and the replayed state."""
-    game = await repo.game(game_id)
+    game = await store.game(game_id)
     assert game is not None and game.state is not None
     engine = GAMES[game.code]
-    actions = await repo.actions(game_id)
-    log = [LogEntry(a["seat"], a["code"], tuple(a["dice"])) for a in actions if a["code"] != "start"]
+    actions = await store.actions(game_id)
+    log = [LogEntry(a.seat, a.code, a.dice) for a in actions if a.code != "start"]
     replayed = replay(engine, engine.options_from_json(game.options), len(game.seats), game.seed, log)
     assert json.loads(json.dumps(replayed.to_json())) == game.state, game_id  # as stored: tuples become lists
-    assert [a["n"] for a in actions] == list(range(-1, game.version)), game_id
+    assert [a.n for a in actions] == list(range(-1, game.version)), game_id
     return game, replayed

@@ -77,11 +77,11 @@ async def pub_rounds(runner: BotRunner, host: FakeUser, guest: FakeUser,
     assert "Вариант: наоборот" in table.caption
     await runner.press(host, table, "Начать")
     assert runner.app is not None
-    repo = runner.app.bot_data["flow"].repo
+    store = runner.app.bot_data["flow"].store
     games: list[int] = []
     results: list[StoredMessage] = []
-    while len(games) < 2 or not payers <= {name for name, _ in await repo.pub_tally(CHAT_ID)}:
-        assert len(games) < 8, await repo.pub_tally(CHAT_ID)
+    while len(games) < 2 or not payers <= {name for name, _ in await store.pub_tally(CHAT_ID)}:
+        assert len(games) < 8, await store.pub_tally(CHAT_ID)
         if games:
             await runner.press(host, results[-1], "🔁 Ещё раунд")
             table = runner.table()

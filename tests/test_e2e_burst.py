@@ -42,7 +42,7 @@ async def test_a_burst_of_presses_is_coalesced_within_the_groups_budget(tmp_path
                 answers.append((await tg.wait_answer(handle)).get("text", ""))
                 coalesced = coalesced or flow.outbox.waiting(CHAT_ID) > 0
             await runner.handled()
-            game = await flow.repo.game(game_id_of(lobby))
+            game = await flow.store.game(game_id_of(lobby))
         finally:
             await runner.stop()
         assert tg.violations == [] and not tg.unanswered_callbacks()

@@ -25,7 +25,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
 
 async def stored_state(runner: BotRunner, table: StoredMessage) -> TisheState:
     """The game's state as the bot stored it (the game is the chat's latest)."""
-    game = await runner.app.bot_data["flow"].repo.game(GAME_IDS[table.message_id])
+    game = await runner.app.bot_data["flow"].store.game(GAME_IDS[table.message_id])
     assert game is not None and game.state is not None
     return ENGINE.state_from_json(game.state)
 

@@ -28,7 +28,7 @@ def mover_of(users, table: StoredMessage):  # type: ignore[no-untyped-def]
 
 async def stored_game(runner: BotRunner, game_id: int):  # type: ignore[no-untyped-def]
     assert runner.app is not None
-    game = await runner.app.bot_data["flow"].repo.game(game_id)
+    game = await runner.app.bot_data["flow"].store.game(game_id)
     assert game is not None
     return game
 
@@ -137,13 +137,13 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game_language_setting
         tmp_path: Path, caplog) -> None:
     caplog.set_level(logging.WARNING)
     async with group_world(tmp_path, first_seed=7, chat_type="group", chat_id=GROUP_ID) as (tg, runner, users):
-        repo = runner.app.bot_data["flow"].repo  # type: ignore[union-attr]
+        store = runner.app.bot_data["flow"].store  # type: ignore[union-attr]
         await runner.say(users["anya"], "/lang en")
         await runner.say(users["anya"], "/newgame sosedi")
         lobby = runner.table()
         await runner.press(users["boris"], lobby, "Play")
         await runner.press(users["anya"], lobby, "⏱")  # the chat's turn timer: 3 → 10 minutes
-        await repo._write(  # as finished pub games leave it
+        runner.write_db(  # as finished pub games leave it
             "INSERT INTO pub_tally(chat_id, user_id, name, rounds) VALUES (?, ?, ?, ?)",
             (GROUP_ID, users["boris"].id, "Борис", 2))
         await runner.press(users["anya"], lobby, "Start")
@@ -159,10 +159,10 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game_language_setting
         assert fresh.chat.id == supergroup.id and game_id_of(fresh) == game_id
         game = await stored_game(runner, game_id)
         assert game.chat_id == supergroup.id and game.message_id == fresh.message_id
-        assert await repo.active_game(GROUP_ID) is None
-        assert await repo.chat_locale(supergroup.id) == "en"
-        assert (await repo.chat_settings(supergroup.id)).get("turn_timer") == 10
-        assert await repo.pub_tally(supergroup.id) == [("Борис", 2)] and await repo.pub_tally(GROUP_ID) == []
+        assert await store.active_game(GROUP_ID) is None
+        assert (await store.chat(supergroup.id)).locale == "en"
+        assert (await store.chat(supergroup.id)).settings.get("turn_timer") == 10
+        assert await store.pub_tally(supergroup.id) == [("Борис", 2)] and await store.pub_tally(GROUP_ID) == []
 
         answer = await runner.press(mover_of(users, fresh), fresh, "🎲")  # play goes on there
         assert answer["text"].startswith("🎲 ")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
-from bot.storage import Repository
+from bot.store import SQLiteStore
 from tests.bot_harness import assert_replays_in, current_player_name
 from tests.test_e2e_process import TOKEN, spawn
 
@@ -105,17 +105,18 @@ def behind(db: Path) -> list[int]:
 
 async def check_replays(db: Path) -> list[dict[str, Any]]:
     """Each stored game against the replay of its log; returns the games."""
-    repo = await Repository.open(db)
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        game_ids = [row[0] for row in conn.execute("SELECT id FROM games ORDER BY id")]
+    store = await SQLiteStore.open(db)
     try:
-        rows = await repo._run(lambda conn: conn.execute("SELECT id FROM games").fetchall())
         games = []
-        for (game_id,) in rows:
-            game, _ = await assert_replays_in(repo, game_id)
+        for game_id in game_ids:
+            game, _ = await assert_replays_in(store, game_id)
             games.append({"id": game_id, "chat": game.chat_id, "version": game.version, "status": game.status,
                           "shown": game.shown_version})
         return games
     finally:
-        await repo.close()
+        await store.close()
 
 
 async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, tmp_path: Path) -> None:

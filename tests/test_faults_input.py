@@ -25,9 +25,9 @@ async def snapshot(tg: FakeTelegram, runner: BotRunner, table: StoredMessage,
                    game_id: int | None = None) -> tuple[Any, ...]:
     """Everything a hostile input must leave alone: the stored games and the table message."""
     assert runner.app is not None
-    repo = runner.app.bot_data["flow"].repo
-    game = await repo.game(game_id or game_id_of(table))
-    other = await repo.active_game(OTHER_CHAT)
+    store = runner.app.bot_data["flow"].store
+    game = await store.game(game_id or game_id_of(table))
+    other = await store.active_game(OTHER_CHAT)
     return (game.version, game.state, game.status, game.seats, other and (other.id, other.version),
             table.edit_count, table.caption, table.photo_hash, table.buttons, table.deleted)
 

@@ -19,7 +19,7 @@ import pytest
 
 import bot.app
 from bot.fake_telegram import StoredMessage
-from bot.storage import Repository, StorageError
+from bot.store import Move, SQLiteStore, StorageError, Store
 from tests.bot_harness import (
     CHAT_ID,
     BotRunner,
@@ -33,17 +33,21 @@ from tests.bot_harness import (
 STORAGE_ERROR = ("⚠️ Не получилось: база данных бота сейчас недоступна. Ничего не изменилось — "
                  "попробуйте ещё раз чуть позже.")
 FAULTS = ("locked", "read-only", "full")
+PROTOCOL_METHODS = [name for name in dir(Store) if not name.startswith("_")]
 
 
-def repo_of(runner: BotRunner) -> Repository:
+def store_of(runner: BotRunner) -> Store:
     assert runner.app is not None
-    return runner.app.bot_data["flow"].repo
+    return runner.app.bot_data["flow"].store
 
 
 @asynccontextmanager
 async def fault(runner: BotRunner, kind: str) -> AsyncIterator[None]:
-    """The database fails every write while inside (reads still work, as with the real faults)."""
-    db = repo_of(runner).db
+    """The database fails every write while inside (reads still work, as with the real faults):
+    SQLite's own faults, injected into the bot's connection (``SQLiteStore.connection``)."""
+    store = store_of(runner)
+    assert isinstance(store, SQLiteStore)
+    db = store.connection
     if kind == "locked":  # another process holds the write lock longer than the bot waits
         await db.execute("PRAGMA busy_timeout = 50")
         holder = sqlite3.connect(runner.db_path, isolation_level=None)
@@ -79,9 +83,9 @@ def mover_of(users, table: StoredMessage):  # type: ignore[no-untyped-def]
 
 
 async def stored(runner: BotRunner, game_id: int) -> tuple[object, ...]:
-    game = await repo_of(runner).game(game_id)
+    game = await store_of(runner).game(game_id)
     assert game is not None
-    return game.version, game.state, game.status, game.seats, len(await repo_of(runner).actions(game_id))
+    return game.version, game.state, game.status, game.seats, len(await store_of(runner).actions(game_id))
 
 
 def storage_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
@@ -137,7 +141,7 @@ async def test_a_command_during_a_storage_fault_gets_a_short_message(started_sos
         assert len(storage_lines(caplog)) == 1
     await runner.say(users["anya"], "/stop")  # and now it works
     assert tg.last_bot_message(CHAT_ID).text == "«Помоги своему соседу» остановлена."
-    assert (await repo_of(runner).game(game_id)).status == "stopped"  # type: ignore[union-attr]
+    assert (await store_of(runner).game(game_id)).status == "stopped"  # type: ignore[union-attr]
 
 
 async def test_no_lobby_is_half_opened_while_the_database_is_locked(tmp_path, caplog) -> None:
@@ -148,27 +152,28 @@ async def test_no_lobby_is_half_opened_while_the_database_is_locked(tmp_path, ca
             await runner.say(users["anya"], "/newgame sosedi")
             messages = tg.bot_messages(CHAT_ID)
             assert len(messages) == posted + 1 and messages[-1].text == STORAGE_ERROR  # no lobby picture
-            assert await repo_of(runner).active_game(CHAT_ID) is None
+            assert await store_of(runner).active_game(CHAT_ID) is None
             assert len(storage_lines(caplog)) == 1
         await runner.say(users["anya"], "/newgame sosedi")
         assert runner.table().photo is not None
-        assert (await repo_of(runner).active_game(CHAT_ID)) is not None
+        assert (await store_of(runner).active_game(CHAT_ID)) is not None
 
 
 async def test_the_answer_comes_when_even_reading_fails(tmp_path, caplog, monkeypatch) -> None:
     """With nothing cached and the file unreadable, the chat still hears why, in the default language."""
     caplog.set_level(logging.WARNING)
     async with group_world(tmp_path, first_seed=3) as (tg, runner, users):
-        repo = repo_of(runner)
         await runner.say(users["anya"], "/lang en")  # an admin (the chat's creator)
         assert tg.last_bot_message(CHAT_ID).text != STORAGE_ERROR
-        repo._chats.clear()  # a fresh process: nothing cached, so the chat's language is read too
+        await runner.restart()  # a fresh process: nothing cached, so the chat's language is read too
+        store = store_of(runner)
 
-        async def failing(work):  # type: ignore[no-untyped-def]
+        async def failing(*args: object) -> None:
             raise StorageError("disk I/O error")
 
         with monkeypatch.context() as patch:
-            patch.setattr(repo, "_run", failing)
+            for method in PROTOCOL_METHODS:  # every read and write of the store fails
+                patch.setattr(store, method, failing)
             await runner.say(users["anya"], "/stop")
         assert tg.last_bot_message(CHAT_ID).text == STORAGE_ERROR  # in the default language (ru)
         assert len(storage_lines(caplog)) == 1
@@ -181,7 +186,7 @@ async def test_a_turn_timer_that_meets_a_locked_database_tries_again(started_sos
     game_id = game_id_of(table)
     assert runner.app is not None
     flow = runner.app.bot_data["flow"]
-    game = await flow.repo.game(game_id)
+    game = await flow.store.game(game_id)
     assert game is not None and game.deadline is not None
     flow.clock = lambda: game.deadline + 1  # the player to move ran out of time
     outcomes: list[object] = []
@@ -223,16 +228,16 @@ async def test_a_computer_turn_that_cannot_be_stored_is_played_a_moment_later(tm
         table = await start_against_a_bot(runner, users["anya"], "sosedi")
         game_id = game_id_of(table)
         assert current_player_name(table.caption) == "Аня"
-        repo = repo_of(runner)
-        save_move, calls = repo.save_move, []
+        store = store_of(runner)
+        save_move, calls = store.save_move, []
 
-        async def failing_once(*args, **kwargs):  # type: ignore[no-untyped-def]
-            calls.append(args[1])
+        async def failing_once(move: Move) -> None:
+            calls.append(move.expected_version)
             if len(calls) == 2:  # Аня's move is stored; the computer's answer meets a full disk
                 raise StorageError("database or disk is full")
-            await save_move(*args, **kwargs)
+            await save_move(move)
 
-        monkeypatch.setattr(repo, "save_move", failing_once)
+        monkeypatch.setattr(store, "save_move", failing_once)
         answer = await runner.press(users["anya"], table, "🎲")
         assert answer["text"].startswith("🎲 ")
         assert (await stored(runner, game_id))[0] == 1  # her move stands

@@ -111,7 +111,7 @@ async def test_a_timed_out_edit_is_tried_again_and_the_move_is_stored_once(impat
     slow, again = tg.requests_for("editMessageMedia")[-2:]
     assert slow.delayed == 1.5 and again.delayed == 0
     assert " бросает " in table.caption
-    assert (await runner.app.bot_data["flow"].repo.game(game_id)).shown_version == 1  # type: ignore[union-attr]
+    assert (await runner.app.bot_data["flow"].store.game(game_id)).shown_version == 1  # type: ignore[union-attr]
     assert (await assert_replays(runner, game_id)).version == 1
 
 

@@ -36,7 +36,7 @@ import pytest
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
-from bot.storage import GameRow
+from bot.store import GameRow
 from engines import GAMES
 from tests.bot_harness import CHAT_ID, BotRunner, assert_replays, current_player_name, game_id_of, group_world
 from tests.security_helpers import STOP_DENIED, Actor, Outcome, anonymous_message, command
@@ -116,25 +116,25 @@ async def press(runner: BotRunner, who: Actor, table: StoredMessage, label: str)
 
 async def scene(cast: Cast, table: StoredMessage) -> tuple[Any, ...]:
     """Everything a refused action must leave alone."""
-    repo = cast.flow.repo
-    game = await repo.game(game_id_of(table))
+    store = cast.flow.store
+    game = await store.game(game_id_of(table))
     assert game is not None
-    active = await repo.active_game(CHAT_ID)
+    active = await store.active_game(CHAT_ID)
     return (await snapshot(cast.tg, cast.runner, table), game.options, game.host_id, game.deadline, game.timeouts,
-            active and active.id, await repo.chat_locale(CHAT_ID), await repo.chat_settings(CHAT_ID),
-            await repo.pub_tally(CHAT_ID))
+            active and active.id, (await store.chat(CHAT_ID)).locale, dict((await store.chat(CHAT_ID)).settings),
+            await store.pub_tally(CHAT_ID))
 
 
 # scenes ---------------------------------------------------------------------------------------
 
 async def clear(cast: Cast) -> None:
     """End whatever the last allowed action left behind, so a fresh scene can be set."""
-    repo = cast.flow.repo
-    active = await repo.active_game(CHAT_ID)
+    store = cast.flow.store
+    active = await store.active_game(CHAT_ID)
     if active is not None:
-        await repo.stop_game(active.id, {"kind": "stopped"})
-    if await repo.chat_locale(CHAT_ID) == "en":
-        await repo.set_chat_locale(CHAT_ID, "ru")
+        await store.stop_game(active.id, {"kind": "stopped"})
+    if (await store.chat(CHAT_ID)).locale == "en":
+        await store.set_chat_locale(CHAT_ID, "ru")
 
 
 async def sosedi_lobby(cast: Cast) -> StoredMessage:
@@ -180,10 +180,10 @@ async def game_and_a_tally(cast: Cast) -> StoredMessage:
     """A running game, and a pub tally in the chat: Вера paid two rounds before (written
     straight into storage: playing pub games to their end here would only cost time)."""
     table = await sosedi_game(cast)
-    repo = cast.flow.repo
-    if not await repo.pub_tally(CHAT_ID):
-        await repo._write("INSERT INTO pub_tally(chat_id, user_id, name, rounds) VALUES (?, ?, ?, ?)",
-                          (CHAT_ID, cast.people["player"].id, "Вера", 2))
+    store = cast.flow.store
+    if not await store.pub_tally(CHAT_ID):
+        cast.runner.write_db("INSERT INTO pub_tally(chat_id, user_id, name, rounds) VALUES (?, ?, ?, ?)",
+                             (CHAT_ID, cast.people["player"].id, "Вера", 2))
     return table
 
 
@@ -193,7 +193,7 @@ Check = Callable[[Cast, StoredMessage, GameRow, Outcome], Awaitable[None]]
 
 
 async def stored(cast: Cast, game_id: int) -> GameRow:
-    game = await cast.flow.repo.game(game_id)
+    game = await cast.flow.store.game(game_id)
     assert game is not None
     return game
 
@@ -259,7 +259,7 @@ async def bot_unseated(cast: Cast, table: StoredMessage, before: GameRow, outcom
 
 
 async def timer_moved(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:
-    now = (await cast.flow.repo.chat_settings(CHAT_ID))["turn_timer"]  # stored: it was never set before
+    now = (await cast.flow.store.chat(CHAT_ID)).settings["turn_timer"]  # stored: it was never set before
     assert outcome.text == TIMER_TOASTS[now]
     label = f"⏱ Таймер хода: {now} мин" if now else "⏱ Таймер хода: выкл."
     assert any(text == label for text, _ in table.buttons)
@@ -267,12 +267,12 @@ async def timer_moved(cast: Cast, table: StoredMessage, before: GameRow, outcome
 
 async def english(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:
     assert outcome.text == "Chat language: English."
-    assert await cast.flow.repo.chat_locale(CHAT_ID) == "en"
+    assert (await cast.flow.store.chat(CHAT_ID)).locale == "en"
 
 
 async def tally_reset(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:
     assert outcome.text == "Счёт раундов обнулён."
-    assert await cast.flow.repo.pub_tally(CHAT_ID) == []
+    assert await cast.flow.store.pub_tally(CHAT_ID) == []
 
 
 @dataclass(frozen=True)

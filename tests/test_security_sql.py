@@ -1,9 +1,10 @@
 """Security suite (issue #10): SQL.
 
 **SQL** is parameterised: :class:`SqlChecker` reads every module under ``bot/`` with ``ast``
-and follows each SQL argument of ``execute``/``executemany``/``executescript`` (and of the
+and follows each SQL argument of ``execute``/``executemany``/``executescript``/``execute_fetchall`` (and of the
 private helpers that pass a parameter on to them) back to string literals; it is itself
-tried on bad snippets and on ``storage.py`` with a seeded f-string. Players named like SQL
+tried on bad snippets and on the SQLite store with a seeded f-string; names imported from
+another module of the bot (``sql.SAVE_GAME``) are followed there. Players named like SQL
 play pub rounds; their names come back intact and every game replays from its log.
 """
 
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,7 +24,7 @@ from tests.security_helpers import pub_rounds
 from tests.test_e2e_process import ROOT
 
 BOT_DIR = ROOT / "bot"
-SQL_METHODS = frozenset({"execute", "executemany", "executescript"})
+SQL_METHODS = frozenset({"execute", "executemany", "executescript", "execute_fetchall", "execute_insert"})
 ITERATING_BUILTINS = frozenset({"enumerate", "filter", "iter", "list", "reversed", "sorted", "tuple"})
 STR_METHODS = frozenset({"lower", "lstrip", "rstrip", "split", "splitlines", "strip", "upper"})
 Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -40,7 +43,8 @@ class SqlChecker:
     public functions and anything computed at run time are not.
     """
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, load: Callable[[str], SqlChecker | None] | None = None) -> None:
+        self.load = load or (lambda dotted: None)  # the checker of another module of the bot, by dotted name
         self.tree = ast.parse(source)
         self.parents = {child: node for node in ast.walk(self.tree) for child in ast.iter_child_nodes(node)}
         self.helpers: dict[str, tuple[int, str]] = {}  # helper name -> (position, name) of its SQL parameter
@@ -191,7 +195,30 @@ class SqlChecker:
                 return self._unsafe(value, scopes, seen)
             case ast.Name(id=name):
                 return self._unsafe_name(name, scopes, seen)
+            case ast.Attribute(value=ast.Name(id=alias), attr=attr) if (module := self._module(alias, scopes)):
+                return module._unsafe_name(attr, [module.tree], seen)  # a constant of another module: sql.SAVE
         return f"computed at run time: {ast.unparse(expr)}"
+
+    def _module(self, alias: str, scopes: list[Scope]) -> SqlChecker | None:
+        """The bot module ``alias`` names in ``scopes`` (``from bot.store import sql``), if any."""
+        for scope in scopes:
+            for kind, node in self._bindings(scope, alias):
+                if kind == "other" and isinstance(node, ast.ImportFrom) and node.module:
+                    name = next(a.name for a in node.names if (a.asname or a.name) == alias)
+                    return self.load(f"{node.module}.{name}")
+                if kind == "other" and isinstance(node, ast.Import):
+                    return self.load(next(a.name for a in node.names if (a.asname or a.name) == alias))
+            if self._bindings(scope, alias):
+                return None
+        return None
+
+    def _imported(self, node: ast.ImportFrom, name: str, seen: frozenset[tuple[int, str]]) -> str | None:
+        """None if the name ``from <module> import`` binds is safe where it is defined, else why not."""
+        original = next(a.name for a in node.names if (a.asname or a.name) == name)
+        module = self.load(node.module or "")
+        if module is None or self.load(f"{node.module}.{original}") is not None:  # not of the bot, or a module
+            return f"{name!r} is imported from {node.module} (line {node.lineno})"
+        return module._unsafe_name(original, [module.tree], seen)
 
     def _unsafe_name(self, name: str, scopes: list[Scope], seen: frozenset[tuple[int, str]]) -> str | None:
         for depth, scope in enumerate(scopes):
@@ -210,6 +237,10 @@ class SqlChecker:
             bindings = self._bindings(scope, name)
             if bindings:
                 for kind, node in bindings:
+                    if kind == "other" and isinstance(node, ast.ImportFrom):
+                        if (why := self._imported(node, name, seen)) is not None:
+                            return why
+                        continue
                     if kind == "other":
                         return f"{name!r} is bound at run time (line {getattr(node, 'lineno', '?')})"
                     assert isinstance(node, ast.expr)
@@ -220,32 +251,44 @@ class SqlChecker:
         return f"{name!r} is not defined in the module"
 
 
+@functools.cache
+def bot_module(dotted: str) -> SqlChecker | None:
+    """The checker of the bot's module ``dotted`` (``bot.store.sql``), None for any other module."""
+    parts = dotted.split(".")
+    if parts[0] != "bot":
+        return None
+    for path in (ROOT.joinpath(*parts).with_suffix(".py"), ROOT.joinpath(*parts, "__init__.py")):
+        if path.is_file():
+            return SqlChecker(path.read_text(encoding="utf-8"), bot_module)
+    return None
+
+
 def test_every_sql_statement_of_the_bot_is_a_literal() -> None:
     checked: dict[str, int] = {}
     problems: list[str] = []
     for path in sorted(BOT_DIR.rglob("*.py")):
-        checker = SqlChecker(path.read_text(encoding="utf-8"))
+        checker = SqlChecker(path.read_text(encoding="utf-8"), bot_module)
         checked[path.name] = len(checker.sql_args())
         problems += [f"{path.relative_to(ROOT)}: {p}" for p in checker.problems()]
-        if path.name == "storage.py":
-            assert {"_write", "_games"} <= set(checker.helpers)  # SQL passed on through a parameter
+        if path.name == "sqlite.py":  # SQL passed on through a parameter
+            assert {"_read", "_write", "_exec", "_fetch"} <= set(checker.helpers)
     assert problems == []
-    assert checked["storage.py"] >= 40  # the checker saw the bot's SQL (storage holds all of it)
+    assert checked["sqlite.py"] >= 40  # the checker saw the bot's SQL (the SQLite store runs all of it)
 
 
 def seeded(source: str, through_helper: bool) -> tuple[str, str]:
-    """``source`` with one of its SQL literals made dynamic: the first one passed straight to
-    ``execute`` becomes an f-string, or the first one passed to a helper gets ``% chat_id``.
+    """``source`` with one of its SQL statements made dynamic: the first one passed straight to
+    ``execute`` gets an f-string's ``{chat_id}``, or the first one passed to a helper ``% chat_id``.
     Returns the new source and the seeded expression."""
-    checker = SqlChecker(source)
+    checker = SqlChecker(source, bot_module)
 
     def direct(arg: ast.expr) -> bool:  # an argument of execute itself, not of a helper
         call = checker.parents[arg]
         return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in SQL_METHODS
 
-    target = next(arg for arg in checker.sql_args() if isinstance(arg, ast.Constant) and direct(arg) != through_helper)
-    bad: ast.expr = (ast.BinOp(ast.Constant(target.value), ast.Mod(), ast.Name("chat_id")) if through_helper else
-                     ast.JoinedStr([ast.Constant(target.value), ast.FormattedValue(ast.Name("chat_id"), -1)]))
+    target = next(arg for arg in checker.sql_args() if direct(arg) != through_helper)
+    bad: ast.expr = (ast.BinOp(target, ast.Mod(), ast.Name("chat_id")) if through_helper else
+                     ast.JoinedStr([ast.FormattedValue(target, -1), ast.FormattedValue(ast.Name("chat_id"), -1)]))
     parent = checker.parents[target]
     for name, value in ast.iter_fields(parent):
         if value is target:
@@ -257,8 +300,8 @@ def seeded(source: str, through_helper: bool) -> tuple[str, str]:
 
 @pytest.mark.parametrize("through_helper", [False, True], ids=["f-string in execute", "% in a helper call"])
 def test_the_sql_checker_finds_a_seeded_statement_in_storage(through_helper: bool) -> None:
-    source, bad = seeded((BOT_DIR / "storage.py").read_text(encoding="utf-8"), through_helper)
-    problems = SqlChecker(source).problems()
+    source, bad = seeded((BOT_DIR / "store" / "sqlite.py").read_text(encoding="utf-8"), through_helper)
+    problems = SqlChecker(source, bot_module).problems()
     assert len(problems) == 1 and bad in problems[0], problems
 
 
@@ -325,12 +368,12 @@ async def test_names_that_look_like_sql_come_back_intact(tmp_path: Path) -> None
         names = [robert.first_name, percent.first_name]
         games, results = await pub_rounds(runner, robert, percent, set(names))
         assert runner.app is not None
-        repo = runner.app.bot_data["flow"].repo
+        store = runner.app.bot_data["flow"].store
         for game_id in games:
-            game = await repo.game(game_id)
+            game = await store.game(game_id)
             assert game is not None and game.names == names and game.status == "finished"
             await assert_replays(runner, game_id)
-        assert {name for name, _ in await repo.pub_tally(CHAT_ID)} == set(names)
+        assert {name for name, _ in await store.pub_tally(CHAT_ID)} == set(names)
         assert all(f"{name} — " in results[-1].text for name in names)  # the result's tally
         table = runner.table()
         assert all(name in table.caption for name in names)

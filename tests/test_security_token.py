@@ -137,7 +137,7 @@ async def test_the_token_is_in_no_log_record_and_no_message(tmp_path: Path, capl
             # then the server goes away: a table edit and its retry meet a refused connection
             await app.updater.stop()  # (a poll in flight would race the closing server: see below)
             flow: GameFlow = app.bot_data["flow"]
-            game = await flow.repo.active_game(CHAT_ID)
+            game = await flow.store.active_game(CHAT_ID)
             assert game is not None
             await tg.close()
             await asyncio.sleep(0.1)  # the bot's pooled connections see the server close them

@@ -17,6 +17,7 @@ import pytest
 
 from bot import callback_data as cb
 from bot.fake_telegram import FakeUser, StoredMessage
+from bot.store import LoggedAction
 from engines import GAMES
 from tests.bot_harness import (
     CHAT_ID,
@@ -52,8 +53,8 @@ async def open_settings(runner: BotRunner, user: FakeUser) -> StoredMessage:
 
 async def stored(runner: BotRunner) -> tuple[str | None, dict[str, Any]]:
     """The chat's language and settings as the bot stored them."""
-    repo = flow_of(runner).repo
-    return await repo.chat_locale(CHAT_ID), await repo.chat_settings(CHAT_ID)
+    store = flow_of(runner).store
+    return (await store.chat(CHAT_ID)).locale, dict((await store.chat(CHAT_ID)).settings)
 
 
 async def test_the_admin_sees_the_defaults_and_every_button_switches_one(world) -> None:
@@ -129,16 +130,16 @@ async def test_a_new_lobby_starts_from_the_chat_default_and_a_stale_value_falls_
     await runner.say(users["anya"], "/newgame ludo")
     lobby = runner.table()
     assert "Вариант: с бонусами" in lobby.caption
-    game = await flow_of(runner).repo.game(game_id_of(lobby))
+    game = await flow_of(runner).store.game(game_id_of(lobby))
     assert game is not None and game.options["bonuses"] is True
     await runner.press(users["anya"], lobby, "Отмена")
     # values stored earlier that the engine no longer takes: the engine's default, the rest kept
-    await flow_of(runner).repo.set_chat_setting(CHAT_ID, "defaults", {
+    await flow_of(runner).store.set_chat_setting(CHAT_ID, "defaults", {
         "ludo": {"bonuses": "maybe"}, "sosedi": {"mode": "nonsense", "chips": 15}, "tishe": "junk"})
     await runner.say(users["anya"], "/newgame sosedi")
     lobby = runner.table()
     assert "Вариант: классика" in lobby.caption
-    game = await flow_of(runner).repo.game(game_id_of(lobby))
+    game = await flow_of(runner).store.game(game_id_of(lobby))
     assert game is not None and (game.options["mode"], game.options["chips"]) == ("classic", 15)
     await runner.press(users["anya"], lobby, "Отмена")
     for code in ("ludo", "tishe"):
@@ -166,7 +167,7 @@ async def test_the_language_switch_speaks_the_new_language(world) -> None:
     assert message.text is not None and message.text.startswith("⚙️ Chat settings")
     assert "🌐 Language: English" in message.text.splitlines() and "Ludo: classic" in message.text.splitlines()
     assert "🌐 Language → русский" in [label for label, _ in message.buttons]
-    assert await flow_of(runner).repo.chat_locale(CHAT_ID) == "en"
+    assert (await flow_of(runner).store.chat(CHAT_ID)).locale == "en"
     await runner.say(users["anya"], "/newgame ludo")
     assert "Variant: classic" in runner.table().caption  # the chat speaks English now
     await runner.press(users["anya"], message, "🌐 Language → русский")
@@ -184,15 +185,15 @@ async def set_autoroll(runner: BotRunner, admin: FakeUser, on: bool) -> None:
     assert await flow_of(runner).autoroll(CHAT_ID) is on
 
 
-async def actions(runner: BotRunner, game_id: int) -> list[dict[str, Any]]:
-    return [a for a in await flow_of(runner).repo.actions(game_id) if a["code"] != "start"]
+async def actions(runner: BotRunner, game_id: int) -> list[LoggedAction]:
+    return [a for a in await flow_of(runner).store.actions(game_id) if a.code != "start"]
 
 
 @dataclass
 class Press:
     """What one press stored, the caption after it, and whether a person is left with only a roll."""
 
-    stored: list[dict[str, Any]]
+    stored: list[LoggedAction]
     caption: str
     roll_left: bool
 
@@ -228,20 +229,20 @@ async def test_autoroll_rolls_once_for_the_next_person_in_the_same_edit(world, c
     table = await start_for_two(runner, users, code)
     game_id = game_id_of(table)
     first = await actions(runner, game_id)
-    assert first and first[0]["code"] == "r"  # the starter's roll came with the deal (the start is a move too)
+    assert first and first[0].code == "r"  # the starter's roll came with the deal (the start is a move too)
     players = [users["anya"], users["boris"]]
     per_press = await play_presses(runner, table, code, players, presses=60, seed=5)
     assert sum(len(p.stored) == 2 for p in per_press) >= 10, "seldom a roll for the next player"
     for press in per_press:
         assert 1 <= len(press.stored) <= 2  # the press, and at most one roll (never a chain through players)
         if len(press.stored) == 2:
-            assert press.stored[1]["code"] == "r"
+            assert press.stored[1].code == "r"
             # the roll shows in the caption of the very edit that showed the press
-            assert f"{('Аня', 'Борис')[press.stored[1]['seat']]}: 🎲 " in press.caption
+            assert f"{('Аня', 'Борис')[press.stored[1].seat]}: 🎲 " in press.caption
         if press.roll_left:  # someone must press «Бросить» only if this press has rolled once already
             assert len(press.stored) == 2
     await assert_replays(runner, game_id)
-    game = await flow_of(runner).repo.game(game_id)
+    game = await flow_of(runner).store.game(game_id)
     assert game is not None and (game.deadline is not None or game.status != "running")  # the timer runs
 
 
@@ -275,9 +276,9 @@ async def test_autoroll_after_the_computer_moved(world) -> None:
     game_id = game_id_of(table)
     per_press = await play_presses(runner, table, "ludo", [users["anya"]], presses=30, seed=2)
     # Аня never has to press «Бросить» after the computer's turn: it rolled for her (once per press)
-    assert any(p.stored[-1]["seat"] == 0 and p.stored[-1]["code"] == "r" and len(p.stored) > 2 for p in per_press)
+    assert any(p.stored[-1].seat == 0 and p.stored[-1].code == "r" and len(p.stored) > 2 for p in per_press)
     for press in per_press:
-        assert sum(a["seat"] == 0 for a in press.stored[1:]) <= 1  # besides her press, at most one roll for her
+        assert sum(a.seat == 0 for a in press.stored[1:]) <= 1  # besides her press, at most one roll for her
     await assert_replays(runner, game_id)
 
 
@@ -291,8 +292,8 @@ async def test_autoroll_after_a_timeout(world) -> None:
     done = len(await actions(runner, game_id))
     assert await time_out(runner, table)  # the computer plays Борис's turn: one edit
     stored = (await actions(runner, game_id))[done:]
-    assert stored[-1]["seat"] == 0 and stored[-1]["code"] == "r"  # and Аня's roll came with it
-    assert sum(a["seat"] == 0 for a in stored) == 1
+    assert stored[-1].seat == 0 and stored[-1].code == "r"  # and Аня's roll came with it
+    assert sum(a.seat == 0 for a in stored) == 1
     assert "⏱ Борис: время вышло" in table.caption and "Аня: 🎲 " in table.caption
     await assert_replays(runner, game_id)
 

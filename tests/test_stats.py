@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import bot.storage as storage
 from bot.fake_telegram import FakeUser, StoredMessage
 from bot.stats import (
     Ranked,
@@ -22,10 +21,12 @@ from bot.stats import (
     top_text,
     when,
 )
-from bot.storage import GameTotals, PastGame, PlayerTotals, Repository, Seat, StaleVersionError
+from bot.store import GameTotals, PastGame, PlayerTotals, Seat, SQLiteStore, StaleVersionError, StorageError, Store
+from bot.store.sqlite_dialect import MIGRATIONS
 from bot.texts import CAPTION_LIMIT, visible_length
 from locales import Translator
 from tests.bot_harness import CHAT_ID, BotRunner, group_world
+from tests.store_helpers import moved
 from tests.test_e2e_sosedi import play_to_end
 
 CHAT = -500
@@ -34,10 +35,10 @@ KESHA = Seat(2, -1, "🤖 Кеша")
 
 
 @pytest.fixture
-async def repo(tmp_path: Path) -> Any:
-    repo = await Repository.open(tmp_path / "bot.sqlite3")
-    yield repo
-    await repo.close()
+async def store(tmp_path: Path) -> Any:
+    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+    yield store
+    await store.close()
 
 
 @pytest.fixture(scope="module")
@@ -46,153 +47,154 @@ def tr() -> Any:
     return lambda key, /, **args: translator.t("ru", key, **args)
 
 
-async def results(repo: Repository, game_id: int | None = None) -> list[tuple[Any, ...]]:
+async def results(store: Store, game_id: int | None = None) -> list[tuple[Any, ...]]:
     """The stored results rows (game, chat, code, user, name, won, paid), in a fixed order."""
-    rows = await repo._run(lambda conn: conn.execute(
+    assert isinstance(store, SQLiteStore)
+    rows = await store.connection.execute_fetchall(
         "SELECT game_id, chat_id, code, user_id, name, won, paid FROM results "
-        "WHERE ? IS NULL OR game_id = ? ORDER BY game_id, user_id", (game_id, game_id)).fetchall())
+        "WHERE ? IS NULL OR game_id = ? ORDER BY game_id, user_id", (game_id, game_id))
     return [tuple(r) for r in rows]
 
 
-async def started(repo: Repository, seats: tuple[Seat, ...] = (ANYA, BORIS, KESHA), chat: int = CHAT,
+async def started(store: Store, seats: tuple[Seat, ...] = (ANYA, BORIS, KESHA), chat: int = CHAT,
                   code: str = "sosedi") -> int:
     """A game with ``seats``, begun (version 0) and one move on (version 1)."""
-    game = await repo.create_game(chat, code, {}, "00" * 32, seats[0], seats)
-    await repo.save_move(game.id, 0, {"v": 0}, 0, [(None, "start", (), [])])
-    await repo.save_move(game.id, 0, {"v": 1}, 1, [(0, "r", (1, 2, 3), [])])
+    game = await store.create_game(chat, code, {}, "00" * 32, seats[0], seats)
+    await store.save_move(moved(game.id, 0, {"v": 0}, 0, [(None, "start", (), [])]))
+    await store.save_move(moved(game.id, 0, {"v": 1}, 1, [(0, "r", (1, 2, 3), [])]))
     return game.id
 
 
-async def finish(repo: Repository, game_id: int, result: dict[str, Any], payer: Seat | None = None,
+async def finish(store: Store, game_id: int, result: dict[str, Any], payer: Seat | None = None,
                  new_seat: Seat | None = None) -> None:
-    await repo.save_move(game_id, 1, {"v": 2}, 2, [(1, "r", (6, 6, 6), [])], status="finished", result=result,
-                         pub_payer=payer, new_seat=new_seat)
+    await store.save_move(moved(game_id, 1, {"v": 2}, 2, [(1, "r", (6, 6, 6), [])], status="finished",
+                                result=result, pub_payer=payer, new_seat=new_seat))
 
 
 # storage -----------------------------------------------------------------------
 
 
-async def test_a_finished_game_records_one_row_per_person_once(repo: Repository) -> None:
-    game_id = await started(repo)
-    assert await results(repo) == []  # a running game has no results
-    await finish(repo, game_id, {"kind": "win", "winners": [1], "losers": [], "ranking": [1, 0, 2]})
+async def test_a_finished_game_records_one_row_per_person_once(store: Store) -> None:
+    game_id = await started(store)
+    assert await results(store) == []  # a running game has no results
+    await finish(store, game_id, {"kind": "win", "winners": [1], "losers": [], "ranking": [1, 0, 2]})
     expected = [(game_id, CHAT, "sosedi", 10, "Аня", 0, 0), (game_id, CHAT, "sosedi", 20, "Борис", 1, 0)]
-    assert await results(repo) == expected  # the computer player (-1) has no row
+    assert await results(store) == expected  # the computer player (-1) has no row
     with pytest.raises(StaleVersionError):  # the same finishing save again: refused, nothing recorded twice
-        await finish(repo, game_id, {"kind": "win", "winners": [0]})
-    assert await results(repo) == expected
-    assert await repo.user_totals(CHAT, 20) == [GameTotals("sosedi", 1, 1)]
-    assert await repo.user_totals(CHAT, -1) == []
+        await finish(store, game_id, {"kind": "win", "winners": [0]})
+    assert await results(store) == expected
+    assert await store.user_totals(CHAT, 20) == [GameTotals("sosedi", 1, 1)]
+    assert await store.user_totals(CHAT, -1) == []
 
 
-async def test_results_are_written_in_the_finishing_transaction(repo: Repository, monkeypatch) -> None:
-    game_id = await started(repo)
+async def test_results_are_written_in_the_finishing_transaction(store: Store) -> None:
+    game_id = await started(store)
 
-    def broken(conn: sqlite3.Connection, *args: Any) -> None:
-        raise sqlite3.OperationalError("disk I/O error")
+    def no_results(action: int, table: str | None, *_: object) -> int:  # SQLite refuses to write them
+        return sqlite3.SQLITE_DENY if action == sqlite3.SQLITE_INSERT and table == "results" else sqlite3.SQLITE_OK
 
-    monkeypatch.setattr(storage, "_record_results", broken)
-    with pytest.raises(storage.StorageError):
-        await finish(repo, game_id, {"kind": "win", "winners": [0]})
-    game = await repo.game(game_id)
+    assert isinstance(store, SQLiteStore)
+    await store.connection.set_authorizer(no_results)
+    with pytest.raises(StorageError):
+        await finish(store, game_id, {"kind": "win", "winners": [0]})
+    await store.connection.set_authorizer(None)
+    game = await store.game(game_id)
     assert game is not None and game.status == "running" and game.version == 1  # the finish rolled back with it
-    assert len(await repo.actions(game_id)) == 2
+    assert len(await store.actions(game_id)) == 2
 
 
-async def test_a_stopped_game_records_nothing_but_is_in_the_history(repo: Repository) -> None:
-    game_id = await started(repo)
-    assert await repo.stop_game(game_id, {"kind": "stopped"})
-    lobby = await repo.create_game(CHAT, "spichki", {}, "00" * 32, ANYA)
-    await repo.stop_game(lobby.id, {"kind": "cancelled"})  # closed before it began: not a game played
-    assert await results(repo) == []
-    past = await repo.past_games(CHAT, 10)
+async def test_a_stopped_game_records_nothing_but_is_in_the_history(store: Store) -> None:
+    game_id = await started(store)
+    assert await store.stop_game(game_id, {"kind": "stopped"})
+    lobby = await store.create_game(CHAT, "spichki", {}, "00" * 32, ANYA)
+    await store.stop_game(lobby.id, {"kind": "cancelled"})  # closed before it began: not a game played
+    assert await results(store) == []
+    past = await store.past_games(CHAT, 10)
     assert [(g.id, g.status, g.names) for g in past] == [(game_id, "stopped", ("Аня", "Борис", "🤖 Кеша"))]
 
 
-async def test_a_draw_is_played_not_won(repo: Repository) -> None:
-    game_id = await started(repo, (ANYA, BORIS), code="lions")
-    await finish(repo, game_id, {"kind": "draw", "winners": [0, 1], "losers": [], "ranking": [0, 1]})
-    assert [(r[3], r[5], r[6]) for r in await results(repo)] == [(10, 0, 0), (20, 0, 0)]
-    assert await repo.user_totals(CHAT, 10) == [GameTotals("lions", 1, 0)]
+async def test_a_draw_is_played_not_won(store: Store) -> None:
+    game_id = await started(store, (ANYA, BORIS), code="lions")
+    await finish(store, game_id, {"kind": "draw", "winners": [0, 1], "losers": [], "ranking": [0, 1]})
+    assert [(r[3], r[5], r[6]) for r in await results(store)] == [(10, 0, 0), (20, 0, 0)]
+    assert await store.user_totals(CHAT, 10) == [GameTotals("lions", 1, 0)]
 
 
-async def test_the_pub_payer_paid_and_nobody_won(repo: Repository) -> None:
-    game_id = await started(repo, (ANYA, BORIS, VERA))
-    await finish(repo, game_id, {"kind": "lose", "winners": [], "losers": [1]}, payer=BORIS)
-    assert [(r[3], r[5], r[6]) for r in await results(repo)] == [(10, 0, 0), (20, 0, 1), (30, 0, 0)]
-    assert await repo.pub_rounds(CHAT, 20) == 1 and await repo.pub_rounds(CHAT, 10) == 0
+async def test_the_pub_payer_paid_and_nobody_won(store: Store) -> None:
+    game_id = await started(store, (ANYA, BORIS, VERA))
+    await finish(store, game_id, {"kind": "lose", "winners": [], "losers": [1]}, payer=BORIS)
+    assert [(r[3], r[5], r[6]) for r in await results(store)] == [(10, 0, 0), (20, 0, 1), (30, 0, 0)]
+    assert await store.pub_rounds(CHAT, 20) == 1 and await store.pub_rounds(CHAT, 10) == 0
 
 
-async def test_a_seat_handed_to_a_bot_in_the_finishing_save_still_counts_for_its_person(repo: Repository) -> None:
-    game_id = await started(repo, (ANYA, BORIS, VERA))
-    await finish(repo, game_id, {"kind": "win", "winners": [2]}, new_seat=Seat(2, -1, "🤖 Вера"))
+async def test_a_seat_handed_to_a_bot_in_the_finishing_save_still_counts_for_its_person(store: Store) -> None:
+    game_id = await started(store, (ANYA, BORIS, VERA))
+    await finish(store, game_id, {"kind": "win", "winners": [2]}, new_seat=Seat(2, -1, "🤖 Вера"))
     # Вера timed out for good and the bot won her seat: she played it and did not win it
-    assert [(r[3], r[4], r[5]) for r in await results(repo)] == [(10, "Аня", 0), (20, "Борис", 0), (30, "Вера", 0)]
+    assert [(r[3], r[4], r[5]) for r in await results(store)] == [(10, "Аня", 0), (20, "Борис", 0), (30, "Вера", 0)]
 
 
-async def test_leaving_a_losing_game_does_not_erase_it_from_the_stats(repo: Repository) -> None:
-    game_id = await started(repo, (ANYA, BORIS))
-    assert await repo.hand_seat(game_id, Seat(1, -1, "🤖 вместо Бориса"))  # /leave, /kick or timeouts
-    assert await repo.hand_seat(game_id, Seat(1, -2, "🤖 другой"))  # a second hand-over keeps the person
-    await finish(repo, game_id, {"kind": "win", "winners": [0]})
-    assert await repo.user_totals(CHAT, 20) == [GameTotals("sosedi", 1, 0)]
-    assert await repo.player_totals(CHAT) == [PlayerTotals(10, "Аня", 1, 1), PlayerTotals(20, "Борис", 1, 0)]
+async def test_leaving_a_losing_game_does_not_erase_it_from_the_stats(store: Store) -> None:
+    game_id = await started(store, (ANYA, BORIS))
+    assert await store.hand_seat(game_id, Seat(1, -1, "🤖 вместо Бориса"))  # /leave, /kick or timeouts
+    assert await store.hand_seat(game_id, Seat(1, -2, "🤖 другой"))  # a second hand-over keeps the person
+    await finish(store, game_id, {"kind": "win", "winners": [0]})
+    assert await store.user_totals(CHAT, 20) == [GameTotals("sosedi", 1, 0)]
+    assert await store.player_totals(CHAT) == [PlayerTotals(10, "Аня", 1, 1), PlayerTotals(20, "Борис", 1, 0)]
 
 
-async def test_the_pub_rounds_in_stats_survive_a_tally_reset(repo: Repository) -> None:
-    game_id = await started(repo, (ANYA, BORIS))
-    await finish(repo, game_id, {"kind": "lose", "winners": [], "losers": [0]}, payer=ANYA)
-    await repo.reset_pub_tally(CHAT)
-    assert await repo.pub_tally(CHAT) == [] and await repo.pub_rounds(CHAT, 10) == 1
+async def test_the_pub_rounds_in_stats_survive_a_tally_reset(store: Store) -> None:
+    game_id = await started(store, (ANYA, BORIS))
+    await finish(store, game_id, {"kind": "lose", "winners": [], "losers": [0]}, payer=ANYA)
+    await store.reset_pub_tally(CHAT)
+    assert await store.pub_tally(CHAT) == [] and await store.pub_rounds(CHAT, 10) == 1
 
 
-async def test_totals_per_game_and_the_latest_name(repo: Repository) -> None:
+async def test_totals_per_game_and_the_latest_name(store: Store) -> None:
     for code, winner in (("sosedi", 0), ("sosedi", 1), ("spichki", 0)):
-        await finish(repo, await started(repo, (ANYA, BORIS), code=code), {"kind": "win", "winners": [winner]})
+        await finish(store, await started(store, (ANYA, BORIS), code=code), {"kind": "win", "winners": [winner]})
     renamed = Seat(0, 10, "Анна")
-    await finish(repo, await started(repo, (renamed, BORIS), code="spichki"), {"kind": "win", "winners": [1]})
-    assert await repo.user_totals(CHAT, 10) == [GameTotals("sosedi", 2, 1), GameTotals("spichki", 2, 1)]
-    assert await repo.player_totals(CHAT) == [PlayerTotals(10, "Анна", 4, 2), PlayerTotals(20, "Борис", 4, 2)]
-    assert await repo.player_totals(CHAT, "spichki") == [PlayerTotals(10, "Анна", 2, 1),
+    await finish(store, await started(store, (renamed, BORIS), code="spichki"), {"kind": "win", "winners": [1]})
+    assert await store.user_totals(CHAT, 10) == [GameTotals("sosedi", 2, 1), GameTotals("spichki", 2, 1)]
+    assert await store.player_totals(CHAT) == [PlayerTotals(10, "Анна", 4, 2), PlayerTotals(20, "Борис", 4, 2)]
+    assert await store.player_totals(CHAT, "spichki") == [PlayerTotals(10, "Анна", 2, 1),
                                                          PlayerTotals(20, "Борис", 2, 1)]
-    assert await repo.player_totals(CHAT, "ludo") == [] and await repo.player_totals(CHAT - 1) == []
+    assert await store.player_totals(CHAT, "ludo") == [] and await store.player_totals(CHAT - 1) == []
 
 
-async def test_a_chat_migration_moves_the_results(repo: Repository) -> None:
+async def test_a_chat_migration_moves_the_results(store: Store) -> None:
     old, new = -4011, -1000000004011
-    await finish(repo, await started(repo, (ANYA, BORIS), chat=old), {"kind": "win", "winners": [0]})
-    await finish(repo, await started(repo, (ANYA, BORIS), chat=new), {"kind": "win", "winners": [1]})
-    assert await repo.migrate_chat(old, new)
-    assert await repo.user_totals(old, 10) == [] and await repo.player_totals(old) == []
-    assert await repo.player_totals(new) == [PlayerTotals(10, "Аня", 2, 1), PlayerTotals(20, "Борис", 2, 1)]
-    assert len(await repo.past_games(new, 10)) == 2
+    await finish(store, await started(store, (ANYA, BORIS), chat=old), {"kind": "win", "winners": [0]})
+    await finish(store, await started(store, (ANYA, BORIS), chat=new), {"kind": "win", "winners": [1]})
+    assert await store.migrate_chat(old, new)
+    assert await store.user_totals(old, 10) == [] and await store.player_totals(old) == []
+    assert await store.player_totals(new) == [PlayerTotals(10, "Аня", 2, 1), PlayerTotals(20, "Борис", 2, 1)]
+    assert len(await store.past_games(new, 10)) == 2
 
 
-async def test_migration_4_fills_in_games_finished_before_it(tmp_path: Path, monkeypatch) -> None:
+async def test_migration_4_fills_in_games_finished_before_it(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    monkeypatch.setattr(storage, "_record_results", lambda *args: None)  # the code before results ...
-    repo = await Repository.open(path)
-    won = await started(repo)
-    await finish(repo, won, {"kind": "win", "winners": [1], "losers": [0]})
-    paid = await started(repo, (ANYA, BORIS, VERA))
-    await finish(repo, paid, {"kind": "lose", "winners": [], "losers": [2]}, payer=VERA)
-    drawn = await started(repo, (ANYA, BORIS))
-    await finish(repo, drawn, {"kind": "draw", "winners": [0, 1]})
-    await repo.stop_game(await started(repo), {"kind": "stopped"})
-    await repo.close()
-    with contextlib.closing(sqlite3.connect(path)) as old:  # ... and the schema before them (version 3)
+    store = await SQLiteStore.open(path)
+    won = await started(store)
+    await finish(store, won, {"kind": "win", "winners": [1], "losers": [0]})
+    paid = await started(store, (ANYA, BORIS, VERA))
+    await finish(store, paid, {"kind": "lose", "winners": [], "losers": [2]}, payer=VERA)
+    drawn = await started(store, (ANYA, BORIS))
+    await finish(store, drawn, {"kind": "draw", "winners": [0, 1]})
+    await store.stop_game(await started(store), {"kind": "stopped"})
+    await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as old:  # the schema before results (version 3)
         old.executescript("DROP TABLE results; DROP INDEX games_chat; ALTER TABLE seats DROP COLUMN left_user_id; "
                           "ALTER TABLE seats DROP COLUMN left_name; ALTER TABLE games DROP COLUMN next_seed; "
                           "DELETE FROM schema_version WHERE version > 3")
-    monkeypatch.undo()
-    repo = await Repository.open(path)
-    assert await repo.schema_version() == len(storage.MIGRATIONS) == 5
-    assert [(r[0], r[3], r[5], r[6]) for r in await results(repo)] == [
+    store = await SQLiteStore.open(path)
+    assert await store.schema_version() == len(MIGRATIONS) == 5
+    assert [(r[0], r[3], r[5], r[6]) for r in await results(store)] == [
         (won, 10, 0, 0), (won, 20, 1, 0),
         (paid, 10, 0, 0), (paid, 20, 0, 0), (paid, 30, 0, 1),
         (drawn, 10, 0, 0), (drawn, 20, 0, 0),
     ]
-    await repo.close()
+    await store.close()
 
 
 # ranking -----------------------------------------------------------------------
@@ -339,7 +341,7 @@ async def test_stats_top_and_history_in_a_group(tmp_path: Path) -> None:
             await play_to_end(runner, users, table)
             result = tg.last_bot_message(CHAT_ID)
             assert "Ещё раунд" in result.buttons[0][0]
-            game_ids.append((await runner.app.bot_data["flow"].repo.past_games(CHAT_ID, 1))[0].id)
+            game_ids.append((await runner.app.bot_data["flow"].store.past_games(CHAT_ID, 1))[0].id)
             if round_ < 2:
                 await runner.press(boris, result, "Ещё раунд")
         # a fourth game is stopped: it counts nowhere but the history
@@ -347,8 +349,8 @@ async def test_stats_top_and_history_in_a_group(tmp_path: Path) -> None:
         await runner.press(anya, runner.table(), "Играю")
         await runner.press(vera, runner.table(), "Начать")
         await runner.say(vera, "/stop")
-        repo = runner.app.bot_data["flow"].repo
-        totals = {p.name: p for p in await repo.player_totals(CHAT_ID)}
+        store = runner.app.bot_data["flow"].store
+        totals = {p.name: p for p in await store.player_totals(CHAT_ID)}
         assert set(totals) == {"Аня", "Борис"} and totals["Аня"].games == totals["Борис"].games == 3
         anya_wins, boris_wins = totals["Аня"].wins, totals["Борис"].wins
         assert anya_wins + boris_wins <= 3

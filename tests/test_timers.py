@@ -50,7 +50,7 @@ def later(flow: GameFlow, seconds: float) -> None:
 async def time_out(runner: BotRunner, table: StoredMessage) -> bool:
     """The player to move lets the timer run out; one edit of the table follows."""
     flow = flow_of(runner)
-    game = await flow.repo.game(game_id_of(table))
+    game = await flow.store.game(game_id_of(table))
     assert game is not None and game.deadline is not None
     later(flow, game.deadline - flow.clock() + 1)
     edits = table.edit_count
@@ -66,7 +66,7 @@ async def boris_times_out_three_times(runner: BotRunner, table: StoredMessage,
     runs on until the third."""
     timeouts = 0
     while timeouts < 3:
-        game = await flow_of(runner).repo.game(game_id_of(table))
+        game = await flow_of(runner).store.game(game_id_of(table))
         assert game is not None and game.status == "running"
         if current_player_name(table.caption) == "Борис":
             assert await time_out(runner, table)
@@ -95,7 +95,7 @@ async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world
     _, runner, users = world
     table = await start_for_two(runner, users, "spichki")
     flow = flow_of(runner)
-    game = await flow.repo.game(game_id_of(table))
+    game = await flow.store.game(game_id_of(table))
     assert game is not None and game.deadline is not None
     assert abs(game.deadline - (flow.clock() + 180)) < 5
     assert runner.app is not None and runner.app.job_queue is not None
@@ -108,7 +108,7 @@ async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world
     after = await stored_state(runner, GAMES["spichki"], game.id)
     assert after.version > before.version and after.current_player != before.current_player
     assert f"⏱ {mover}: время вышло — ход сделал бот (1 из 3)." in table.caption
-    fresh = await flow.repo.game(game.id)
+    fresh = await flow.store.game(game.id)
     assert fresh is not None and fresh.timeouts == {str(before.current_player): 1}
     assert fresh.deadline is not None and fresh.deadline > flow.clock()  # the next player's clock runs
     # the same deadline fired twice (a stale job) plays nothing more
@@ -124,14 +124,14 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(world) -> None:
 
     await boris_times_out_three_times(runner, table, anya_turn)
     assert "🤖 Борис: три пропуска подряд — дальше за этого игрока играет бот." in table.caption
-    game = await flow_of(runner).repo.game(game_id_of(table))
+    game = await flow_of(runner).store.game(game_id_of(table))
     assert game is not None and [s.name for s in game.seats] == ["Аня", "🤖 Борис"]
     assert game.seats[1].user_id < 0
     # from now on only Аня is ever asked to move; the bot's turns come with her presses
     while table.buttons and game.status == "running":
         assert current_player_name(table.caption) == "Аня"
         await runner.press(users["anya"], table, next(label for label, _ in table.buttons))
-        game = await flow_of(runner).repo.game(game.id)
+        game = await flow_of(runner).store.game(game.id)
         assert game is not None
     assert game.status == "finished"
 
@@ -143,13 +143,13 @@ async def test_a_person_who_moves_again_starts_counting_from_zero(world) -> None
     flow = flow_of(runner)
     first = current_player_name(table.caption)
     assert await time_out(runner, table)
-    game = await flow.repo.game(game_id_of(table))
+    game = await flow.store.game(game_id_of(table))
     assert game is not None and set(game.timeouts.values()) == {1}
     while current_player_name(table.caption) != first:
         other = current_player_name(table.caption)
         await runner.press(people[other], table, next(label for label, _ in table.buttons))
     await runner.press(people[first], table, next(label for label, _ in table.buttons))
-    game = await flow.repo.game(game.id)
+    game = await flow.store.game(game.id)
     assert game is not None and set(game.timeouts.values()) == {0}
 
 
@@ -168,7 +168,7 @@ async def test_in_lions_the_third_timeout_resigns(world) -> None:
     table = await start_for_two(runner, users, "lions")
     game_id = game_id_of(table)
     await boris_times_out_three_times(runner, table, lambda: lions_person_turn(runner, users["anya"], table))
-    game = await flow_of(runner).repo.game(game_id)
+    game = await flow_of(runner).store.game(game_id)
     assert game is not None and game.status == "finished" and game.result is not None
     assert game.result["winners"] == [0] and game.result["data"]["end"] == "resign"
     assert [s.name for s in game.seats] == ["Аня", "Борис"]  # nobody replaced: he lost
@@ -198,13 +198,13 @@ async def test_a_pending_deadline_is_re_armed_after_a_restart(world) -> None:
     _, runner, users = world
     table = await start_for_two(runner, users, "spichki")
     game_id = game_id_of(table)
-    game = await flow_of(runner).repo.game(game_id)
+    game = await flow_of(runner).store.game(game_id)
     assert game is not None
     await runner.restart()
     assert runner.app is not None and runner.app.job_queue is not None
     jobs = runner.app.job_queue.get_jobs_by_name(f"deadline:{game_id}")
     assert [j.data for j in jobs] == [game_id]
-    again = await flow_of(runner).repo.game(game_id)
+    again = await flow_of(runner).store.game(game_id)
     assert again is not None and again.deadline == game.deadline and again.version == game.version
 
 
@@ -216,7 +216,7 @@ async def test_with_the_timer_off_there_is_no_deadline(world) -> None:
     await runner.press(users["anya"], lobby, "⏱ Таймер хода")  # off
     await runner.press(users["boris"], lobby, "Играю")
     await runner.press(users["anya"], lobby, "Начать")
-    game = await flow_of(runner).repo.game(game_id_of(runner.table()))
+    game = await flow_of(runner).store.game(game_id_of(runner.table()))
     assert game is not None and game.status == "running" and game.deadline is None
     assert runner.app is not None and runner.app.job_queue is not None
     assert not runner.app.job_queue.get_jobs_by_name(f"deadline:{game.id}")
@@ -231,7 +231,7 @@ async def test_leave_hands_the_seat_to_a_bot_that_plays_at_once(world) -> None:
     assert tg.last_bot_message(CHAT_ID).text == "Вы не играете в этой партии."
     await runner.say(people[mover], "/leave")
     assert tg.last_bot_message(CHAT_ID).text == f"🤖 {mover} выходит из игры — дальше за этого игрока играет бот."
-    game = await flow_of(runner).repo.game(game_id_of(table))
+    game = await flow_of(runner).store.game(game_id_of(table))
     assert game is not None and f"🤖 {mover}" in game.names
     # the bot played the leaver's turn at once: the other person is to move (or the game ended)
     if game.status == "running":
@@ -246,11 +246,11 @@ async def test_kick_is_for_the_host_or_an_admin_and_skips_the_player_to_move(wor
         await runner.press(people["Аня"], table, next(label for label, _ in table.buttons))
     await runner.say(users["boris"], "/kick")  # Борис is neither host nor admin
     assert tg.last_bot_message(CHAT_ID).text == "Пропускать игроков может только хост или администратор чата."
-    game = await flow_of(runner).repo.game(game_id_of(table))
+    game = await flow_of(runner).store.game(game_id_of(table))
     assert game is not None and game.names == ["Аня", "Борис"]
     await runner.say(users["anya"], "/kick")
     assert tg.last_bot_message(CHAT_ID).text == "🤖 Борис выходит из игры — дальше за этого игрока играет бот."
-    game = await flow_of(runner).repo.game(game.id)
+    game = await flow_of(runner).store.game(game.id)
     assert game is not None and game.names == ["Аня", "🤖 Борис"]
 
 
@@ -263,7 +263,7 @@ async def test_leaving_lions_out_of_turn_resigns(world) -> None:
     key = {"Аня": "anya", "Борис": "boris"}[other]
     await runner.say(users[key], "/leave")
     assert table.buttons == []  # the table shows the finished game
-    game = await flow_of(runner).repo.game(game_id)
+    game = await flow_of(runner).store.game(game_id)
     assert game is not None and game.status == "finished" and game.result is not None
     assert game.result["data"]["end"] == "resign" and game.names[game.result["winners"][0]] == mover
 
@@ -286,14 +286,14 @@ async def test_after_a_timeout_the_host_can_skip_that_player_with_a_button(world
     answer = await runner.press(users["anya"], table, "⏭ Пропустить игрока")
     assert answer["text"] == "Готово."
     assert tg.last_bot_message(CHAT_ID).text == "🤖 Борис выходит из игры — дальше за этого игрока играет бот."
-    game = await flow_of(runner).repo.game(game_id)
+    game = await flow_of(runner).store.game(game_id)
     assert game is not None and game.names == ["Аня", "🤖 Борис"]
     if game.status == "running":
         assert current_player_name(table.caption) == "Аня"
     # the old button is stale now: nothing changes
     answer = await runner.press_data(users["anya"], table, cb.kick(game_id, kick_version))
     assert answer["text"] == "Кнопка устарела."
-    again = await flow_of(runner).repo.game(game_id)
+    again = await flow_of(runner).store.game(game_id)
     assert again is not None and again.version == game.version and again.names == game.names
 
 
@@ -303,7 +303,7 @@ async def test_the_job_queue_runs_a_due_deadline(world) -> None:
     table = await start_for_two(runner, users, "spichki")
     game_id = game_id_of(table)
     flow = flow_of(runner)
-    game = await flow.repo.game(game_id)
+    game = await flow.store.game(game_id)
     assert game is not None and game.deadline is not None
     later(flow, game.deadline - flow.clock() + 1)
     done = asyncio.Event()

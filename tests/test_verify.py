@@ -16,7 +16,7 @@ from bot import texts
 from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.games import GAME_UIS
 from bot.games.sosedi import SosediUI
-from bot.storage import GameRow, Seat
+from bot.store import GameRow, Seat
 from bot.verify import verdict, verify_log
 from engines import GAMES
 from engines.base import DiceSource, LogEntry, seed_digest
@@ -288,7 +288,7 @@ async def ask(runner: BotRunner, user: FakeUser, text: str, chat_id: int = CHAT_
 async def set_dice(runner: BotRunner, game_id: int, n: int, dice: Sequence[int]) -> None:
     """Forge action ``n``'s dice in the stored log, behind the bot's back."""
     assert runner.app is not None
-    await runner.app.bot_data["flow"].repo._write("UPDATE actions SET dice = ? WHERE game_id = ? AND n = ?",
+    await runner.app.bot_data["flow"].store._write("UPDATE actions SET dice = ? WHERE game_id = ? AND n = ?",
                                                   (json.dumps(list(dice)), game_id, n))
 
 
@@ -325,15 +325,15 @@ async def test_fair_dice_end_to_end(tmp_path: Path) -> None:
         assert "✅ Ваш sha256 совпадает" in await ask(runner, users["vera"], f"/verify #{game_id} {digest}")
 
         n = rolls // 2  # forge a roll in the middle: /verify names exactly that one
-        actions = await runner.app.bot_data["flow"].repo.actions(game_id)
-        entry = next(a for a in actions if a["n"] == n)
-        forged = [other_face(entry["dice"][0]), *entry["dice"][1:]]
+        actions = await runner.app.bot_data["flow"].store.actions(game_id)
+        entry = next(a for a in actions if a.n == n)
+        forged = [other_face(entry.dice[0]), *entry.dice[1:]]
         await set_dice(runner, game_id, n, forged)
         bad = await ask(runner, users["vera"], f"/verify {game_id}")
-        name = ["Аня", "Борис", "Вера"][entry["seat"]]  # open_lobby seats them in this order
+        name = ["Аня", "Борис", "Вера"][entry.seat]  # open_lobby seats them in this order
         assert bad.split("\n")[0] == (
             f"❌ Игра #{game_id}: бросок {n + 1} (ход {n + 1}, {name}): в журнале {' · '.join(map(str, forged))}, "
-            f"а зерно даёт {' · '.join(map(str, entry['dice']))}.")
+            f"а зерно даёт {' · '.join(map(str, entry.dice))}.")
 
         # a rematch: a new seed, committed in the result message before any of its rolls (and on its
         # first table), secret while it runs, told once stopped
@@ -353,7 +353,7 @@ async def test_fair_dice_end_to_end(tmp_path: Path) -> None:
         assert stopped.startswith(f"✅ Игра #{second_id}: ") and f"Зерно: {second_seed}" in stopped
         # the same result's button again: that seed has served a game, so this one gets a fresh seed
         await runner.press(users["anya"], result, "Ещё раунд")
-        third = await runner.app.bot_data["flow"].repo.game(game_id_of(runner.table()))
+        third = await runner.app.bot_data["flow"].store.game(game_id_of(runner.table()))
         assert third is not None and third.id != second_id and third.seed not in (seed, second_seed)
 
 

@@ -1,0 +1,88 @@
+"""What every store keeps in memory: each chat's row, and the last actions' events of recent games.
+
+Both are read on every press, and the bot that keeps them is the only writer of its database (one
+active instance at a time), so a copy stays right as long as every write goes through here.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Awaitable, Callable
+
+from bot.store.rows import JSON, ChatRow, RecentEvents
+
+RECENT_KEPT = 16  # per game, the last actions' events kept for the table caption's log
+RECENT_GAMES = 1024  # games whose last actions are kept (least recently used go first)
+
+ReadRecent = Callable[[int, int], Awaitable[RecentEvents]]  # (game id, how many) → the last actions, oldest first
+
+
+class ChatCache:
+    """Each chat's locale and settings, read once."""
+
+    def __init__(self) -> None:
+        self._rows: dict[int, ChatRow] = {}
+
+    def get(self, chat_id: int) -> ChatRow | None:
+        return self._rows.get(chat_id)
+
+    def put(self, row: ChatRow) -> None:
+        self._rows[row.chat_id] = row
+
+    def forget(self, *chat_ids: int) -> None:
+        for chat_id in chat_ids:
+            self._rows.pop(chat_id, None)
+
+
+class RecentLog:
+    """The events of each game's last actions: every redraw shows the last few, and the save
+    before it has just written them, so most redraws read nothing.
+
+    A game's entry holds its last ``RECENT_KEPT`` actions and whether that is its whole log. A read
+    that a save overtakes (the save commits while the read's rows are on their way) is not kept,
+    since it may lack the saved actions.
+    """
+
+    def __init__(self, read: ReadRecent) -> None:
+        self._read = read
+        self._games: collections.OrderedDict[int, tuple[bool, RecentEvents]] = collections.OrderedDict()
+        self._reading: dict[int, list[list[bool]]] = {}  # game id → per read in flight: no save since?
+
+    async def get(self, game_id: int, limit: int) -> RecentEvents:
+        """The events of the last ``limit`` actions, oldest first, with their action numbers."""
+        kept = self._games.get(game_id)
+        if kept is not None and (kept[0] or len(kept[1]) >= limit):
+            self._games.move_to_end(game_id)
+            return kept[1][-limit:]
+        want, untouched = max(limit, RECENT_KEPT), [True]
+        self._reading.setdefault(game_id, []).append(untouched)
+        try:
+            actions = await self._read(game_id, want)
+        finally:
+            readers = self._reading[game_id]
+            readers[:] = [r for r in readers if r is not untouched]  # by identity: [True] == [True]
+            if not readers:
+                del self._reading[game_id]
+        if untouched[0]:
+            self._games[game_id] = (len(actions) < want, actions[-RECENT_KEPT:])
+            while len(self._games) > RECENT_GAMES:
+                self._games.popitem(last=False)
+        return actions[-limit:]
+
+    def saved(self, game_id: int, first: int, events: list[list[JSON]]) -> None:
+        """A save of ``game_id`` committed the actions ``first``, ``first + 1``, … with ``events``."""
+        for untouched in self._reading.get(game_id, ()):
+            untouched[0] = False  # a read in flight may miss this save: it must not be kept
+        kept = self._games.get(game_id)
+        if kept is not None:
+            whole, actions = kept
+            actions = actions + [(first + offset, e) for offset, e in enumerate(events)]
+            self._games[game_id] = (whole and len(actions) <= RECENT_KEPT, actions[-RECENT_KEPT:])
+
+    def holds(self, game_id: int) -> tuple[bool, int] | None:
+        """Whether the whole log of ``game_id`` is kept and how many actions are (None: nothing kept)."""
+        kept = self._games.get(game_id)
+        return None if kept is None else (kept[0], len(kept[1]))
+
+    def reads_in_flight(self) -> int:
+        return sum(len(r) for r in self._reading.values())

@@ -1,0 +1,145 @@
+"""What the bot stores and reads back, as typed values: no database type crosses the :class:`Store`.
+
+JSON columns (a game's options, state and result, a chat's settings, an action's events) travel as
+decoded JSON; the bot decodes them further (engines, chat settings) where it knows their shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple
+
+JSON = dict[str, Any]
+Status = Literal["lobby", "running", "finished", "stopped"]
+ACTIVE: tuple[Status, ...] = ("lobby", "running")  # one of these per chat at a time
+OVER: tuple[Status, ...] = ("finished", "stopped")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat at a table: its index, who sits there (a computer player has a negative id), their name."""
+
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """A chat as stored: its language (None: the bot's default) and its settings (/settings), read-only
+    (the store keeps it for the next press)."""
+
+    chat_id: int
+    locale: str | None = None
+    settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as stored; ``state`` and ``options`` are decoded JSON."""
+
+    id: int
+    chat_id: int
+    code: str
+    options: JSON
+    seed: str
+    state: JSON | None
+    version: int
+    shown_version: int
+    status: Status
+    host_id: int
+    message_id: int | None
+    result: JSON | None
+    seats: tuple[Seat, ...]
+    deadline: float | None = None  # when the player to move times out (unix seconds), if a timer runs
+    timeouts: dict[str, int] = field(default_factory=dict)  # seat (as text) → timeouts in a row
+    paused: bool = False  # the bot cannot post in the chat: the game waits for it to be back
+    next_seed: str | None = None  # a finished game's seed for «Ещё раунд» (secret; its SHA-256 is shown)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+
+class NewAction(NamedTuple):
+    """One action to append to a game's log: who, which code, the dice it threw, its events as JSON."""
+
+    seat: int | None
+    code: str
+    dice: Sequence[int]
+    events: list[JSON]
+
+
+class LoggedAction(NamedTuple):
+    """One action of a game's log as stored; ``n`` is its number (-1: the bot's own «start»)."""
+
+    n: int
+    seat: int | None
+    code: str
+    dice: tuple[int, ...]
+    events: list[JSON]
+
+
+RecentEvents = list[tuple[int, list[JSON]]]  # (action number, its events), oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Everything one save stores, in one transaction: the state after ``actions``, the next
+    deadline, timeouts in a row, a seat handed to a computer player (or, at the deal, all the seats
+    and the host), the pub round's payer and, once the game is over, its result and the seed of
+    its rematch."""
+
+    game_id: int
+    expected_version: int  # the version the save starts from: another save of it first makes this one stale
+    state: JSON
+    version: int
+    actions: Sequence[NewAction]
+    status: Status = "running"
+    result: JSON | None = None
+    pub_payer: Seat | None = None
+    deadline: float | None = None
+    timeouts: dict[str, int] | None = None  # None: unchanged
+    new_seat: Seat | None = None
+    next_seed: str | None = None
+    seating: Sequence[Seat] | None = None  # all the seats, rewritten first (a deal against the computer)
+    host_id: int | None = None  # the host, with seating
+
+
+@dataclass(frozen=True, slots=True)
+class GameTotals:
+    """One person's results in one game (``code``) in a chat."""
+
+    code: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """One person's results in a chat (one game or all), under the name they last played with."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """A game that ended (finished or stopped), for /history."""
+
+    id: int
+    code: str
+    status: Status
+    result: JSON
+    names: tuple[str, ...]  # by seat
+    ended_at: float

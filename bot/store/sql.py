@@ -1,0 +1,81 @@
+"""The bot's SQL statements that every database it supports understands as they are.
+
+Placeholders are ``?`` (a server database's module turns them into its own, ``$1``…); JSON is
+passed as text. What one database spells its own way (the schema, connection settings, the
+compound writes of a move or a lobby) lives in that database's module, not here.
+"""
+
+from __future__ import annotations
+
+# a game row with its seats, in one statement: one row per seat (a lobby always has one)
+GAME_COLUMNS = ("SELECT g.*, s.seat AS s_seat, s.user_id AS s_user_id, s.name AS s_name "
+                "FROM games g LEFT JOIN seats s ON s.game_id = g.id ")
+GAME_BY_ID = GAME_COLUMNS + "WHERE g.id = ? ORDER BY s.seat"
+ACTIVE_GAME = GAME_COLUMNS + "WHERE g.chat_id = ? AND g.status IN ('lobby', 'running') ORDER BY s.seat"
+GAMES_WITH_DEADLINES = (GAME_COLUMNS + "WHERE g.status = 'running' AND g.deadline IS NOT NULL "
+                        "ORDER BY g.deadline, g.id, s.seat")
+GAMES_BEHIND = (GAME_COLUMNS + "WHERE g.paused = 0 AND ("
+                "(g.shown_version < g.version AND g.status IN ('running', 'finished') AND g.message_id IS NOT NULL) "
+                "OR (g.message_id IS NULL AND g.status IN ('lobby', 'running'))) ORDER BY g.id, s.seat")
+
+CHAT = "SELECT locale, settings FROM chats WHERE chat_id = ?"
+SET_CHAT_SETTINGS = ("INSERT INTO chats(chat_id, settings, created_at) VALUES (?, ?, ?) "
+                     "ON CONFLICT(chat_id) DO UPDATE SET settings = excluded.settings")
+SET_CHAT_LOCALE = ("INSERT INTO chats(chat_id, locale, created_at) VALUES (?, ?, ?) "
+                   "ON CONFLICT(chat_id) DO UPDATE SET locale = excluded.locale")
+
+SET_MESSAGE_ID = "UPDATE games SET message_id = ? WHERE id = ?"
+SET_SHOWN_VERSION = "UPDATE games SET shown_version = ? WHERE id = ? AND shown_version < ?"
+
+# a seat goes to someone else (a computer player); the person who sat there first is kept
+HAND_SEAT = ("UPDATE seats SET user_id = ?, name = ?, "
+             "left_user_id = CASE WHEN user_id > 0 THEN user_id ELSE left_user_id END, "
+             "left_name = CASE WHEN user_id > 0 THEN name ELSE left_name END "
+             "WHERE game_id = ? AND seat = ? AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')")
+STOP_GAME = ("UPDATE games SET status = 'stopped', result = ?, updated_at = ? "
+             "WHERE id = ? AND status IN ('lobby', 'running')")
+SEED_USED = "SELECT 1 FROM games WHERE seed = ? LIMIT 1"
+PAUSE_GAME = "UPDATE games SET paused = 1, deadline = NULL WHERE id = ? AND status = 'running' AND paused = 0"
+RESUME_GAME = ("UPDATE games SET paused = 0, deadline = ?, message_id = NULL "
+               "WHERE id = ? AND status = 'running' AND paused = 1")
+
+ACTIONS = "SELECT n, seat, code, dice, events FROM actions WHERE game_id = ? ORDER BY n"
+RECENT_EVENTS = "SELECT n, events FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT ?"
+
+# a group became a supergroup (migrate_chat): a game begun there already wins, one active game per chat
+NEW_CHAT_HAS_GAME = "SELECT 1 FROM games WHERE chat_id = ? AND status IN ('lobby', 'running')"
+STOP_ACTIVE_OF_CHAT = ("UPDATE games SET status = 'stopped', result = ? "
+                       "WHERE chat_id = ? AND status IN ('lobby', 'running')")
+MOVE_GAMES = ("UPDATE games SET chat_id = ?, message_id = CASE WHEN status IN ('lobby', 'running') "
+              "THEN NULL ELSE message_id END WHERE chat_id = ?")
+COPY_CHAT = ("INSERT INTO chats(chat_id, locale, settings, created_at) "
+             "SELECT ?, locale, settings, created_at FROM chats WHERE chat_id = ? "
+             "ON CONFLICT(chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale)")
+DELETE_CHAT = "DELETE FROM chats WHERE chat_id = ?"
+COPY_TALLY = ("INSERT INTO pub_tally(chat_id, user_id, name, rounds) "
+              "SELECT ?, user_id, name, rounds FROM pub_tally WHERE chat_id = ? "
+              "ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = pub_tally.rounds + excluded.rounds")
+MOVE_RESULTS = "UPDATE results SET chat_id = ? WHERE chat_id = ?"
+
+PUB_TALLY = "SELECT name, rounds FROM pub_tally WHERE chat_id = ? AND rounds > 0 ORDER BY rounds DESC, name"
+RESET_PUB_TALLY = "DELETE FROM pub_tally WHERE chat_id = ?"
+PUB_ROUNDS = "SELECT COALESCE(SUM(paid), 0) AS rounds FROM results WHERE chat_id = ? AND user_id = ?"
+USER_TOTALS = ("SELECT code, COUNT(*) AS games, SUM(won) AS wins FROM results WHERE chat_id = ? AND user_id = ? "
+               "GROUP BY code ORDER BY games DESC, code")
+# every person's totals, under the name of their latest game (of the game asked about)
+PLAYER_TOTALS = (
+    "SELECT r.user_id, COUNT(*) AS games, SUM(r.won) AS wins, "
+    "(SELECT l.name FROM results l WHERE l.chat_id = r.chat_id AND l.user_id = r.user_id "
+    "ORDER BY l.finished_at DESC LIMIT 1) AS name "
+    "FROM results r WHERE r.chat_id = ? GROUP BY r.chat_id, r.user_id ORDER BY r.user_id")
+PLAYER_TOTALS_OF_GAME = (
+    "SELECT r.user_id, COUNT(*) AS games, SUM(r.won) AS wins, "
+    "(SELECT l.name FROM results l WHERE l.chat_id = r.chat_id AND l.user_id = r.user_id AND l.code = r.code "
+    "ORDER BY l.finished_at DESC LIMIT 1) AS name "
+    "FROM results r WHERE r.chat_id = ? AND r.code = ? GROUP BY r.chat_id, r.code, r.user_id ORDER BY r.user_id")
+# the chat's last games that were played and ended, newest first, with their players by seat (one
+# game at a time per chat, so the latest begun is the latest ended)
+PAST_GAMES = (
+    "SELECT g.id, g.code, g.status, g.result, g.updated_at, s.name FROM games g JOIN seats s ON s.game_id = g.id "
+    "WHERE g.id IN (SELECT id FROM games WHERE chat_id = ? AND status IN ('finished', 'stopped') "
+    "AND state IS NOT NULL ORDER BY id DESC LIMIT ?) ORDER BY g.id DESC, s.seat")

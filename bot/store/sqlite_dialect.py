@@ -1,0 +1,193 @@
+"""What only SQLite says this way: its schema (forward migrations, applied in order, each once),
+its connection settings, and the bot's three compound writes.
+
+A move stores the game, appends to its log, may hand a seat to a computer player, count a pub
+round and record results. Here each compound write is one ``INSERT`` into a temporary view whose
+``INSTEAD OF`` trigger does all of it: a single statement, so it is atomic on its own, and one hop
+to the database thread, so the writes of many chats follow each other there without a lock held
+across hops (a transaction of awaited statements would have to hold one, and each hop waits for a
+busy event loop). A server database does the same in a transaction of its own. The statements
+every database understands are in :mod:`bot.store.sql`.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema
+    """
+    CREATE TABLE chats (
+        chat_id INTEGER PRIMARY KEY,
+        locale TEXT,
+        settings TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        shown_version INTEGER NOT NULL DEFAULT -1,
+        status TEXT NOT NULL,
+        host_id INTEGER NOT NULL,
+        message_id INTEGER,
+        result TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX games_one_active ON games(chat_id) WHERE status IN ('lobby', 'running');
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id)
+    );
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        n INTEGER NOT NULL,
+        seat INTEGER,
+        code TEXT NOT NULL,
+        dice TEXT NOT NULL,
+        events TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE pub_tally (
+        chat_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        rounds INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_id, user_id)
+    );
+    """,
+    # 2: turn timers (issue #8): the running game's deadline for the player to move, and each
+    # seat's timeouts in a row (JSON {"seat": count})
+    """
+    ALTER TABLE games ADD COLUMN deadline REAL;
+    ALTER TABLE games ADD COLUMN timeouts TEXT NOT NULL DEFAULT '{}'
+    """,
+    # 3: a running game is paused while the bot cannot post in its chat (kicked, or no right to
+    # send): no turn timer runs, and the game goes on once the bot is back (issue #10)
+    """
+    ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0
+    """,
+    # 4: results (issue #11): one row per person seated at a finished game, written by the save
+    # that finishes it; /stats, /top and /history read them. Games finished before this
+    # migration are filled in from their stored result (kind win: the winners won; kind lose:
+    # the first loser paid the round); computer players (negative ids) have no row.
+    """
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        won INTEGER NOT NULL,
+        paid INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX results_chat_code ON results(chat_id, code);
+    CREATE INDEX games_chat ON games(chat_id);
+    INSERT INTO results(game_id, chat_id, code, user_id, name, won, paid, finished_at)
+    SELECT g.id, g.chat_id, g.code, s.user_id, s.name,
+           COALESCE(json_extract(g.result, '$.kind') = 'win'
+                    AND EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') WHERE value = s.seat), 0),
+           COALESCE(json_extract(g.result, '$.kind') = 'lose' AND json_extract(g.result, '$.losers[0]') = s.seat, 0),
+           g.updated_at
+    FROM games g JOIN seats s ON s.game_id = g.id
+    WHERE g.status = 'finished' AND g.result IS NOT NULL AND s.user_id > 0
+    """,
+    # 5 (issue #11): the person a computer player took a seat from (they left, were skipped or
+    # timed out for good): their game still counts for them, played and not won. And the seed of
+    # «Ещё раунд», drawn when a game finishes, so its SHA-256 is shown before any of its rolls.
+    """
+    ALTER TABLE seats ADD COLUMN left_user_id INTEGER;
+    ALTER TABLE seats ADD COLUMN left_name TEXT;
+    ALTER TABLE games ADD COLUMN next_seed TEXT
+    """,
+)
+
+# per connection: settings (a statement waits 5 s for another process's write lock before it fails),
+# and the temporary views whose triggers make the compound writes
+CONNECTION_SETUP: tuple[str, ...] = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA busy_timeout=5000",
+    # a move: the version it starts from must still be stored (else «stale version», nothing written);
+    # actions is a JSON array of {seat, code, dice, events}, numbered from ``first``; ``seat`` goes to
+    # (seat_user_id, seat_name), a computer player, keeping the person who sat there; payer_* pays the
+    # pub round; a finished game records a results row per person seated at the end or whose seat a
+    # computer player took (they played it and did not win it), won by the seats in ``winners``
+    """CREATE TEMP VIEW moves AS SELECT 0 AS game_id, 0 AS expected_version, '' AS state, 0 AS version,
+        '' AS status, NULL AS result, 0.0 AS at, NULL AS deadline, NULL AS timeouts, NULL AS next_seed,
+        '[]' AS actions, 0 AS first, NULL AS seat, NULL AS seat_user_id, NULL AS seat_name,
+        NULL AS payer_id, NULL AS payer_name, '[]' AS winners WHERE 0""",
+    """CREATE TEMP TRIGGER save_move INSTEAD OF INSERT ON moves BEGIN
+        SELECT RAISE(ABORT, 'stale version') WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id
+            AND version = NEW.expected_version AND status IN ('lobby', 'running'));
+        UPDATE games SET state = NEW.state, version = NEW.version, status = NEW.status, result = NEW.result,
+            updated_at = NEW.at, deadline = NEW.deadline, timeouts = COALESCE(NEW.timeouts, timeouts),
+            next_seed = NEW.next_seed WHERE id = NEW.game_id;
+        UPDATE seats SET user_id = NEW.seat_user_id, name = NEW.seat_name,
+            left_user_id = CASE WHEN user_id > 0 THEN user_id ELSE left_user_id END,
+            left_name = CASE WHEN user_id > 0 THEN name ELSE left_name END
+            WHERE game_id = NEW.game_id AND seat = NEW.seat;
+        INSERT INTO actions(game_id, n, seat, code, dice, events, at)
+            SELECT NEW.game_id, NEW.first + key, json_extract(value, '$.seat'), json_extract(value, '$.code'),
+                   json_extract(value, '$.dice'), json_extract(value, '$.events'), NEW.at
+            FROM json_each(NEW.actions);
+        INSERT INTO pub_tally(chat_id, user_id, name, rounds)
+            SELECT chat_id, NEW.payer_id, NEW.payer_name, 1 FROM games
+            WHERE id = NEW.game_id AND NEW.payer_id IS NOT NULL
+            ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = pub_tally.rounds + 1, name = excluded.name;
+        INSERT INTO results(game_id, chat_id, code, user_id, name, won, paid, finished_at)
+            SELECT g.id, g.chat_id, g.code,
+                   CASE WHEN s.user_id > 0 THEN s.user_id ELSE s.left_user_id END,
+                   CASE WHEN s.user_id > 0 THEN s.name ELSE s.left_name END,
+                   s.user_id > 0 AND s.seat IN (SELECT value FROM json_each(NEW.winners)),
+                   COALESCE((CASE WHEN s.user_id > 0 THEN s.user_id ELSE s.left_user_id END) = NEW.payer_id, 0),
+                   NEW.at
+            FROM games g JOIN seats s ON s.game_id = g.id
+            WHERE g.id = NEW.game_id AND NEW.status = 'finished' AND (s.user_id > 0 OR s.left_user_id > 0)
+            ON CONFLICT DO NOTHING;
+    END""",
+    # a new lobby with its seats, a JSON array of [seat, user id, name]
+    """CREATE TEMP VIEW new_games AS SELECT 0 AS chat_id, '' AS code, '' AS options, '' AS seed, 0 AS host_id,
+        0.0 AS at, '[]' AS seats WHERE 0""",
+    """CREATE TEMP TRIGGER create_game INSTEAD OF INSERT ON new_games BEGIN
+        INSERT INTO games(chat_id, code, options, seed, status, host_id, created_at, updated_at)
+            VALUES (NEW.chat_id, NEW.code, NEW.options, NEW.seed, 'lobby', NEW.host_id, NEW.at, NEW.at);
+        INSERT INTO seats(game_id, seat, user_id, name)
+            SELECT (SELECT id FROM games WHERE chat_id = NEW.chat_id AND status = 'lobby'),
+                   json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+            FROM json_each(NEW.seats);
+    END""",
+    # a lobby's seats (a JSON array of [user id, name], in join order), host and options
+    """CREATE TEMP VIEW lobby_seatings AS SELECT 0 AS game_id, 0 AS host_id, '' AS options, 0.0 AS at,
+        '[]' AS seats WHERE 0""",
+    """CREATE TEMP TRIGGER set_lobby INSTEAD OF INSERT ON lobby_seatings BEGIN
+        DELETE FROM seats WHERE game_id = NEW.game_id;
+        INSERT INTO seats(game_id, seat, user_id, name)
+            SELECT NEW.game_id, key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(NEW.seats);
+        UPDATE games SET host_id = NEW.host_id, options = NEW.options, updated_at = NEW.at
+            WHERE id = NEW.game_id AND status = 'lobby';
+    END""",
+)
+SAVE_MOVE = ("INSERT INTO moves(game_id, expected_version, state, version, status, result, at, deadline, timeouts, "
+             "next_seed, actions, first, seat, seat_user_id, seat_name, payer_id, payer_name, winners) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+STALE = "stale version"  # what the trigger of SAVE_MOVE says when the version moved on
+CREATE_GAME = "INSERT INTO new_games(chat_id, code, options, seed, host_id, at, seats) VALUES (?, ?, ?, ?, ?, ?, ?)"
+NEW_GAME_ID = "SELECT id FROM games WHERE chat_id = ? AND status = 'lobby' AND seed = ?"  # its one active game
+SET_LOBBY = "INSERT INTO lobby_seatings(game_id, host_id, options, at, seats) VALUES (?, ?, ?, ?, ?)"
+
+SCHEMA_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+SCHEMA_VERSION = "SELECT MAX(version) FROM schema_version"
+SCHEMA_DONE = "INSERT INTO schema_version(version) VALUES (?)"
+BEGIN, COMMIT, ROLLBACK = "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"
