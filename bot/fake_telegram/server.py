@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import re
 from collections.abc import Callable
@@ -12,18 +10,25 @@ from typing import Any
 
 from aiohttp import web
 
-from .methods import METHODS, RATE_LIMITED, BotApiMethods, Handler
+from .calls import BotApiCalls
+from .faults import Delay, Fault
+from .methods import METHODS
+from .methods.chats import chat_member
+from .methods.commands import scope_key
 from .models import (
     ApiError,
     CallbackAnswer,
+    ChatRef,
     FakeChat,
     FakeUser,
     JSONDict,
     RecordedRequest,
     StoredMessage,
+    UserRef,
+    chat_id_of,
 )
-from .parsing import coerce_params, read_request, utf16_len
-from .world import Delay, Fault, take_next
+from .parsing import read_request, utf16_len
+from .world import World
 
 MAX_REQUEST_BYTES = 50 * 1024 * 1024
 _DEFAULT_DESCRIPTIONS = {
@@ -31,15 +36,12 @@ _DEFAULT_DESCRIPTIONS = {
     409: "Conflict", 500: "Internal Server Error", 502: "Bad Gateway",
 }
 
-UserRef = FakeUser | int
-ChatRef = FakeChat | int
-
 BOT_STATUSES = frozenset({"member", "administrator", "restricted", "left", "kicked"})
 # Telegram signs service messages posted on behalf of a group with this placeholder user.
 GROUP_ANONYMOUS_BOT_ID = 1087968824
 
 
-class FakeTelegram(BotApiMethods):
+class FakeTelegram(World):
     """An in-process Telegram Bot API on 127.0.0.1 that a real PTB Application can talk to."""
 
     def __init__(
@@ -55,6 +57,7 @@ class FakeTelegram(BotApiMethods):
         self.host = host
         self.port = port
         self._runner: web.AppRunner | None = None
+        self._calls = BotApiCalls(self)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -90,16 +93,16 @@ class FakeTelegram(BotApiMethods):
         Answers held back by ``delay_next`` go out at once, and calls still waiting to take
         effect are performed now, so closing never waits for a delay.
         """
-        if self._closing:
+        if self.changes.closing:
             return
-        self._closing = True
+        self.changes.closing = True
         for handle in self.unanswered_callbacks():
             self.violations.append(
                 f"callback query {handle.query_id} (data={handle.data!r}, user {handle.user.id}) "
                 f"was never answered"
             )
-        await self._notify()  # wakes long polls and delays: they all watch ``_closing``
-        await asyncio.gather(*self._late_calls)
+        await self.changes.notify()  # wakes long polls and delays: they all watch ``closing``
+        await self._calls.finish()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -134,87 +137,8 @@ class FakeTelegram(BotApiMethods):
             error = err
         except web.HTTPRequestEntityTooLarge:
             error = ApiError(413, "Request Entity Too Large", violation=False)
-        entry = METHODS.get(name.lower())
-        delay = take_next(self._delays, entry[0]) if entry and error is None else None
-        if delay is None:
-            record = await self._perform(name, params, files, at, error)
-        else:
-            record = await self._perform_late(name, params, files, at, delay)
+        record = await self._calls.answer(name, params, files, at, error)
         return web.json_response(record.response, status=record.http_status)
-
-    async def _perform(self, name: str, params: JSONDict, files: dict[str, bytes], at: float,
-                       error: ApiError | None = None, delayed: float = 0.0) -> RecordedRequest:
-        """Run one call (or answer ``error``), record it and wake the waiters."""
-        entry = METHODS.get(name.lower())
-        method = entry[0] if entry else name
-        try:
-            if error is not None:
-                raise error
-            if entry is None:
-                raise ApiError(404, "Not Found", violation=False)
-            params = coerce_params(params)
-            payload: JSONDict = {"ok": True, "result": await self._call(method, entry[1],
-                                                                        params, files)}
-            status = 200
-        except ApiError as err:
-            if entry is None and err.code == 404:
-                self.violations.append(f"unknown Bot API method {name!r}")
-            elif err.violation:
-                self.violations.append(f"{method}: {err.description} (params: {params!r:.200})")
-            payload, status = err.payload(), err.code
-        record = RecordedRequest(method, params, files, at, payload, status, delayed=delayed)
-        self.requests.append(record)
-        await self._notify()
-        return record
-
-    async def _perform_late(self, name: str, params: JSONDict, files: dict[str, bytes], at: float,
-                            delay: Delay) -> RecordedRequest:
-        """Answer a call ``delay.seconds`` late; the effect is immediate only when applied."""
-        self._late_answers += 1
-        await self._notify()
-        try:
-            if delay.applied:
-                record = await self._perform(name, params, files, at, delayed=delay.seconds)
-                await self._hold(delay.seconds)
-                return record
-            # Telegram performs every request it received, even when the client hangs up while
-            # waiting: the wait and the call run in a task that the handler's cancellation spares.
-            task = asyncio.create_task(self._hold_then_perform(name, params, files, at, delay))
-            self._late_calls.add(task)
-            task.add_done_callback(self._late_calls.discard)
-            return await asyncio.shield(task)
-        finally:
-            self._late_answers -= 1
-            await self._notify()  # also when the client hung up: ``wait_for`` may watch the count
-
-    async def _hold_then_perform(self, name: str, params: JSONDict, files: dict[str, bytes],
-                                 at: float, delay: Delay) -> RecordedRequest:
-        """Wait out a not-applied delay, then perform the call."""
-        await self._hold(delay.seconds)
-        return await self._perform(name, params, files, at, delayed=delay.seconds)
-
-    async def _hold(self, seconds: float) -> None:
-        """Sleep ``seconds`` without blocking other calls; closing the server ends it early."""
-        async with self._changed:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait_for(lambda: self._closing), seconds)
-
-    async def _call(self, method: str, handler: Handler, params: JSONDict,
-                    files: dict[str, bytes]) -> Any:
-        fault = take_next(self._faults, method)
-        if fault is not None:
-            err = fault.error
-            raise ApiError(err.code, err.description, retry_after=err.retry_after,
-                           violation=False)
-        chat = None
-        if method in RATE_LIMITED:
-            chat = self.chats.get(params.get("chat_id", 0))
-            if chat is not None:
-                self._rate_gate(chat)
-        result = await handler(self, params, files)
-        if chat is not None:
-            self._rate_note(chat)
-        return result
 
     # ------------------------------------------------------------------ world building
 
@@ -255,8 +179,8 @@ class FakeTelegram(BotApiMethods):
     def add_bot_photo(self, chat: ChatRef, png: bytes, caption: str | None = None,
                       reply_markup: JSONDict | None = None) -> StoredMessage:
         """A photo message the bot posted before the test began (a table stored in its database)."""
-        photo = self._store_photo(png)
-        return self._new_message(self._chat(chat), self.bot, photo=photo.data, photo_sizes=photo.sizes,
+        photo = self.store_photo(png)
+        return self.new_message(self._chat(chat), self.bot, photo=photo.data, photo_sizes=photo.sizes,
                                  photo_hash=photo.sha256, caption=caption, reply_markup=reply_markup)
 
     def private_chat(self, user: UserRef) -> FakeChat:
@@ -278,7 +202,7 @@ class FakeTelegram(BotApiMethods):
         return self.users[user]
 
     def _chat(self, chat: ChatRef) -> FakeChat:
-        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        chat_id = chat_id_of(chat)
         if chat_id not in self.chats:
             raise LookupError(f"unknown chat {chat_id}; call add_chat() first")
         return self.chats[chat_id]
@@ -295,7 +219,7 @@ class FakeTelegram(BotApiMethods):
         """``by``, else the creator or an administrator of ``chat`` (who may change the group)."""
         if by is not None:
             return self._user(by)
-        candidates = ([chat.creator] if chat.creator is not None else []) + sorted(chat.admins)
+        candidates = chat.managers
         if not candidates:
             raise ValueError(f"chat {chat.id} has no creator or administrator; pass by=")
         return self._user(candidates[0])
@@ -304,8 +228,8 @@ class FakeTelegram(BotApiMethods):
 
     async def push_update(self, payload: JSONDict) -> JSONDict:
         """Queue a raw update body (e.g. ``{"my_chat_member": {...}}``); returns it with update_id."""
-        update = self._enqueue(payload)
-        await self._notify()
+        update = self.updates.push(payload)
+        await self.changes.notify()
         return update
 
     async def send_message(
@@ -323,11 +247,11 @@ class FakeTelegram(BotApiMethods):
         target = None
         if reply_to is not None:
             target = self.message(c.id, reply_to)
-        message = self._new_message(c, u, text=text, entities=entities, reply_to=target)
+        message = self.new_message(c, u, text=text, entities=entities, reply_to=target)
         data = message.to_dict()
         if self._bot_sees(c, text, target):
-            self._enqueue({"message": data})
-        await self._notify()
+            self.updates.push({"message": data})
+        await self.changes.notify()
         return data
 
     async def send_private(self, user: UserRef, text: str) -> JSONDict:
@@ -374,11 +298,11 @@ class FakeTelegram(BotApiMethods):
                                 data=data)
         self.callbacks[query_id] = handle
         instance = int(hashlib.sha256(str(c.id).encode()).hexdigest()[:15], 16)
-        handle.update_id = self._enqueue({"callback_query": {
+        handle.update_id = self.updates.push({"callback_query": {
             "id": query_id, "from": u.to_dict(), "message": message.to_dict(),
             "chat_instance": str(instance), "data": data,
         }})["update_id"]
-        await self._notify()
+        await self.changes.notify()
         return handle
 
     async def click(self, user: UserRef, message: StoredMessage, text: str) -> CallbackAnswer:
@@ -413,16 +337,16 @@ class FakeTelegram(BotApiMethods):
         if new.has_bot:
             anonymous = FakeUser(id=GROUP_ANONYMOUS_BOT_ID, first_name="Group",
                                  username="GroupAnonymousBot", language_code=None, is_bot=True)
-            self._enqueue({"message": self._service_message(old, actor, migrate_to_chat_id=new_id)})
-            self._enqueue({"message": self._service_message(
+            self.updates.push({"message": self._service_message(old, actor, migrate_to_chat_id=new_id)})
+            self.updates.push({"message": self._service_message(
                 new, anonymous, sender_chat=new.to_dict(), migrate_from_chat_id=old.id)})
-            await self._notify()
+            await self.changes.notify()
         return new
 
     def _service_message(self, chat: FakeChat, sender: FakeUser, **fields: Any) -> JSONDict:
         """A service Message object in ``chat`` (it takes a message id, like any message)."""
-        return {"message_id": self._take_message_id(chat), "from": sender.to_dict(),
-                "chat": chat.to_dict(), "date": self._now_date(), **fields}
+        return {"message_id": self.take_message_id(chat), "from": sender.to_dict(),
+                "chat": chat.to_dict(), "date": self.now_date(), **fields}
 
     async def set_bot_status(self, chat: ChatRef, status: str, *, by: UserRef | None = None,
                              can_send: bool = True) -> JSONDict:
@@ -438,12 +362,12 @@ class FakeTelegram(BotApiMethods):
         if status not in BOT_STATUSES:
             raise ValueError(f"status must be one of {sorted(BOT_STATUSES)}, got {status!r}")
         actor = self._actor(c, by)
-        old_member = self._member_dict(c, self.bot)
+        old_member = chat_member(self, c, self.bot)
         c.bot_status = status
         c.bot_can_send = can_send or status != "restricted"
         return await self.push_update({"my_chat_member": {
-            "chat": c.to_dict(), "from": actor.to_dict(), "date": self._now_date(),
-            "old_chat_member": old_member, "new_chat_member": self._member_dict(c, self.bot),
+            "chat": c.to_dict(), "from": actor.to_dict(), "date": self.now_date(),
+            "old_chat_member": old_member, "new_chat_member": chat_member(self, c, self.bot),
         }})
 
     # ------------------------------------------------------------------ waiting
@@ -460,12 +384,7 @@ class FakeTelegram(BotApiMethods):
 
     async def wait_until(self, predicate: Callable[[FakeTelegram], bool], timeout: float) -> bool:
         """Like :meth:`wait_for`, but a timeout returns False (a watcher waiting for news)."""
-        async with self._changed:
-            try:
-                await asyncio.wait_for(self._changed.wait_for(lambda: predicate(self)), timeout)
-            except TimeoutError:
-                return False
-        return True
+        return await self.changes.wait_until(lambda: predicate(self), timeout)
 
     async def wait_answer(self, query: CallbackAnswer | str, timeout: float = 5.0) -> JSONDict:
         """Wait for the bot's answerCallbackQuery of a pressed button; returns its params."""
@@ -478,7 +397,7 @@ class FakeTelegram(BotApiMethods):
     async def wait_idle(self, timeout: float = 5.0) -> None:
         """Wait until every pushed update was fetched and every pressed button answered."""
         def idle(server: FakeTelegram) -> bool:
-            return not server._undelivered() and not server.unanswered_callbacks()
+            return not server.updates.undelivered() and not server.unanswered_callbacks()
 
         await self.wait_for(idle, timeout)
 
@@ -487,21 +406,36 @@ class FakeTelegram(BotApiMethods):
     @property
     def polls_started(self) -> int:
         """getUpdates calls received so far, counted on arrival (``requests`` records them on return)."""
-        return self._poll_generation
+        return self.updates.polls_started
 
     @property
     def waiting_pollers(self) -> int:
         """Number of getUpdates calls currently blocked in long polling."""
-        return self._waiting_pollers
+        return self.updates.waiting_pollers
 
     @property
     def late_answers(self) -> int:
         """Calls held back by ``delay_next`` whose answer has not gone out (nor been given up on)."""
-        return self._late_answers
+        return self._calls.late_answers
+
+    @property
+    def last_update_id(self) -> int:
+        """update_id of the newest update queued for the bot (0 before the first)."""
+        return self.updates.last_update_id
+
+    @property
+    def dropped_updates(self) -> list[JSONDict]:
+        """Updates thrown away unseen: not in allowed_updates, or dropped with the webhook."""
+        return self.updates.dropped
+
+    @property
+    def delivered_at(self) -> dict[int, float]:
+        """update_id -> ``clock()`` when a getUpdates answer first carried it (benchmarks)."""
+        return self.updates.delivered_at
 
     def pending_updates_count(self) -> int:
         """Updates queued and not yet confirmed by getUpdates (like getWebhookInfo)."""
-        return len(self._updates)
+        return len(self.updates.pending)
 
     def requests_for(self, method: str) -> list[RecordedRequest]:
         """Recorded calls of one method (name matched case-insensitively)."""
@@ -513,7 +447,7 @@ class FakeTelegram(BotApiMethods):
 
     def message(self, chat: ChatRef, message_id: int) -> StoredMessage:
         """Stored message (also deleted ones) by chat and id."""
-        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        chat_id = chat_id_of(chat)
         try:
             return self.messages[chat_id][message_id]
         except KeyError:
@@ -521,7 +455,7 @@ class FakeTelegram(BotApiMethods):
 
     def bot_messages(self, chat: ChatRef) -> list[StoredMessage]:
         """Live (not deleted) messages the bot sent in ``chat``, oldest first."""
-        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        chat_id = chat_id_of(chat)
         return [m for m in self.messages.get(chat_id, {}).values()
                 if m.from_bot and not m.deleted]
 
@@ -538,7 +472,7 @@ class FakeTelegram(BotApiMethods):
 
     def commands_for(self, scope: JSONDict | None = None, language_code: str = "") -> list[JSONDict]:
         """Commands stored by setMyCommands for a scope (default scope if None) and language."""
-        return list(self.commands.get((self._scope_key(scope), language_code), []))
+        return list(self.commands.get((scope_key(scope), language_code), []))
 
     # ------------------------------------------------------------------ fault injection
 
@@ -560,7 +494,7 @@ class FakeTelegram(BotApiMethods):
             description = (f"Too Many Requests: retry after {retry_after}" if error_code == 429
                            else _DEFAULT_DESCRIPTIONS.get(error_code, f"Error {error_code}"))
         error = ApiError(error_code, description, retry_after=retry_after, violation=False)
-        self._faults.setdefault(entry[0], []).append(Fault(error, times))
+        self.faults.add_fault(entry[0], Fault(error, times))
 
     def delay_next(self, method: str, seconds: float, times: int = 1, *,
                    applied: bool = True) -> None:
@@ -577,14 +511,12 @@ class FakeTelegram(BotApiMethods):
             raise ValueError(f"the fake server does not implement {method!r}")
         if seconds < 0 or times < 1:
             raise ValueError("seconds must be >= 0 and times >= 1")
-        self._delays.setdefault(entry[0], []).append(Delay(seconds, times, applied))
+        self.faults.add_delay(entry[0], Delay(seconds, times, applied))
 
     def enforce_group_rate(self, per_minute: int | None = 20, period: float = 60.0) -> None:
         """Answer 429 once the bot sends/edits more than ``per_minute`` times in any ``period``
         seconds in a group (tests shrink the minute to keep the suite fast)."""
-        self._rate_per_minute = per_minute
-        self._rate_period = period
-        self._rate_log.clear()
+        self.rate_limit.configure(per_minute, period)
 
     # ------------------------------------------------------------------ diagnostics
 
@@ -596,8 +528,9 @@ class FakeTelegram(BotApiMethods):
             if messages:
                 lines.append(f"--- chat {chat_id}:")
                 lines += [f"  {m.summary()}" for m in messages.values()]
-        lines.append(f"--- pending updates: {len(self._updates)}, undelivered: "
-                     f"{len(self._undelivered())}, waiting pollers: {self._waiting_pollers}")
+        updates = self.updates
+        lines.append(f"--- pending updates: {len(updates.pending)}, undelivered: "
+                     f"{len(updates.undelivered())}, waiting pollers: {updates.waiting_pollers}")
         lines += [f"  unanswered callback {h.query_id} data={h.data!r}"
                   for h in self.unanswered_callbacks()]
         lines.append(f"--- violations: {self.violations or 'none'}")
