@@ -29,7 +29,7 @@ class UpdateQueue:
         self.pending: list[JSONDict] = []
         """Queued updates the bot has not confirmed yet (delivered or not)."""
         self.dropped: list[JSONDict] = []
-        """Updates thrown away unseen: not in allowed_updates, or dropped with the webhook."""
+        """Updates thrown away unseen: not in allowed_updates, or dropped by deleteWebhook."""
         self.delivered_at: dict[int, float] = {}
         """update_id -> ``clock()`` when a getUpdates answer first carried it (benchmarks)."""
         self.last_update_id = 0
