@@ -71,7 +71,8 @@ async def run(seconds: float = 75.0, per_period: int = 20, period: int = 60) -> 
                         stale += "устарела" in text or "закончена" in text  # a stale table or a finished game
                     if table.buttons:
                         break
-                    await runner.handled()  # the result is out: the next game's lobby comes after it
+                    # the result is out (it may wait a whole window for the budget): the next lobby comes after it
+                    await runner.handled(timeout=3 * period)
                 burst_s = time.perf_counter() - started
                 await runner.handled(timeout=3 * period)
                 catch_up_s = time.perf_counter() - started - burst_s

@@ -106,6 +106,11 @@ class FakeChat:
         """True when the bot is restricted without the right to send messages here."""
         return self.bot_status == "restricted" and not self.bot_can_send
 
+    @property
+    def managers(self) -> list[int]:
+        """The creator (if known), then the administrators by id: who may change the group."""
+        return ([self.creator] if self.creator is not None else []) + sorted(self.admins)
+
     def set_admin(self, user_id: int) -> None:
         """Make ``user_id`` an administrator of this chat."""
         self.members.add(user_id)
@@ -149,7 +154,27 @@ class FakeChat:
         return data
 
 
+UserRef = FakeUser | int
+"""A user, or its id, as the test-facing methods take one."""
+ChatRef = FakeChat | int
+"""A chat, or its id, as the test-facing methods take one."""
+
+
+def chat_id_of(chat: ChatRef) -> int:
+    """The id of a chat given as itself or as its id."""
+    return chat.id if isinstance(chat, FakeChat) else chat
+
+
 Button = tuple[str, str | None]
+
+
+@dataclass
+class StoredPhoto:
+    """An uploaded photo, addressable later by any of its file_ids."""
+
+    data: bytes
+    sha256: str
+    sizes: list[JSONDict]
 
 
 @dataclass

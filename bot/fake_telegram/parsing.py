@@ -168,22 +168,39 @@ def _tag_entity(name: str, attrs: dict[str, str], pos: str) -> tuple[str, str]:
     raise bad_request(f'can\'t parse entities: Unsupported start tag "{name}" at byte offset {pos}')
 
 
-def parse_html(source: str) -> Formatted:
-    """Parse Telegram-flavoured HTML into plain text and entities (raises like Telegram)."""
-    out: list[str] = []
-    length = 0
-    stack: list[tuple[str, str, int, str]] = []
-    entities: list[tuple[str, int, int, str]] = []
-    pos = 0
-    while True:
-        lt = source.find("<", pos)
-        chunk = _unescape(source[pos:] if lt < 0 else source[pos:lt])
-        out.append(chunk)
-        length += utf16_len(chunk)
-        if lt < 0:
-            break
-        byte_offset = str(len(source[:lt].encode()))
-        match = _TAG_RE.match(source, lt)
+class _HtmlReader:
+    """Telegram-flavoured HTML read left to right: the text so far, the open tags, the entities."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.text: list[str] = []
+        self.length = 0  # of the text so far, in UTF-16 code units like entity offsets
+        self.open_tags: list[tuple[str, str, int, str]] = []  # (tag, entity type, start, extra)
+        self.entities: list[tuple[str, int, int, str]] = []
+
+    def read(self) -> Formatted:
+        """The whole source as plain text and entities."""
+        pos = 0
+        while True:
+            lt = self.source.find("<", pos)
+            chunk = _unescape(self.source[pos:] if lt < 0 else self.source[pos:lt])
+            self.text.append(chunk)
+            self.length += utf16_len(chunk)
+            if lt < 0:
+                break
+            pos = self._tag(lt)
+        if self.open_tags:
+            raise bad_request(
+                "can't parse entities: Can't find end tag corresponding to start tag "
+                f'"{self.open_tags[-1][0]}"'
+            )
+        self.entities.sort(key=lambda e: (e[1], -e[2]))
+        return Formatted("".join(self.text), tuple(self.entities))
+
+    def _tag(self, lt: int) -> int:
+        """Read the tag that starts at ``lt``; returns where the text after it starts."""
+        byte_offset = str(len(self.source[:lt].encode()))
+        match = _TAG_RE.match(self.source, lt)
         assert match is not None
         closing, name, rest, gt = match.groups()
         name = (name or "").lower()
@@ -193,32 +210,34 @@ def parse_html(source: str) -> Formatted:
                 f"{byte_offset}"
             )
         if closing:
-            if not stack:
-                raise bad_request(
-                    f"can't parse entities: Unexpected end tag at byte offset {byte_offset}"
-                )
-            open_name, etype, start, extra = stack.pop()
-            if open_name != name:
-                raise bad_request(
-                    f"can't parse entities: Unmatched end tag at byte offset {byte_offset}, "
-                    f'expected "</{open_name}>", found "</{name}>"'
-                )
-            if etype == "code" and stack and stack[-1][1] == "pre" and stack[-1][2] == start:
-                stack[-1] = (*stack[-1][:3], extra)  # <pre><code class="language-x">
-            elif length > start:
-                entities.append((etype, start, length - start, extra))
+            self._close(name, byte_offset)
         else:
             attrs = {m.group(1).lower(): m.group(2) or m.group(3) or m.group(4) or ""
                      for m in _ATTR_RE.finditer(rest)}
             etype, extra = _tag_entity(name, attrs, byte_offset)
-            stack.append((name, etype, length, extra))
-        pos = match.end()
-    if stack:
-        raise bad_request(
-            f'can\'t parse entities: Can\'t find end tag corresponding to start tag "{stack[-1][0]}"'
-        )
-    entities.sort(key=lambda e: (e[1], -e[2]))
-    return Formatted("".join(out), tuple(entities))
+            self.open_tags.append((name, etype, self.length, extra))
+        return match.end()
+
+    def _close(self, name: str, byte_offset: str) -> None:
+        """An end tag: it closes the innermost open tag, which becomes an entity unless empty."""
+        if not self.open_tags:
+            raise bad_request(f"can't parse entities: Unexpected end tag at byte offset {byte_offset}")
+        open_name, etype, start, extra = self.open_tags.pop()
+        if open_name != name:
+            raise bad_request(
+                f"can't parse entities: Unmatched end tag at byte offset {byte_offset}, "
+                f'expected "</{open_name}>", found "</{name}>"'
+            )
+        outer = self.open_tags[-1] if self.open_tags else None
+        if etype == "code" and outer is not None and outer[1] == "pre" and outer[2] == start:
+            self.open_tags[-1] = (*outer[:3], extra)  # <pre><code class="language-x">
+        elif self.length > start:
+            self.entities.append((etype, start, self.length - start, extra))
+
+
+def parse_html(source: str) -> Formatted:
+    """Parse Telegram-flavoured HTML into plain text and entities (raises like Telegram)."""
+    return _HtmlReader(source).read()
 
 
 _MD_LINK_RE = re.compile(r"\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\\])*\)")

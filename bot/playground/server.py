@@ -9,13 +9,14 @@ run being watched.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.fake_telegram.parsing import inspect_image
@@ -136,10 +137,11 @@ class ChatView:
 
     def photo(self, message_id: int) -> tuple[bytes, str]:
         message = self._stored().get(message_id)
-        image = inspect_image(message.photo) if message is not None and message.photo is not None else None
-        if message is None or message.deleted or image is None:
+        data = message.photo if message is not None and not message.deleted else None
+        image = inspect_image(data) if data is not None else None
+        if data is None or image is None:
             raise BadInput("no such photo")
-        return message.photo, f"image/{image.format}"  # the fake server stored only what it could read
+        return data, f"image/{image.format}"  # the fake server stored only what it could read
 
 
 def _static(name: str) -> bytes:
@@ -153,69 +155,84 @@ def page_texts(translator: Translator, lang: str) -> dict[str, Any]:
     return {"lang": lang, "texts": {key: translator.t(lang, key) for key in keys}}
 
 
-def build_web_app(view: ChatView, translator: Translator | None = None) -> web.Application:
-    """The page and its JSON API for ``view``."""
-    translator = translator or Translator.load()
+class _PageRoutes:
+    """The page's GET handlers for one chat view: the page, its files, the chat, its words, photos."""
 
-    async def page(_request: web.Request) -> web.Response:
+    def __init__(self, view: ChatView, translator: Translator) -> None:
+        self.view = view
+        self.translator = translator
+
+    async def page(self, _request: web.Request) -> web.Response:
         return web.Response(body=_static("index.html"), content_type="text/html", charset="utf-8")
 
-    async def static(request: web.Request) -> web.Response:
+    async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
         if name not in STATIC_FILES:
             raise web.HTTPNotFound()
         return web.Response(body=_static(name), content_type=STATIC_FILES[name], charset="utf-8")
 
-    async def chat(request: web.Request) -> web.Response:
+    async def chat(self, request: web.Request) -> web.Response:
         try:
             after = int(request.query.get("after", "0"))
         except ValueError:
             return _error(BadInput("after must be a number"))
-        return web.json_response(await view.news_after(after))
+        return web.json_response(await self.view.news_after(after))
 
-    async def texts(request: web.Request) -> web.Response:
-        return web.json_response(page_texts(translator, request.query.get("lang", "")))
+    async def texts(self, request: web.Request) -> web.Response:
+        return web.json_response(page_texts(self.translator, request.query.get("lang", "")))
 
-    async def photo(request: web.Request) -> web.Response:
+    async def photo(self, request: web.Request) -> web.Response:
         try:
-            data, kind = view.photo(int(request.match_info["message_id"]))
+            data, kind = self.view.photo(int(request.match_info["message_id"]))
         except (ValueError, BadInput):
             raise web.HTTPNotFound() from None
         return web.Response(body=data, content_type=kind, headers={"Cache-Control": "max-age=3600"})
 
-    def acting(handler: Any) -> Any:
-        async def handle(request: web.Request) -> web.Response:
-            try:
-                # a web page elsewhere can post text/plain here without asking; application/json it must ask for
-                if request.content_type != "application/json":
-                    raise BadInput("the body must be JSON, sent as application/json")
-                body = json.loads(await request.read())
-                if not isinstance(body, dict):
-                    raise BadInput("the body must be a JSON object")
-                return web.json_response(await handler(body))
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                return _error(BadInput("the body must be JSON"))
-            except BadInput as exc:
-                return _error(exc)
-            except TimeoutError:
-                return _error(BadInput("the bot did not answer the press", "pg-error-no-answer"), status=504)
-        return handle
 
-    @web.middleware
-    async def local_only(request: web.Request, handler: Any) -> web.StreamResponse:
-        # a site whose name someone points at 127.0.0.1 (DNS rebinding) must not reach the chat
-        if (request.host or "").rsplit(":", 1)[0].lower() not in LOCAL_HOSTS:
-            return _error(BadInput("the playground answers on 127.0.0.1 or localhost only"), status=403)
-        return await handler(request)
+MemberAction = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[local_only])
-    app.router.add_get("/", page)
-    app.router.add_get("/static/{name}", static)
-    app.router.add_get("/api/chat", chat)
-    app.router.add_get("/api/texts", texts)
-    app.router.add_get("/api/photo/{message_id}", photo)
-    app.router.add_post("/api/send", acting(view.send))
-    app.router.add_post("/api/press", acting(view.press))
+
+def _acting(action: MemberAction) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """A POST handler that reads the JSON body, lets a member act with it and answers in JSON."""
+
+    async def handle(request: web.Request) -> web.Response:
+        try:
+            # a web page elsewhere can post text/plain here without asking; application/json it must ask for
+            if request.content_type != "application/json":
+                raise BadInput("the body must be JSON, sent as application/json")
+            body = json.loads(await request.read())
+            if not isinstance(body, dict):
+                raise BadInput("the body must be a JSON object")
+            return web.json_response(await action(body))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return _error(BadInput("the body must be JSON"))
+        except BadInput as exc:
+            return _error(exc)
+        except TimeoutError:
+            return _error(BadInput("the bot did not answer the press", "pg-error-no-answer"), status=504)
+
+    return handle
+
+
+@web.middleware
+async def _local_only(request: web.Request, handler: Handler) -> web.StreamResponse:
+    # a site whose name someone points at 127.0.0.1 (DNS rebinding) must not reach the chat
+    if (request.host or "").rsplit(":", 1)[0].lower() not in LOCAL_HOSTS:
+        return _error(BadInput("the playground answers on 127.0.0.1 or localhost only"), status=403)
+    return await handler(request)
+
+
+def build_web_app(view: ChatView, translator: Translator | None = None) -> web.Application:
+    """The page and its JSON API for ``view``."""
+    routes = _PageRoutes(view, translator or Translator.load())
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[_local_only])
+    app.router.add_get("/", routes.page)
+    app.router.add_get("/static/{name}", routes.static)
+    app.router.add_get("/api/chat", routes.chat)
+    app.router.add_get("/api/texts", routes.texts)
+    app.router.add_get("/api/photo/{message_id}", routes.photo)
+    app.router.add_post("/api/send", _acting(view.send))
+    app.router.add_post("/api/press", _acting(view.press))
     return app
 
 

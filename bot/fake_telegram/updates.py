@@ -1,0 +1,107 @@
+"""The bot's update queue and getUpdates long polling, kept the way Telegram keeps them."""
+
+from __future__ import annotations
+
+import itertools
+
+from .changes import ChangeSignal
+from .models import JSONDict
+
+DEFAULT_ALLOWED_UPDATES = frozenset({
+    "message", "edited_message", "channel_post", "edited_channel_post", "business_connection",
+    "business_message", "edited_business_message", "deleted_business_messages", "inline_query",
+    "chosen_inline_result", "callback_query", "shipping_query", "pre_checkout_query",
+    "purchased_paid_media", "poll", "poll_answer", "my_chat_member", "chat_join_request",
+    "chat_boost", "removed_chat_boost",
+})
+
+
+def update_type(update: JSONDict) -> str:
+    """The kind of an update: its one field besides ``update_id`` (message, callback_query, …)."""
+    return next((key for key in update if key != "update_id"), "")
+
+
+class UpdateQueue:
+    """Updates for the bot: kept until a getUpdates offset confirms them, filtered by allowed_updates."""
+
+    def __init__(self, changes: ChangeSignal) -> None:
+        self._changes = changes
+        self.pending: list[JSONDict] = []
+        """Queued updates the bot has not confirmed yet (delivered or not)."""
+        self.dropped: list[JSONDict] = []
+        """Updates thrown away unseen: not in allowed_updates, or dropped by deleteWebhook."""
+        self.delivered_at: dict[int, float] = {}
+        """update_id -> ``clock()`` when a getUpdates answer first carried it (benchmarks)."""
+        self.last_update_id = 0
+        self.polls_started = 0
+        """getUpdates calls received so far; a newer one ends an older one's long poll."""
+        self.waiting_pollers = 0
+        self._allowed: frozenset[str] = DEFAULT_ALLOWED_UPDATES
+        self._ids = itertools.count(700_000_001)
+        self._delivered_upto = 0
+
+    def push(self, payload: JSONDict) -> JSONDict:
+        """Queue an update body (e.g. ``{"message": {...}}``); returns it with its update_id."""
+        update = {"update_id": next(self._ids), **payload}
+        self.last_update_id = update["update_id"]
+        self.pending.append(update)
+        return update
+
+    def allow(self, types: list[str]) -> None:
+        """Deliver only these update types from now on (an empty list: Telegram's default set)."""
+        self._allowed = frozenset(types) or DEFAULT_ALLOWED_UPDATES
+
+    def confirm(self, offset: int) -> None:
+        """Forget updates below ``offset``; a negative offset keeps only the last ``-offset``."""
+        if offset > 0:
+            self.pending = [u for u in self.pending if u["update_id"] >= offset]
+        elif offset < 0:
+            self.pending = self.pending[offset:]
+
+    def drop_unwanted(self) -> None:
+        """Throw away queued updates of types the bot no longer allows."""
+        rejected = [u for u in self.pending if update_type(u) not in self._allowed]
+        if rejected:
+            self.dropped.extend(rejected)
+            self.pending = self.deliverable()
+
+    def drop_pending(self) -> None:
+        """Throw away every queued update (deleteWebhook with drop_pending_updates)."""
+        self.dropped.extend(self.pending)
+        self.pending = []
+
+    def deliverable(self) -> list[JSONDict]:
+        """Queued updates of allowed types, delivered before or not."""
+        return [u for u in self.pending if update_type(u) in self._allowed]
+
+    def undelivered(self) -> list[JSONDict]:
+        """Queued updates of allowed types that no getUpdates answer has carried yet."""
+        return [u for u in self.deliverable() if u["update_id"] > self._delivered_upto]
+
+    async def long_poll(self, timeout: float) -> bool:
+        """One getUpdates arrives: wait up to ``timeout`` for an update if none is queued.
+
+        Returns False when a newer getUpdates took over meanwhile (Telegram answers 409 then).
+        """
+        self.polls_started += 1
+        generation = self.polls_started
+        await self._changes.notify()  # lets an older long poll notice the conflict
+        if not self.pending and timeout > 0 and not self._changes.closing:
+            self.waiting_pollers += 1
+            try:
+                await self._changes.notify()
+                await self._changes.wait_until(
+                    lambda: bool(self.deliverable()) or self._changes.closing
+                    or generation != self.polls_started, timeout)
+            finally:
+                self.waiting_pollers -= 1
+        return generation == self.polls_started
+
+    def take(self, limit: int, now: float) -> list[JSONDict]:
+        """The first ``limit`` deliverable updates, noted as delivered at ``now``."""
+        batch = self.deliverable()[:limit]
+        if batch:
+            self._delivered_upto = max(self._delivered_upto, batch[-1]["update_id"])
+            for update in batch:
+                self.delivered_at.setdefault(update["update_id"], now)
+        return batch
