@@ -39,10 +39,9 @@ from PIL import Image
 from bot import texts
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.fake_telegram.models import RecordedRequest
-from bot.flow import DEFAULT_TIMER
-from bot.games import GAME_UIS
+from bot.flow.context import DEFAULT_TIMER, Game
+from bot.games import GAMES
 from bot.store import Move, NewAction, Seat, SQLiteStore
-from engines import GAMES
 from engines.base import new_seed
 from locales import Translator
 
@@ -295,7 +294,8 @@ async def _build_db(tg: FakeTelegram, path: Path, chats: list[Chat]) -> None:
     """A running game per chat, stored as GameFlow.start stores it; its table in the fake server is
     a placeholder photo with the keyboard the bot would draw (the bot redraws it on the first press)."""
     translator = Translator.load()
-    engine, ui = GAMES[GAME], GAME_UIS[GAME]
+    spec = GAMES[GAME]
+    engine = spec.engine
     options = engine.options_from_json(None)
     png = io.BytesIO()
     Image.new("RGB", (320, 320), "white").save(png, "PNG")
@@ -310,7 +310,8 @@ async def _build_db(tg: FakeTelegram, path: Path, chats: list[Chat]) -> None:
                                        deadline=time.time() + 60 * DEFAULT_TIMER))
             fresh = await store.game(game.id)
             assert fresh is not None and state.current_player is not None
-            keyboard = texts.table_keyboard(fresh, ui, engine, state, lambda k, /, **a: translator.t("ru", k, **a))
+            keyboard = texts.table_keyboard(Game(fresh, spec, options, state),
+                                            lambda k, /, **a: translator.t("ru", k, **a))
             assert keyboard is not None
             message = tg.add_bot_photo(chat.chat_id, png.getvalue(), f"Ходит: {seats[state.current_player].name}",
                                        keyboard.to_dict())

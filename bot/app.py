@@ -23,6 +23,7 @@ from bot import handlers, stats, verify
 from bot.config import Config
 from bot.drawing import Drawing
 from bot.flow import GameFlow
+from bot.games import GAMES, Registry
 from bot.http import AiohttpRequest
 from bot.outbox import Outbox
 from bot.ratelimit import GroupWindowLimiter
@@ -39,9 +40,9 @@ COMMANDS = ("newgame", "rules", "stop", "leave", "kick", "lang", "tally", "set",
             "verify", "settings", "help")
 
 
-def build_application(config: Config, translator: Translator | None = None) -> Application:
-    """The PTB application for ``config``; storage opens in post_init, closes in post_shutdown."""
-    translator = translator or Translator.load(default=config.default_locale)
+def build_application(config: Config, translator: Translator | None = None, games: Registry = GAMES) -> Application:
+    """The PTB application for ``config`` offering ``games``; storage opens in post_init, closes in post_shutdown."""
+    translator = translator or Translator.load(default=config.default_locale, extra=games.locale_files())
     limiter = GroupWindowLimiter(
         overall_max_rate=config.overall_max_rate,
         group_max_rate=config.group_max_rate,
@@ -63,6 +64,7 @@ def build_application(config: Config, translator: Translator | None = None) -> A
     )
     app.bot_data["config"] = config
     app.bot_data["translator"] = translator
+    app.bot_data["games"] = games
     only_new = filters.UpdateType.MESSAGE  # edited messages and channel posts are ignored
     app.add_handler(CommandHandler("start", handlers.start, filters=only_new))
     app.add_handler(CommandHandler("help", handlers.help_command, filters=only_new))
@@ -114,7 +116,7 @@ async def _post_init(app: Application) -> None:
     translator: Translator = app.bot_data["translator"]
     store = await open_store(config.database_path)
     budget = app.bot.rate_limiter
-    flow = GameFlow(config=config, store=store, translator=translator,
+    flow = GameFlow(config, store, translator, app.bot, app.bot_data["games"],
                     outbox=Outbox(budget if isinstance(budget, GroupWindowLimiter) else None),
                     drawing=Drawing(config.draw_processes))
     app.bot_data["flow"] = flow
@@ -131,10 +133,9 @@ async def _catch_up(context: ContextTypes.DEFAULT_TYPE) -> None:
     flow: GameFlow = context.application.bot_data["flow"]
     try:
         await flow.drawing.warm()
-        repaired = await flow.repair_tables(context.bot)
+        repaired, armed = await flow.catch_up_after_start()
         if repaired:
             log.info("re-sent %d table messages left behind by a restart", repaired)
-        armed = await flow.arm_all(context.bot)
         if armed:
             log.info("re-armed %d turn timers", armed)
     except StorageError as exc:
@@ -167,7 +168,7 @@ async def _deadline_due(context: ContextTypes.DEFAULT_TYPE) -> None:
     if armed.get(context.job.data) is context.job:
         del armed[context.job.data]
     try:
-        await flow.on_deadline(context.bot, context.job.data)
+        await flow.on_deadline(context.job.data)
     except StorageError as exc:  # the turn is not played yet: try again a little later
         log.error("storage failed (%s) at game %s's turn timer; trying again in %.0f s",
                   exc, context.job.data, STORAGE_RETRY_S)

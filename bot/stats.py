@@ -81,7 +81,7 @@ def fit_lines(head: Sequence[str], body: Sequence[str], tail: Sequence[str], lim
 
 def game_name(flow: GameFlow, tr: Tr, code: str) -> str:
     """A game's name in the chat's language (its code, if the bot no longer has that game)."""
-    return tr(f"game-{code}") if code in flow.uis else code
+    return tr(f"game-{code}") if code in flow.games else code
 
 
 # /stats ------------------------------------------------------------------------
@@ -107,8 +107,8 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     name = display_name(user.first_name, user.last_name)
-    totals = await flow.store.user_totals(chat.id, user.id)
-    paid = await flow.store.pub_rounds(chat.id, user.id)
+    totals = await flow.user_totals(chat.id, user.id)
+    paid = await flow.pub_rounds(chat.id, user.id)
     if not totals and not paid:
         await send_reply(update, context, tr("stats-empty", name=html.escape(name)))
         return
@@ -135,15 +135,15 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await group_command(update, context)) is None:
         return
     chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
-    codes = ", ".join(flow.uis)
+    codes = ", ".join(flow.games)
     if len(args) > 1:
         await send_reply(update, context, tr("top-usage", codes=codes))
         return
     code = args[0].lower()[:ARG_LIMIT] if args else None
-    if code is not None and code not in flow.uis:  # the argument is never echoed back
+    if code is not None and code not in flow.games:  # the argument is never echoed back
         await send_reply(update, context, tr("unknown-game", codes=codes))
         return
-    ranked = ranking(await flow.store.player_totals(chat.id, code))
+    ranked = ranking(await flow.player_totals(chat.id, code))
     if not ranked:
         await send_reply(update, context, tr("top-empty", count=MIN_GAMES))
         return
@@ -185,7 +185,7 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await group_command(update, context)) is None:
         return
     chat, flow, tr = cmd.chat, cmd.flow, cmd.tr
-    games = await flow.store.past_games(chat.id, HISTORY_SIZE)
+    games = await flow.past_games(chat.id, HISTORY_SIZE)
     if not games:
         await send_reply(update, context, tr("history-empty"))
         return
@@ -217,4 +217,4 @@ async def _send(update: Update, context: ContextTypes.DEFAULT_TYPE, caption: str
                                      allow_sending_without_reply=True)
     except TelegramError as exc:
         log.warning("chat %s: stats photo failed: %s", chat.id, exc)
-        flow_of(context).chat_refused(context.bot, chat.id, exc)
+        flow_of(context).chat_refused(chat.id, exc)

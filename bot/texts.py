@@ -5,14 +5,17 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
 from bot.games.common import GameUI, Tr
 from bot.store import GameRow
-from engines.base import Engine, Event, OptionsError, Outcome, seed_digest
+from engines.base import Event, OptionsError, Outcome, seed_digest
+
+if TYPE_CHECKING:
+    from bot.flow.context import Game
 
 CAPTION_LIMIT = 1024
 RESULT_TALLY_LINES = 10  # payers listed under a pub result: the seed and /verify must still fit (4096)
@@ -76,47 +79,48 @@ def commitment_line(game: GameRow, tr: Tr) -> str:
     return tr("fair-commitment", digest=seed_digest(game.seed))
 
 
-def lobby_caption(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr) -> str:
-    etr = escaped_tr(tr)
-    lines = [f"🎲 <b>{html.escape(tr(f'game-{game.code}'))}</b>", *ui.lobby_lines(options, len(game.seats), etr)]
-    host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
+def lobby_caption(game: Game, tr: Tr) -> str:
+    etr, row, engine = escaped_tr(tr), game.row, game.spec.engine
+    lines = [f"🎲 <b>{html.escape(tr(f'game-{row.code}'))}</b>",
+             *game.spec.ui.lobby_lines(game.options, len(row.seats), etr)]
+    host = next((s.name for s in row.seats if s.user_id == row.host_id), "?")
     lines.append(etr("lobby-host", name=host))
-    lines.append(commitment_line(game, tr))  # above the players: a long list can never cut it off
+    lines.append(commitment_line(row, tr))  # above the players: a long list can never cut it off
     lines.append("")
-    lines.append(tr("lobby-players", count=len(game.seats), max=engine.max_players))
-    lines.extend(f"{s.seat + 1}. {html.escape(s.name)}" for s in game.seats)
+    lines.append(tr("lobby-players", count=len(row.seats), max=engine.max_players))
+    lines.extend(f"{s.seat + 1}. {html.escape(s.name)}" for s in row.seats)
     lines.append("")
     lines.append(tr("lobby-hint", min=engine.min_players, max=engine.max_players))
     return fit_caption(lines, [], [])
 
 
-def lobby_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], options: Any, tr: Tr,
-                   vs_ai: bool = False, timer: int | None = None) -> InlineKeyboardMarkup:
-    """Join/leave, the game's settings, the computer players (``vs_ai``: the game has them;
-    «🤖 Играть с ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise),
-    start/cancel."""
+def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None) -> InlineKeyboardMarkup:
+    """Join/leave, the game's settings, the computer players (if the game has them: «🤖 Играть с
+    ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise), the chat's turn
+    ``timer``, start/cancel."""
+    row, engine = game.row, game.spec.engine
     rows = [[
-        InlineKeyboardButton(tr("btn-join"), callback_data=cb.lobby(game.id, "join")),
-        InlineKeyboardButton(tr("btn-leave"), callback_data=cb.lobby(game.id, "leave")),
+        InlineKeyboardButton(tr("btn-join"), callback_data=cb.lobby(row.id, "join")),
+        InlineKeyboardButton(tr("btn-leave"), callback_data=cb.lobby(row.id, "leave")),
     ]]
-    for row in ui.lobby_buttons(options, len(game.seats), tr):
-        rows.append([InlineKeyboardButton(b.text, callback_data=cb.lobby(game.id, "set", b.key, b.value))
-                     for b in row])
-    if vs_ai:
-        bots = [InlineKeyboardButton(tr("btn-add-bot"), callback_data=cb.lobby(game.id, "bot"))]
+    for buttons in game.spec.ui.lobby_buttons(game.options, len(row.seats), tr):
+        rows.append([InlineKeyboardButton(b.text, callback_data=cb.lobby(row.id, "set", b.key, b.value))
+                     for b in buttons])
+    if game.spec.policy is not None:
+        bots = [InlineKeyboardButton(tr("btn-add-bot"), callback_data=cb.lobby(row.id, "bot"))]
         if engine.max_players == 2:  # one press to a game against the computer
-            bots = [InlineKeyboardButton(tr("btn-play-ai"), callback_data=cb.lobby(game.id, "ai"))]
-        if len(game.seats) >= engine.max_players:
+            bots = [InlineKeyboardButton(tr("btn-play-ai"), callback_data=cb.lobby(row.id, "ai"))]
+        if len(row.seats) >= engine.max_players:
             bots = []
-        if engine.max_players > 2 and any(s.user_id < 0 for s in game.seats):
-            bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(game.id, "unbot")))
+        if engine.max_players > 2 and any(s.user_id < 0 for s in row.seats):
+            bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(row.id, "unbot")))
         if bots:
             rows.append(bots)
     if timer is not None:  # the chat's turn timer; a press moves it to the next choice
-        rows.append([InlineKeyboardButton(tr("btn-timer", minutes=timer), callback_data=cb.lobby(game.id, "timer"))])
-    last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(game.id, "cancel"))]
-    if engine.min_players <= len(game.seats) <= engine.max_players:
-        last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(game.id, "start")))
+        rows.append([InlineKeyboardButton(tr("btn-timer", minutes=timer), callback_data=cb.lobby(row.id, "timer"))])
+    last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(row.id, "cancel"))]
+    if engine.min_players <= len(row.seats) <= engine.max_players:
+        last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(row.id, "start")))
     rows.append(last)
     return InlineKeyboardMarkup(rows)
 
@@ -131,58 +135,50 @@ def event_lines(ui: GameUI, events: Sequence[Event], names: Sequence[str], tr: T
     return own + ui.describe([e for e in events if e.kind not in FLOW_EVENTS], names, etr)
 
 
-def table_caption(
-    game: GameRow,
-    ui: GameUI,
-    state: Any,
-    log: Sequence[str],
-    outcome: Outcome | None,
-    tr: Tr,
-    stopped: bool = False,
-) -> str:
+def table_caption(game: Game, log: Sequence[str], tr: Tr, stopped: bool = False) -> str:
     """The table message's caption: title, the last actions' log, status, whose turn (or the end).
 
     The first table caption of a game (the lobby turned table, or a rematch's new table) repeats
     the lobby's commitment line; once the table has been shown (``shown_version`` ≥ 0) it is gone.
     """
-    names = game.names
+    row, ui, state, outcome = game.row, game.spec.ui, game.state, game.outcome()
+    names = row.names
     etr = escaped_tr(tr)
-    head = [f"🎲 <b>{html.escape(tr(f'game-{game.code}'))}</b> · {html.escape(ui.variant(state.options, tr))}"]
+    head = [f"🎲 <b>{html.escape(tr(f'game-{row.code}'))}</b> · {html.escape(ui.variant(state.options, tr))}"]
     tail = ["", *ui.status_lines(state, names, etr)]
     if stopped:
         tail.append(tr("table-stopped"))
     elif outcome is not None:
         tail.extend(ui.result_lines(state, outcome, names, etr))
     elif state.current_player is not None:
-        seat = game.seats[state.current_player]
+        seat = row.seats[state.current_player]
         tail.append(tr("table-turn", name=mention(seat.user_id, seat.name)))
-    if game.shown_version < 0 and outcome is None and not stopped:
-        head.append(commitment_line(game, tr))
+    if row.shown_version < 0 and outcome is None and not stopped:
+        head.append(commitment_line(row, tr))
         if visible_length("\n".join([*head, *tail])) > CAPTION_LIMIT:  # never at the cost of «Ходит:»
             head.pop()
     return fit_caption(head, log, tail)
 
 
-def table_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], state: Any,
-                   tr: Tr) -> InlineKeyboardMarkup | None:
-    markup = _action_keyboard(game, ui, engine, state, tr)
-    seat = state.current_player
-    if markup is None or seat is None or not game.timeouts.get(str(seat)):
+def table_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
+    markup = _action_keyboard(game, tr)
+    seat = game.state.current_player
+    if markup is None or seat is None or not game.row.timeouts.get(str(seat)):
         return markup
     # the player to move has let the timer run out before: the host may skip them for good
-    kick = InlineKeyboardButton(tr("btn-kick"), callback_data=cb.kick(game.id, state.version))
+    kick = InlineKeyboardButton(tr("btn-kick"), callback_data=cb.kick(game.id, game.state.version))
     return InlineKeyboardMarkup([*markup.inline_keyboard, [kick]])
 
 
-def _action_keyboard(game: GameRow, ui: GameUI, engine: Engine[Any, Any], state: Any,
-                     tr: Tr) -> InlineKeyboardMarkup | None:
-    actions = engine.legal_actions(state)
+def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
+    state, code = game.state, game.spec.code
+    actions = game.spec.engine.legal_actions(state)
     if not actions:
         return None
-    buttons = [(a.kind, InlineKeyboardButton(tr(f"action-{game.code}-{a.kind}", **_action_args(a)),
+    buttons = [(a.kind, InlineKeyboardButton(tr(f"action-{code}-{a.kind}", **_action_args(a)),
                                              callback_data=cb.move(game.id, state.version, a.code)))
                for a in actions]
-    groups = getattr(ui, "row_groups", None)
+    groups = game.spec.row_groups
     if groups is None:
         # long labels («Фишка 1: 23 → 31 ⏩ 34») would be cut off on a phone if they shared a row
         per_row = 1 if any(len(b.text) > SHORT_LABEL for _, b in buttons) else 4
@@ -212,19 +208,19 @@ def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[st
     return lines
 
 
-def result_message(game: GameRow, ui: GameUI, state: Any, outcome: Outcome, tally: Sequence[tuple[str, int]],
-                   tr: Tr) -> str:
-    etr = escaped_tr(tr)
-    lines = [f"🏁 <b>{html.escape(tr(f'game-{game.code}'))}</b>", *ui.result_lines(state, outcome, game.names, etr)]
+def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]], tr: Tr) -> str:
+    etr, row = escaped_tr(tr), game.row
+    lines = [f"🏁 <b>{html.escape(tr(f'game-{row.code}'))}</b>",
+             *game.spec.ui.result_lines(game.state, outcome, row.names, etr)]
     if tally:
         lines.append("")
         lines.extend(tally_lines(tally, RESULT_TALLY_LINES, tr))
     # the game is over, so its seed may be told: anyone can now re-derive every roll (/verify)
     lines.append("")
-    lines.append(etr("fair-seed", seed=game.seed))
-    lines.append(etr("fair-check", id=str(game.id)))  # text, not a number: Fluent would group 1234 as «1 234»
-    if game.next_seed is not None:  # «Ещё раунд» is committed to before any of its rolls, too
-        lines.append(tr("fair-next", digest=seed_digest(game.next_seed)))
+    lines.append(etr("fair-seed", seed=row.seed))
+    lines.append(etr("fair-check", id=str(row.id)))  # text, not a number: Fluent would group 1234 as «1 234»
+    if row.next_seed is not None:  # «Ещё раунд» is committed to before any of its rolls, too
+        lines.append(tr("fair-next", digest=seed_digest(row.next_seed)))
     return "\n".join(lines)
 
 

@@ -11,14 +11,12 @@ from typing import Any
 from engines.base import Engine, Event, Policy
 
 MAX_BOT_ACTIONS = 5000  # a guard for one run of computer turns (a whole game of bots takes less)
-# «автобросок» (issue #11) rolls only where a decision follows the roll: in these games the roll
-# is the whole turn, and rolling for the next player would make the game play itself
-ROLL_IS_THE_TURN = frozenset({"sosedi", "spichki"})
 
 Applied = list[tuple[Any, list[Event]]]  # (log entry, events) of each action, in order
 
 
 def is_bot(user_id: int) -> bool:
+    """Whether a seat's user is a computer player (Telegram's user ids are positive)."""
     return user_id < 0
 
 

@@ -130,16 +130,16 @@ def verdict(game: GameRow, result: VerifyResult, tr: Tr) -> str:
 
 async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | None, tr: Tr) -> str:
     """What /verify ``game_id`` asked in ``chat_id`` says; the seed only of a game that is over."""
-    game = await flow.store.game(game_id)
-    if game is None or game.chat_id != chat_id:  # another chat's game: the same answer, nothing leaks
+    logged = await flow.game_log(game_id)
+    if logged is None or logged[0].chat_id != chat_id:  # another chat's game: the same answer, nothing leaks
         return tr("verify-unknown", id=str(game_id))
+    game, actions = logged
     if game.status not in OVER:
         return tr("verify-not-over", id=str(game_id))
     if game.state is None:  # a lobby closed before the start
         return tr("verify-not-started", id=str(game_id))
-    engine = flow.engines[game.code]
-    log = [LogEntry(a.seat, a.code, a.dice) for a in await flow.store.actions(game.id)
-           if a.n >= 0]  # n = -1 is the bot's own «start» entry, not an engine action
+    engine = flow.games[game.code].engine
+    log = [LogEntry(a.seat, a.code, a.dice) for a in actions if a.n >= 0]  # n = -1: the bot's own «start»
     options = engine.options_from_json(game.options)
     # a long game replays in tens of milliseconds: off the event loop, like the computer's turns
     result = await asyncio.to_thread(verify_log, engine, options, len(game.seats), game.seed, log, game.state,

@@ -7,7 +7,7 @@ en: one/other), so «1 фишка, 2 фишки, 5 фишек, 21 фишка» n
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,12 +37,15 @@ class Translator:
     _formatted: dict[tuple[str | None, str, tuple[tuple[str, type, Any], ...]], str] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, default: str = "ru", strict: bool = False, langs: Iterable[str] = SUPPORTED) -> Translator:
+    def load(cls, default: str = "ru", strict: bool = False, langs: Iterable[str] = SUPPORTED,
+             extra: Mapping[str, Sequence[Path]] | None = None) -> Translator:
+        """The catalogues of ``langs``, and per language the ``extra`` files of games that bring their
+        own texts (a game declared outside the package)."""
         tr = cls(default=default if default in SUPPORTED else "ru", strict=strict)
         for lang in langs:
             bundle = FluentBundle([lang], use_isolating=False)
             keys: set[str] = set()
-            for path in sorted((LOCALES_DIR / lang).glob("*.ftl")):
+            for path in [*sorted((LOCALES_DIR / lang).glob("*.ftl")), *(extra or {}).get(lang, ())]:
                 resource = FluentResource(path.read_text(encoding="utf-8"))
                 bundle.add_resource(resource)
                 keys.update(getattr(entry.id, "name", "") for entry in resource.body if hasattr(entry, "id"))

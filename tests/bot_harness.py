@@ -23,9 +23,9 @@ from bot.app import build_application, start_app, stop_app
 from bot.config import Config
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
+from bot.games import GAMES, Registry
 from bot.playground.watch import watching
 from bot.store import GameRow, Store
-from engines import GAMES
 from engines.base import Engine, LogEntry, replay
 from locales import Translator
 
@@ -44,7 +44,8 @@ class BotRunner:
     draw_processes: int = 0  # 0: boards drawn on threads here (quick to start); n: in n worker processes
     app: Application | None = None
     starts: int = 0
-    translator: Translator = field(default_factory=lambda: Translator.load(strict=True))
+    games: Registry = field(default_factory=lambda: GAMES)  # the games the bot offers (a test may add its own)
+    translator: Translator | None = None  # default: every catalogue, strict
     done_ids: set[int] = field(default_factory=set)
     _done: asyncio.Condition = field(default_factory=asyncio.Condition)
 
@@ -57,7 +58,9 @@ class BotRunner:
     async def start(self, wait_catch_up: bool = True) -> None:
         """Start the bot like run_polling does: initialize, post_init, polling, handlers; then
         (unless told not to) wait for start-up's catch-up job to redraw tables and arm timers."""
-        app = build_application(self.config(), self.translator)
+        if self.translator is None:
+            self.translator = Translator.load(strict=True, extra=self.games.locale_files())
+        app = build_application(self.config(), self.translator, self.games)
         process = app.process_update
 
         async def counted(update: object) -> None:
@@ -142,7 +145,7 @@ World = tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]
 @asynccontextmanager
 async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: Sequence[str] = (),
                       draw_processes: int = 0, chat_type: str = "supergroup",
-                      chat_id: int = CHAT_ID) -> AsyncIterator[World]:
+                      chat_id: int = CHAT_ID, games: Registry = GAMES) -> AsyncIterator[World]:
     """A supergroup (or ``chat_type``; Аня created it) with ``count`` users of :data:`USERS` and the bot running.
 
     Games get the seeds ``first_seed``, ``first_seed + 1``, … so every run plays the same
@@ -152,7 +155,8 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: 
         users = {key: tg.add_user(i + 1, name, language_code="en" if key in english else "ru")
                  for i, (key, name) in enumerate(list(USERS.items())[:count])}
         tg.add_chat(chat_id, chat_type, "Пятничный клуб", creator=1)
-        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", chat_id=chat_id, draw_processes=draw_processes)
+        runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", chat_id=chat_id, draw_processes=draw_processes,
+                           games=games)
         await runner.start()
         seeds = (f"{i:064x}" for i in itertools.count(first_seed))
         runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
@@ -232,16 +236,16 @@ async def play_to_end(runner: BotRunner, table: StoredMessage, engine: Engine[An
 async def assert_replays(runner: BotRunner, game_id: int) -> Any:
     """:func:`assert_replays_in` the running bot's storage; returns the replayed state."""
     assert runner.app is not None
-    return (await assert_replays_in(runner.app.bot_data["flow"].store, game_id))[1]
+    return (await assert_replays_in(runner.app.bot_data["flow"].store, game_id, runner.games))[1]
 
 
-async def assert_replays_in(store: Store, game_id: int) -> tuple[GameRow, Any]:
+async def assert_replays_in(store: Store, game_id: int, games: Registry = GAMES) -> tuple[GameRow, Any]:
     """The stored state equals the replay of the stored action log from the game's seed, and the
     log's action numbers run from the start (-1) to the version: no move lost, doubled or
     half-applied. Returns the game and the replayed state."""
     game = await store.game(game_id)
     assert game is not None and game.state is not None
-    engine = GAMES[game.code]
+    engine = games[game.code].engine
     actions = await store.actions(game_id)
     log = [LogEntry(a.seat, a.code, a.dice) for a in actions if a.code != "start"]
     replayed = replay(engine, engine.options_from_json(game.options), len(game.seats), game.seed, log)

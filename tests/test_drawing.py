@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.drawing import Drawing, DrawingError, WorkerDied
-from bot.games import GAME_UIS
-from engines import GAMES
+from bot.games import GAMES
 from tests.bot_harness import CHAT_ID, group_world
 from tests.test_e2e_sosedi import open_lobby, play_to_end
 
-LABELS = {key: key for ui in GAME_UIS.values() for key in ui.label_keys()}
+LABELS = {key: key for spec in GAMES.values() for key in spec.label_keys}
 
 
 def _die_once(flag: str) -> bytes:
@@ -37,14 +36,14 @@ async def processes():
 async def test_every_board_is_the_same_drawn_in_a_process_or_on_a_thread(processes: Drawing) -> None:
     threads = Drawing()
     try:
-        for code, ui in GAME_UIS.items():
-            engine = GAMES[code]
+        for code, spec in GAMES.items():
+            engine = spec.engine
             state, events = engine.new_game(engine.options_from_json(None), 2, "ab" * 32)
             state, events, _ = engine.apply(state, engine.legal_actions(state)[0].code)
-            args = (state, ["Аня", "Борис"], {k: LABELS[k] for k in ui.label_keys()}, events)
-            in_process = await processes.draw(ui.render, *args)
+            args = (state, ["Аня", "Борис"], {k: LABELS[k] for k in spec.label_keys}, events)
+            in_process = await processes.draw(spec.render_board, *args)
             assert in_process.startswith(b"\x89PNG")
-            assert in_process == await threads.draw(ui.render, *args), code
+            assert in_process == await threads.draw(spec.render_board, *args), code
     finally:
         await threads.close()
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
-from bot.flow import GameFlow
+from bot.flow.catch_up import CatchUp
 from engines import GAMES
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
 
@@ -152,13 +151,13 @@ async def test_catching_up_after_a_restart_does_not_hold_new_updates_back(world,
     await runner.press(users["anya"], lobby, "Начать")
     await runner.stop()
     release = asyncio.Event()
-    redraw = GameFlow.repair_tables
+    redraw = CatchUp.repair_tables
 
-    async def slow_repair(self: GameFlow, bot: Any) -> int:  # many tables to redraw after a crash
+    async def slow_repair(self: CatchUp) -> int:  # many tables to redraw after a crash
         await release.wait()
-        return await redraw(self, bot)
+        return await redraw(self)
 
-    monkeypatch.setattr(GameFlow, "repair_tables", slow_repair)
+    monkeypatch.setattr(CatchUp, "repair_tables", slow_repair)
     await runner.start(wait_catch_up=False)
     assert runner.app is not None
     flow = runner.app.bot_data["flow"]
@@ -290,7 +289,7 @@ async def test_the_title_card_is_uploaded_once_then_sent_by_file_id(world) -> No
     flow = runner.app.bot_data["flow"]
     for round_ in range(3):
         if round_ == 2:  # an id Telegram no longer knows: the card is uploaded again
-            flow._covers = {title: "no-such-file-id" for title in flow._covers}
+            flow.messages.cover_ids = {title: "no-such-file-id" for title in flow.messages.cover_ids}
         await runner.say(users["anya"], "/newgame sosedi")
         await runner.say(users["anya"], "/stop")
     sends = [r for r in tg.requests if r.method == "sendPhoto"]

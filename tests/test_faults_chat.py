@@ -8,7 +8,6 @@ happens, every game still equals the replay of its action log.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 
@@ -36,9 +35,7 @@ async def stored_game(runner: BotRunner, game_id: int):  # type: ignore[no-untyp
 async def _settled(runner: BotRunner) -> None:
     """Wait for the pauses and migrations the bot started apart from the update that found them."""
     assert runner.app is not None
-    changes = runner.app.bot_data["flow"]._chat_changes
-    if changes:
-        await asyncio.wait(set(changes), timeout=5)
+    await runner.app.bot_data["flow"].settled(timeout=5)
 
 
 def no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
@@ -188,7 +185,7 @@ async def test_a_refused_call_to_the_old_group_moves_its_game_without_the_servic
         supergroup.bot_status = "administrator"
         assert tg.pending_updates_count() == 0
         flow.clock = lambda: 4e9  # the player to move ran out of time: the bot plays their turn ...
-        assert await flow.on_deadline(runner.app.bot, game_id)  # type: ignore[union-attr]
+        assert await flow.on_deadline(game_id)  # type: ignore[union-attr]
         await _settled(runner)  # ... its table edit is refused: the game moves to the supergroup
         await flow.outbox.idle()
         runner.chat_id = supergroup.id

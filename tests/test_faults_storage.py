@@ -193,9 +193,9 @@ async def test_a_turn_timer_that_meets_a_locked_database_tries_again(started_sos
     changed = asyncio.Event()
     on_deadline = flow.on_deadline
 
-    async def watched(bot_: object, gid: int) -> bool:
+    async def watched(gid: int) -> bool:
         try:
-            outcomes.append(await on_deadline(bot_, gid))
+            outcomes.append(await on_deadline(gid))
         except StorageError as exc:
             outcomes.append(exc)
             raise
@@ -220,9 +220,9 @@ async def test_a_turn_timer_that_meets_a_locked_database_tries_again(started_sos
 
 
 async def test_a_computer_turn_that_cannot_be_stored_is_played_a_moment_later(tmp_path, caplog, monkeypatch) -> None:
-    import bot.table
+    import bot.flow.catch_up
 
-    monkeypatch.setattr(bot.table, "TABLE_RETRY_S", 0.2)
+    monkeypatch.setattr(bot.flow.catch_up, "TABLE_RETRY_S", 0.2)
     caplog.set_level(logging.WARNING)
     async with group_world(tmp_path, first_seed=3) as (tg, runner, users):
         table = await start_against_a_bot(runner, users["anya"], "sosedi")

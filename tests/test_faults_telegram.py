@@ -38,9 +38,9 @@ async def test_an_admin_deleted_the_table_a_fresh_one_is_posted(started_sosedi) 
 @pytest.mark.parametrize("method", ["editMessageMedia", "answerCallbackQuery"])
 @pytest.mark.parametrize("code", [500, 502])
 async def test_server_errors_lose_no_move(started_sosedi, method: str, code: int, caplog, monkeypatch) -> None:
-    import bot.table
+    import bot.flow.catch_up
 
-    monkeypatch.setattr(bot.table, "TABLE_RETRY_S", 0.2)
+    monkeypatch.setattr(bot.flow.catch_up, "TABLE_RETRY_S", 0.2)
     (tg, runner, users), table = started_sosedi
     game_id = game_id_of(table)
     tg.fail_next(method, error_code=code)
@@ -58,9 +58,9 @@ async def test_server_errors_lose_no_move(started_sosedi, method: str, code: int
 
 
 async def test_a_table_edit_is_retried_once_not_forever(started_sosedi, monkeypatch) -> None:
-    import bot.table
+    import bot.flow.catch_up
 
-    monkeypatch.setattr(bot.table, "TABLE_RETRY_S", 0.2)
+    monkeypatch.setattr(bot.flow.catch_up, "TABLE_RETRY_S", 0.2)
     (tg, runner, users), table = started_sosedi
     tg.fail_next("editMessageMedia", error_code=500, times=5)
     caption = table.caption
@@ -69,7 +69,7 @@ async def test_a_table_edit_is_retried_once_not_forever(started_sosedi, monkeypa
     await runner.handled()
     edits = [r for r in tg.requests if r.method == "editMessageMedia"]
     assert [r.error_code for r in edits[-2:]] == [500, 500]  # the edit and one retry
-    assert len(runner.app.bot_data["flow"]._retries) == 0 and table.caption == caption
+    assert runner.app.bot_data["flow"].retries_pending() == 0 and table.caption == caption
     answer = await runner.press(mover_of(users, table), table, "🎲")  # a stale button: it brings the table
     assert answer["text"] == "Кнопка устарела."
 
@@ -91,10 +91,10 @@ async def test_a_429_on_an_edit_is_waited_out_and_the_edit_arrives(started_sosed
 async def impatient_sosedi(tmp_path, monkeypatch, caplog):  # type: ignore[no-untyped-def]
     """A «соседи» game of Аня, Борис and Вера whose bot waits 0.5 s for an answer, not 5."""
     import bot.app
-    import bot.table
+    import bot.flow.catch_up
 
     monkeypatch.setattr(bot.app, "READ_TIMEOUT_S", 0.5)
-    monkeypatch.setattr(bot.table, "TABLE_RETRY_S", 0.2)
+    monkeypatch.setattr(bot.flow.catch_up, "TABLE_RETRY_S", 0.2)
     caplog.set_level(logging.WARNING)
     async with sosedi_started(tmp_path) as started:
         yield started

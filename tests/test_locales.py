@@ -9,7 +9,7 @@ import pytest
 from fluent.syntax import FluentParser, ast, visitor
 
 from bot.app import COMMANDS
-from bot.games import GAME_UIS
+from bot.games import GAMES as SPECS
 from engines import GAMES
 from engines.shishbesh import BOARDS, SHELTER_MODES, STARTS
 from engines.sosedi import MODES
@@ -63,9 +63,9 @@ def _keys_used_in_code() -> set[str]:
 
 def _dynamic_keys() -> set[str]:
     keys = {f"cmd-{c}" for c in COMMANDS}
-    for code, ui in GAME_UIS.items():
+    for code, spec in SPECS.items():
         keys |= {f"game-{code}", f"game-{code}-tagline", f"rules-{code}"}
-        keys |= {f"board-{k}" for k in ui.label_keys()}
+        keys |= {f"board-{k}" for k in spec.label_keys}
     keys |= {f"sosedi-mode-{m}" for m in MODES}
     keys |= {"action-sosedi-roll", "action-spichki-target", "action-spichki-chase"}
     keys |= {f"action-tishe-{kind}" for kind in ("roll", "enter", "move")}
@@ -98,7 +98,7 @@ def test_every_key_used_exists(tr: Translator) -> None:
 
 
 def test_every_game_has_its_texts(tr: Translator) -> None:
-    assert set(GAME_UIS) == set(GAMES)
+    assert set(SPECS) == set(GAMES)
     for lang in SUPPORTED:
         for code in GAMES:
             assert tr.t(lang, f"rules-{code}").strip()

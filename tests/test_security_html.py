@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.fake_telegram import StoredMessage
-from bot.games import GAME_UIS
+from bot.games import GAMES
 from tests.bot_harness import CHAT_ID, group_world
 from tests.security_helpers import command, pub_rounds
 
@@ -35,7 +35,7 @@ def plain(message: StoredMessage) -> None:
 
 
 async def test_user_text_in_commands_is_escaped_or_not_echoed(tmp_path: Path) -> None:
-    unknown = "Такой игры нет. Доступные: " + ", ".join(GAME_UIS)
+    unknown = "Такой игры нет. Доступные: " + ", ".join(GAMES)
     async with group_world(tmp_path, first_seed=41, count=1) as (tg, runner, users):
         anya = users["anya"]
         for text, expected in (("/newgame <b>x</b>", unknown), ("/rules <i>", unknown),

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from telegram.error import NetworkError
 
-import bot.table
+import bot.flow.catch_up
 from bot.__main__ import RedactToken
 from bot.app import build_application
 from bot.config import Config, ConfigError
@@ -122,7 +122,7 @@ async def play_a_session_with_faults(tg: FakeTelegram, runner: BotRunner, anya: 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's rate limiter reads retry_after
 async def test_the_token_is_in_no_log_record_and_no_message(tmp_path: Path, caplog: pytest.LogCaptureFixture,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.table, "TABLE_RETRY_S", 0.2)
+    monkeypatch.setattr(bot.flow.catch_up, "TABLE_RETRY_S", 0.2)
     log_everything(caplog)
     async with FakeTelegram(token=TOKEN, bot_username="SosediBot") as tg:
         anya, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
@@ -137,11 +137,11 @@ async def test_the_token_is_in_no_log_record_and_no_message(tmp_path: Path, capl
             # then the server goes away: a table edit and its retry meet a refused connection
             await app.updater.stop()  # (a poll in flight would race the closing server: see below)
             flow: GameFlow = app.bot_data["flow"]
-            game = await flow.store.active_game(CHAT_ID)
+            chat, game = await flow.loader.load(CHAT_ID)
             assert game is not None
             await tg.close()
             await asyncio.sleep(0.1)  # the bot's pooled connections see the server close them
-            await flow.show_table(app.bot, game)
+            await flow.table.show(game, chat)
             await asyncio.sleep(0.5)  # the edit is tried again after TABLE_RETRY_S
         finally:
             runner.app = None  # stopped here: BotRunner.stop would stop the updater again

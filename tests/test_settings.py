@@ -17,6 +17,8 @@ import pytest
 
 from bot import callback_data as cb
 from bot.fake_telegram import FakeUser, StoredMessage
+from bot.flow.context import default_options
+from bot.games import GAMES as SPECS
 from bot.store import LoggedAction
 from engines import GAMES
 from tests.bot_harness import (
@@ -112,7 +114,8 @@ async def test_only_admins_may_open_or_press_and_forged_data_changes_nothing(wor
         assert answer["text"] == STALE, data
     assert await stored(runner) == before
     assert message.text == text and message.edit_count == edits
-    assert await flow_of(runner).turn_timer(CHAT_ID) == 3 and not await flow_of(runner).autoroll(CHAT_ID)
+    settings = (await flow_of(runner).chat(CHAT_ID)).settings
+    assert settings.turn_timer == 3 and not settings.autoroll
 
 
 async def test_in_a_private_chat_settings_are_for_groups(world) -> None:
@@ -143,7 +146,8 @@ async def test_a_new_lobby_starts_from_the_chat_default_and_a_stale_value_falls_
     assert game is not None and (game.options["mode"], game.options["chips"]) == ("classic", 15)
     await runner.press(users["anya"], lobby, "Отмена")
     for code in ("ludo", "tishe"):
-        assert await flow_of(runner).default_options(CHAT_ID, code) == GAMES[code].options_from_json(None)
+        settings = (await flow_of(runner).chat(CHAT_ID)).settings
+        assert default_options(SPECS[code], settings, CHAT_ID) == GAMES[code].options_from_json(None)
 
 
 async def test_the_timer_is_the_one_the_lobby_button_cycles(world) -> None:
@@ -171,7 +175,7 @@ async def test_the_language_switch_speaks_the_new_language(world) -> None:
     await runner.say(users["anya"], "/newgame ludo")
     assert "Variant: classic" in runner.table().caption  # the chat speaks English now
     await runner.press(users["anya"], message, "🌐 Language → русский")
-    assert message.text.startswith("⚙️ Настройки чата") and await flow_of(runner).lang(CHAT_ID) == "ru"
+    assert message.text.startswith("⚙️ Настройки чата") and (await flow_of(runner).chat(CHAT_ID)).lang == "ru"
     assert tg.violations == []
 
 
@@ -182,7 +186,7 @@ async def set_autoroll(runner: BotRunner, admin: FakeUser, on: bool) -> None:
     message = await open_settings(runner, admin)
     if on:
         await runner.press(admin, message, "🎲 Автобросок → вкл.")
-    assert await flow_of(runner).autoroll(CHAT_ID) is on
+    assert (await flow_of(runner).chat(CHAT_ID)).settings.autoroll is on
 
 
 async def actions(runner: BotRunner, game_id: int) -> list[LoggedAction]:

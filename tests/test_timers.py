@@ -55,7 +55,7 @@ async def time_out(runner: BotRunner, table: StoredMessage) -> bool:
     later(flow, game.deadline - flow.clock() + 1)
     edits = table.edit_count
     assert runner.app is not None
-    played = await flow.on_deadline(runner.app.bot, game.id)
+    played = await flow.on_deadline(game.id)
     assert table.edit_count == edits + 1
     return played
 
@@ -82,7 +82,7 @@ async def test_the_lobby_cycles_the_chat_timer_and_only_the_host_may(world) -> N
     assert any(label == "⏱ Таймер хода: 3 мин" for label, _ in lobby.buttons)  # the default
     answer = await runner.press(users["boris"], lobby, "⏱ Таймер хода")
     assert answer["text"] == "Это может только хост (или админ)."
-    assert await flow_of(runner).turn_timer(CHAT_ID) == 3
+    assert (await flow_of(runner).chat(CHAT_ID)).settings.turn_timer == 3
     seen = []
     for _ in range(4):
         await runner.press(users["anya"], lobby, "⏱ Таймер хода")
@@ -101,7 +101,7 @@ async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world
     assert runner.app is not None and runner.app.job_queue is not None
     assert [j.data for j in runner.app.job_queue.get_jobs_by_name(f"deadline:{game.id}")] == [game.id]
     # not due yet: nothing happens
-    assert not await flow.on_deadline(runner.app.bot, game.id)
+    assert not await flow.on_deadline(game.id)
     mover = current_player_name(table.caption)
     before = await stored_state(runner, GAMES["spichki"], game.id)
     assert await time_out(runner, table)
@@ -112,7 +112,7 @@ async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world
     assert fresh is not None and fresh.timeouts == {str(before.current_player): 1}
     assert fresh.deadline is not None and fresh.deadline > flow.clock()  # the next player's clock runs
     # the same deadline fired twice (a stale job) plays nothing more
-    assert not await flow.on_deadline(runner.app.bot, game.id)
+    assert not await flow.on_deadline(game.id)
 
 
 async def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(world) -> None:
@@ -310,8 +310,8 @@ async def test_the_job_queue_runs_a_due_deadline(world) -> None:
     played: list[bool] = []
     on_deadline = flow.on_deadline
 
-    async def watched(bot: Any, gid: int) -> bool:
-        played.append(await on_deadline(bot, gid))
+    async def watched(gid: int) -> bool:
+        played.append(await on_deadline(gid))
         done.set()
         return played[-1]
 

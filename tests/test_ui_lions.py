@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import pytest
 
 from bot import texts
+from bot.flow.context import Game
 from bot.games.common import set_option
-from bot.games.lions import UI
+from bot.games.lions import SPEC, UI
+from bot.store import GameRow, Seat
 from engines.base import OptionsError
 from engines.lions import ENGINE, LionsOptions, LionsState
 from engines.lions_board import INDEX
@@ -66,21 +66,21 @@ def test_buttons_name_pieces_then_circles(translator: Translator) -> None:
     assert button_labels(ENGINE, hunters, translator, "en")[:2] == ["🏹 А", "🏹 В"]  # board order: row by row
 
 
-@dataclass
-class _Game:
-    id: int = 7
-    code: str = "lions"
-    timeouts: dict[str, int] = field(default_factory=dict)
+def _game(state: LionsState) -> Game:
+    row = GameRow(id=7, chat_id=-1, code="lions", options={}, seed="ab", state=None, version=state.version,
+                  shown_version=0, status="running", host_id=1, message_id=None, result=None,
+                  seats=(Seat(0, 1, NAMES[0]), Seat(1, 2, NAMES[1])))
+    return Game(row, SPEC, state.options, state)
 
 
 def test_keyboard_rows_group_circles_pieces_and_commands(tr) -> None:
     state, _ = play(table(), p("6"), s("+1"))
-    keyboard = texts.table_keyboard(_Game(), UI, ENGINE, state, tr)  # type: ignore[arg-type]
+    keyboard = texts.table_keyboard(_game(state), tr)
     rows = [[b.text for b in row] for row in keyboard.inline_keyboard]
     assert rows == [["→ +4"], ["🦁 1", "🦁 2", "🦁 3", "🦁 4"], ["🦁 5"], ["✅ Готово", "↩️ Отменить шаг"],
                     ["🏳 Сдаться"]]
     state = table()
-    rows = [[b.text for b in row] for row in texts.table_keyboard(_Game(), UI, ENGINE, state, tr).inline_keyboard]
+    rows = [[b.text for b in row] for row in texts.table_keyboard(_game(state), tr).inline_keyboard]
     assert rows[-1] == ["🤝 Предложить ничью", "🏳 Сдаться"]
 
 

@@ -14,12 +14,13 @@ import pytest
 
 from bot import texts
 from bot.fake_telegram import FakeTelegram, FakeUser
-from bot.games import GAME_UIS
+from bot.flow.context import Game
+from bot.games import GAMES as SPECS
 from bot.games.sosedi import SosediUI
 from bot.store import GameRow, Seat
 from bot.verify import verdict, verify_log
 from engines import GAMES
-from engines.base import DiceSource, LogEntry, seed_digest
+from engines.base import DiceSource, LogEntry, Outcome, seed_digest
 from locales import Translator
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of, group_world
 from tests.engine_helpers import play_random
@@ -200,20 +201,21 @@ def test_the_count_of_rolls_is_plural(translator: Translator, count: int, ru_tex
 def test_the_commitment_fits_every_start_caption(code: str, translator: Translator) -> None:
     """At most players with the longest names, the lobby and the first table caption carry the
     commitment and still end with the player list / «Ходит:»; a table shown once drops it."""
-    engine, ui, tr = GAMES[code], GAME_UIS[code], ru(translator)
+    spec, tr = SPECS[code], ru(translator)
+    engine = spec.engine
     seats = engine.max_players
     names = [f"{i}" + "Щ" * (texts.NAME_LIMIT - 2) + "…" for i in range(seats)]
-    game = _row(code, seats, names=names)
+    row = _row(code, seats, names=names)
     line = f"🔒 Кости: sha256 <code>{seed_digest(SEED)}</code>"
     options = engine.options_from_json(None)
-    lobby = texts.lobby_caption(game, ui, engine, options, tr)
+    lobby = texts.lobby_caption(Game(row, spec, options, None), tr)
     assert line in lobby and lobby.endswith(tr("lobby-hint", min=engine.min_players, max=engine.max_players))
     state, events = engine.new_game(options, seats, SEED)
-    log = texts.event_lines(ui, events, names, tr) * 20  # more log than fits: the oldest lines go
-    first = texts.table_caption(game, ui, state, log, None, tr)
+    log = texts.event_lines(spec.ui, events, names, tr) * 20  # more log than fits: the oldest lines go
+    first = texts.table_caption(Game(row, spec, options, state), log, tr)
     assert line in first and "Ходит: " in first.split("\n")[-1]
     assert texts.visible_length(first) <= texts.CAPTION_LIMIT
-    later = texts.table_caption(dataclasses.replace(game, shown_version=0), ui, state, log, None, tr)
+    later = texts.table_caption(Game(dataclasses.replace(row, shown_version=0), spec, options, state), log, tr)
     assert "sha256" not in later and "Ходит: " in later.split("\n")[-1]
 
 
@@ -229,32 +231,34 @@ def test_the_commitment_gives_way_to_the_turn_line(translator: Translator) -> No
             return ["ж" * self.width]
 
     ui = Wordy()
-    game = _row("sosedi", 3)
-    state, _ = engine.new_game(engine.options_from_json(None), 3, SEED)
+    options = engine.options_from_json(None)
+    state, _ = engine.new_game(options, 3, SEED)
+    game = Game(_row("sosedi", 3), dataclasses.replace(SPECS["sosedi"], ui=ui), options, state)
     ui.width = 800
-    assert "sha256" in texts.table_caption(game, ui, state, [], None, tr)
+    assert "sha256" in texts.table_caption(game, [], tr)
     ui.width = 950  # the commitment would push «Ходит:» out: the commitment goes
-    caption = texts.table_caption(game, ui, state, [], None, tr)
+    caption = texts.table_caption(game, [], tr)
     assert "sha256" not in caption and caption.split("\n")[-1].startswith("Ходит: ")
 
 
-def test_the_result_message_reveals_the_seed(translator: Translator) -> None:
-    engine, ui = GAMES["sosedi"], GAME_UIS["sosedi"]
+def finished_sosedi() -> tuple[Game, Outcome]:
+    """A game of three played to its end, and its outcome."""
+    spec = SPECS["sosedi"]
     _, final, _ = played("sosedi", 3)
-    outcome = engine.outcome(final)
+    outcome = spec.engine.outcome(final)
     assert outcome is not None
-    text = texts.result_message(_row("sosedi", 3), ui, final, outcome, [], ru(translator))
+    return Game(_row("sosedi", 3), spec, final.options, final), outcome
+
+
+def test_the_result_message_reveals_the_seed(translator: Translator) -> None:
+    text = texts.result_message(*finished_sosedi(), [], ru(translator))
     assert text.split("\n")[-2:] == [f"🔑 Зерно костей: <code>{SEED}</code>",
                                      "Проверить все броски: <code>/verify 1234</code>"]
 
 
 def test_a_long_pub_tally_never_pushes_the_seed_out_of_the_result(translator: Translator) -> None:
-    engine, ui = GAMES["sosedi"], GAME_UIS["sosedi"]
-    _, final, _ = played("sosedi", 3)
-    outcome = engine.outcome(final)
-    assert outcome is not None
     tally = [(f"<{'Я' * 30}{n:02d}>", 100 - n) for n in range(100)]  # 100 payers with long names
-    text = texts.result_message(_row("sosedi", 3), ui, final, outcome, tally, ru(translator))
+    text = texts.result_message(*finished_sosedi(), tally, ru(translator))
     assert len(text) < 4096  # Telegram's limit for a message
     assert text.count("&lt;ЯЯЯ") == texts.RESULT_TALLY_LINES  # the first payers, names escaped
     assert "…и ещё 90 человек — весь счёт: /tally" in text

@@ -1,15 +1,14 @@
-"""Per-game presentation for the bot: lobby settings, event wording, rendering.
+"""The games the bot offers, each declared once (:class:`bot.games.spec.GameSpec`), in the picker's order.
 
-The engines know nothing of words or Telegram; each module here maps one engine's data
-to locale keys, lobby buttons and its renderer. The bot core stays game-agnostic.
+Each module here maps one engine's data to words, lobby buttons and its board picture, and holds
+the game's spec; the bot's core only iterates :data:`GAMES`. Codes as in docs (shared/rules/README.md).
 """
 
 from __future__ import annotations
 
 from bot.games import lions, ludo, parchis, shishbesh, sosedi, spichki, tishe
-from bot.games.common import GameUI
+from bot.games.spec import GameSpec, Registry, Variant
 
-# Picker order; codes as in shared/rules/README.md.
-GAME_UIS: dict[str, GameUI] = {
-    ui.code: ui for ui in (sosedi.UI, spichki.UI, tishe.UI, shishbesh.UI, ludo.UI, parchis.UI, lions.UI)
-}
+GAMES = Registry((sosedi.SPEC, spichki.SPEC, tishe.SPEC, shishbesh.SPEC, ludo.SPEC, parchis.SPEC, lions.SPEC))
+
+__all__ = ["GAMES", "GameSpec", "Registry", "Variant"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,7 +28,7 @@ class Button:
 
 
 class GameUI(Protocol):
-    """What the bot needs to know about one game beyond its engine."""
+    """A game's words: its lobby's lines and buttons, its log, status and result lines."""
 
     code: str
 
@@ -45,11 +45,6 @@ class GameUI(Protocol):
     def variant(self, options: Any, tr: Tr) -> str: ...
 
     def is_pub(self, options: Any) -> bool: ...
-
-    def label_keys(self) -> Sequence[str]: ...
-
-    def render(self, state: Any, names: Sequence[str], labels: Mapping[str, str],
-               events: Sequence[Event]) -> bytes: ...
 
 
 @dataclass
@@ -90,24 +85,14 @@ class ThrowLog:
         self.head, self.parts = "", []
 
 
-class BoardUI:
-    """What every game's presentation shares: its board picture comes from one ``render``
-    module (``LABEL_KEYS``, ``render_board``), and it is no pub game unless it says so."""
-
-    board: types.ModuleType
+class UIBase:
+    """What every game's words share: no game is a pub game unless it says so."""
 
     def is_pub(self, options: Any) -> bool:
         return False
 
-    def label_keys(self) -> Sequence[str]:
-        return self.board.LABEL_KEYS
 
-    def render(self, state: Any, names: Sequence[str], labels: Mapping[str, str],
-               events: Sequence[Event]) -> bytes:
-        return self.board.render_board(state, names, labels, events)
-
-
-class SwitchVariantUI(BoardUI):
+class SwitchVariantUI(UIBase):
     """The lobby of a game whose variant is one yes/no option («с бонусами», «обе фишки до 100»):
     a line naming the variant and a button that switches it.
 

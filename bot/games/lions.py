@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-from bot.games.common import BoardUI, Button, Tr
+from bot.games.common import Button, Tr, UIBase
+from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
-from engines.lions import FEW_PIECES, HUNTERS, LIONS, MAX_STEPS, QUIET_TURNS, LionsOptions, LionsState, bits, build
+from engines.lions import (
+    ENGINE,
+    FEW_PIECES,
+    HUNTERS,
+    LIONS,
+    MAX_STEPS,
+    QUIET_TURNS,
+    LionsOptions,
+    LionsState,
+    bits,
+    build,
+)
 from engines.lions import pushed as pushed_pieces
 from engines.lions import sides as sides_of
+from engines.lions_ai import AI
 from engines.lions_board import label
 from render import lions as render_lions
 
@@ -20,19 +33,10 @@ def path_text(path: Sequence[int]) -> str:
     return " → ".join(label(c) for c in path)
 
 
-class LionsUI(BoardUI):
+class LionsUI(UIBase):
     """Presentation of the `lions` engine."""
 
     code = "lions"
-    board = render_lions
-    # the opponent's whole turn stays in the log while the next one is built step by step
-    log_actions = 12
-    row_groups: ClassVar[dict[str, tuple[str, int]]] = {
-        "step": ("step", 4), "pick": ("pick", 4),
-        "done": ("send", 2), "undo": ("send", 2), "pass": ("send", 2),
-        "accept": ("answer", 2), "decline": ("answer", 2),
-        "offer": ("meta", 2), "resign": ("meta", 2),
-    }
 
     def variant(self, options: LionsOptions, tr: Tr) -> str:
         return tr("lions-variant")
@@ -102,3 +106,19 @@ class LionsUI(BoardUI):
 
 
 UI = LionsUI()
+
+SPEC = GameSpec(
+    engine=ENGINE, ui=UI, render_board=render_lions.render_board, label_keys=render_lions.LABEL_KEYS,
+    dice_per_roll=0, policy=AI, resign=ENGINE.resign_code,
+    # the opponent's whole turn stays in the log while the next one is built step by step
+    log_actions=12,
+    row_groups={
+        "step": ("step", 4), "pick": ("pick", 4),
+        "done": ("send", 2), "undo": ("send", 2), "pass": ("send", 2),
+        "accept": ("answer", 2), "decline": ("answer", 2),
+        "offer": ("meta", 2), "resign": ("meta", 2),
+    },
+    variants=(Variant(seats=2),),
+    # a random player never offers a draw, resigns or takes a step back (it would end or stall the game)
+    random_skips=frozenset({"offer", "resign", "undo"}),
+)

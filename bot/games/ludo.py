@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.common import SwitchVariantUI, ThrowLog, Tr
+from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
-from engines.ludo import CENTRE, PHASE_MOVE, YARD, LudoState
+from engines.ludo import CENTRE, ENGINE, PHASE_MOVE, YARD, LudoState
+from engines.ludo_ai import AI
 from render import ludo as render_ludo
 
 _PARTS = {"no_move": "ludo-ev-no-move", "choose": "ludo-ev-choose", "third_six": "ludo-ev-third-six",
@@ -26,7 +28,6 @@ class LudoUI(SwitchVariantUI):
     """Presentation of the `ludo` engine."""
 
     code = "ludo"
-    board = render_ludo
     switch, variants = "bonuses", ("classic", "bonuses")
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
@@ -68,5 +69,10 @@ class LudoUI(SwitchVariantUI):
         return [tr("ludo-result", name=names[seat])]
 
 
-
 UI = LudoUI()
+
+SPEC = GameSpec(
+    engine=ENGINE, ui=UI, render_board=render_ludo.render_board, label_keys=render_ludo.LABEL_KEYS,
+    dice_per_roll=1, policy=AI, variant_option="bonuses",
+    variants=(Variant("", {"bonuses": False}), Variant("", {"bonuses": True}, played_through=False)),
+)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import BoardUI, Button, ThrowLog, Tr
+from bot.games.common import Button, ThrowLog, Tr, UIBase
+from bot.games.spec import GameSpec
 from engines.base import Event, Outcome
-from engines.parchis import CENTRE, COLOURS, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
+from engines.parchis import CENTRE, COLOURS, ENGINE, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
+from engines.parchis_ai import AI
 from render import parchis as render_parchis
 
 _PARTS = {"no_move": "parchis-ev-no-move", "six_as_seven": "parchis-ev-six-as-seven", "win": "parchis-ev-win"}
@@ -18,11 +20,10 @@ def where(colour: int, progress: int, tr: Tr) -> str:
     return tr(f"parchis-pos-{('home', 'cell', 'corridor', 'centre')[kind]}", n=number)
 
 
-class ParchisUI(BoardUI):
+class ParchisUI(UIBase):
     """Presentation of the `parchis` engine."""
 
     code = "parchis"
-    board = render_parchis
 
     def variant(self, options: ParchisOptions, tr: Tr) -> str:
         return tr("parchis-variant")
@@ -86,5 +87,9 @@ class ParchisUI(BoardUI):
         return [tr("parchis-result", name=names[seat])]
 
 
-
 UI = ParchisUI()
+
+SPEC = GameSpec(
+    engine=ENGINE, ui=UI, render_board=render_parchis.render_board, label_keys=render_parchis.LABEL_KEYS,
+    dice_per_roll=1, policy=AI,
+)

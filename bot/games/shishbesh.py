@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import BoardUI, Button, ThrowLog, Tr
+from bot.games.common import Button, ThrowLog, Tr, UIBase
+from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
-from engines.shishbesh import BOARDS, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
+from engines.shishbesh import BOARDS, ENGINE, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
+from engines.shishbesh_ai import AI
 from render import shishbesh as render_shishbesh
 
 _MOVES = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
@@ -17,11 +19,10 @@ def _next(values: tuple[str, ...], value: str) -> str:
     return values[(values.index(value) + 1) % len(values)]
 
 
-class ShishbeshUI(BoardUI):
+class ShishbeshUI(UIBase):
     """Presentation of the `shishbesh` engine."""
 
     code = "shishbesh"
-    board = render_shishbesh
 
     def variant(self, options: ShishbeshOptions, tr: Tr) -> str:
         return tr(f"shishbesh-board-{options.board}")
@@ -84,5 +85,11 @@ class ShishbeshUI(BoardUI):
         return [tr("shishbesh-result", name=names[seat])]
 
 
-
 UI = ShishbeshUI()
+
+SPEC = GameSpec(
+    engine=ENGINE, ui=UI, render_board=render_shishbesh.render_board, label_keys=render_shishbesh.LABEL_KEYS,
+    dice_per_roll=2, policy=AI, variant_option="board",
+    variants=(Variant(), Variant("", {"board": "long", "shelters": "staggered", "start": "six_or_double",
+                                      "fast_charge": True}, played_through=False)),
+)

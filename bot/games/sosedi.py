@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import BoardUI, Button, Tr
-from engines.base import Event, Outcome
-from engines.sosedi import CHIPS_RANGE, MODES, TOWER_RANGE, SosediOptions, SosediState
+from bot.games.common import Button, Tr, UIBase
+from bot.games.spec import GameSpec, Variant
+from engines.base import BestScorePolicy, Event, Outcome
+from engines.sosedi import CHIPS_RANGE, DICE, ENGINE, MODES, TOWER_RANGE, SosediOptions, SosediState
 from render import sosedi as render_sosedi
 
 STEP = 5
@@ -16,11 +17,10 @@ def _names(seats: Sequence[int], names: Sequence[str]) -> str:
     return ", ".join(names[s] for s in seats)
 
 
-class SosediUI(BoardUI):
+class SosediUI(UIBase):
     """Presentation of the `sosedi` engine."""
 
     code = "sosedi"
-    board = render_sosedi
 
     def variant(self, options: SosediOptions, tr: Tr) -> str:
         return tr(f"sosedi-mode-{options.mode}")
@@ -114,5 +114,13 @@ class SosediUI(BoardUI):
         return [tr(key, name=names[seat])]
 
 
-
 UI = SosediUI()
+
+SPEC = GameSpec(
+    engine=ENGINE, ui=UI, render_board=render_sosedi.render_board, label_keys=render_sosedi.LABEL_KEYS,
+    dice_per_roll=DICE, policy=BestScorePolicy(ENGINE), variant_option="mode", roll_is_the_turn=True,
+    variants=(Variant("classic", {"mode": "classic"}),
+              Variant("reverse", {"mode": "reverse"}, timed=False),
+              Variant("reverse", {"mode": "reverse", "roller_immune": True}, played_through=False),
+              Variant("tower", {"mode": "tower"})),
+)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import BoardUI, Button, Tr
-from engines.base import Event, Outcome
+from bot.games.common import Button, Tr, UIBase
+from bot.games.spec import GameSpec, Variant
+from engines.base import BestScorePolicy, Event, Outcome
 from engines.spichki import (
     DOUBLE_HIT_VALUES,
+    ENGINE,
     GOAL_RANGE,
     PER_PLAYER_RANGE,
     WHY_EXACT,
@@ -29,11 +31,10 @@ def _delta_buttons(tr: Tr, key: str, value: int, limits: tuple[int, int]) -> lis
             for d in (-1, 1) if lo <= value + d <= hi]
 
 
-class SpichkiUI(BoardUI):
+class SpichkiUI(UIBase):
     """Presentation of the `spichki` engine."""
 
     code = "spichki"
-    board = render_spichki
 
     def variant(self, options: SpichkiOptions, tr: Tr) -> str:
         return tr("spichki-variant", count=options.goal)
@@ -112,5 +113,10 @@ class SpichkiUI(BoardUI):
         return [tr(key, name=names[seat], count=best)]
 
 
-
 UI = SpichkiUI()
+
+SPEC = GameSpec(
+    engine=ENGINE, ui=UI, render_board=render_spichki.render_board, label_keys=render_spichki.LABEL_KEYS,
+    dice_per_roll=2, policy=BestScorePolicy(ENGINE), roll_is_the_turn=True,
+    variants=(Variant("", {"double_hit": 2}), Variant("", {"double_hit": 1}, seats=8, played_through=False)),
+)

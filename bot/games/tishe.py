@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.common import SwitchVariantUI, ThrowLog, Tr
+from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
-from engines.tishe import HOME, OFF, PHASE_CHOOSE, TisheState
+from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, TisheState
+from engines.tishe_ai import AI
 from render import tishe as render_tishe
 
 # Events that add to the throw's line, and the locale key of each (the rest get their own line).
@@ -24,7 +26,6 @@ class TisheUI(SwitchVariantUI):
     """Presentation of the `tishe` engine."""
 
     code = "tishe"
-    board = render_tishe
     switch, variants = "both_home", ("first", "both")
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
@@ -69,5 +70,10 @@ class TisheUI(SwitchVariantUI):
         return [tr(f"tishe-result-{self.variant_key(state.options)}", name=names[seat])]
 
 
-
 UI = TisheUI()
+
+SPEC = GameSpec(
+    engine=ENGINE, ui=UI, render_board=render_tishe.render_board, label_keys=render_tishe.LABEL_KEYS,
+    dice_per_roll=2, policy=AI, variant_option="both_home",
+    variants=(Variant("", {"both_home": False}), Variant("", {"both_home": True}, played_through=False)),
+)

@@ -162,6 +162,11 @@ class SQLiteStore:
 
     # games ------------------------------------------------------------------------
 
+    async def load(self, chat_id: int, game_id: int | None = None) -> tuple[ChatRow, GameRow | None]:
+        """The chat comes from memory once read, so a press reads only its game: one statement."""
+        chat = await self.chat(chat_id)
+        return chat, await (self.active_game(chat_id) if game_id is None else self.game(game_id))
+
     async def game(self, game_id: int) -> GameRow | None:
         return next(iter(_games(await self._read(sql.GAME_BY_ID, (game_id,)))), None)
 
@@ -204,7 +209,9 @@ class SQLiteStore:
                 json.dumps([{"seat": a.seat, "code": a.code, "dice": list(a.dice), "events": a.events}
                             for a in move.actions]), first,
                 seat and seat.seat, seat and seat.user_id, seat and seat.name,
-                payer and payer.user_id, payer and payer.name, json.dumps(winners)))
+                payer and payer.user_id, payer and payer.name, json.dumps(winners),
+                None if move.seating is None else json.dumps([[s.seat, s.user_id, s.name] for s in move.seating]),
+                move.host_id))
         except sqlite3.IntegrityError as exc:
             if STALE in str(exc):
                 raise StaleVersionError(move.game_id) from exc

@@ -1,0 +1,324 @@
+"""What happens on each press, command and timer: load → engine → save → render → edit.
+
+:class:`GameFlow` is what the handlers call. Every press or command takes its chat's lock, loads the
+chat and its game once (:class:`~bot.flow.loader.Loader`), hands them to the room that knows what to
+do, and answers while the edits that follow go out. Every change to a game is committed before any
+message is edited, so a crash between the two loses nothing: the next press (or start-up) re-sends
+the missing edit. The rooms: :mod:`~bot.flow.lobby`, :mod:`~bot.flow.dealer`, :mod:`~bot.flow.moves`,
+:mod:`~bot.flow.departures`, :mod:`~bot.flow.table_view`, :mod:`~bot.flow.chat_life`,
+:mod:`~bot.flow.catch_up`, :mod:`~bot.flow.settings_menu`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import TelegramError
+
+from bot import callback_data as cb
+from bot import texts
+from bot.config import Config
+from bot.drawing import Drawing
+from bot.flow.catch_up import CatchUp
+from bot.flow.chat_life import ChatLife
+from bot.flow.context import AdminCheck, Chat, ChatLocks, Reply, Sources
+from bot.flow.dealer import Dealer
+from bot.flow.departures import Departures
+from bot.flow.loader import Loader
+from bot.flow.lobby import Lobby
+from bot.flow.messages import Messages
+from bot.flow.moves import Moves
+from bot.flow.settings_menu import SettingsMenu
+from bot.flow.table_view import TableView
+from bot.flow.turn_timer import TurnTimer
+from bot.games import GAMES, Registry
+from bot.games.common import set_option
+from bot.outbox import Outbox
+from bot.store import GameRow, GameTotals, LoggedAction, PastGame, PlayerTotals, Seat, Store
+from engines.base import OptionsError
+from locales import Translator
+
+__all__ = ["AdminCheck", "Chat", "GameFlow", "Reply", "Say"]
+Answer = Callable[[Reply], Awaitable[None]]  # answers the press (the toast or the alert)
+
+
+class Say(Protocol):
+    """Posts a reply to the command being handled (as a reply to ``to``, or to the command)."""
+
+    def __call__(self, text: str, markup: InlineKeyboardMarkup | None = None, to: int | None = None
+                 ) -> Awaitable[None]: ...
+
+
+class GameFlow:
+    """The bot's game logic, as the handlers and the application's jobs call it."""
+
+    def __init__(self, config: Config, store: Store, translator: Translator, bot: Bot, games: Registry = GAMES,
+                 outbox: Outbox | None = None, drawing: Drawing | None = None) -> None:
+        self.config, self.store, self.translator, self.games = config, store, translator, games
+        self.outbox, self.drawing = outbox or Outbox(), drawing or Drawing()
+        self.sources, self.locks = Sources(), ChatLocks()
+        self.caught_up = asyncio.Event()  # set once start-up's catch-up is done
+        self.loader = Loader(store, games, translator, config.default_locale)
+        self.messages = Messages(bot, self.outbox, self.drawing)
+        self.table = TableView(store, self.messages, self.drawing)
+        self.timer = TurnTimer(self.sources)
+        self.moves = Moves(store, self.table, self.messages, self.timer, self.sources)
+        self.dealer = Dealer(store, self.moves, self.sources)
+        self.lobby = Lobby(store, self.messages, self.dealer, self.sources)
+        self.departures = Departures(store, self.loader, self.locks, self.moves, self.messages, self.sources)
+        self.catch_up = CatchUp(store, self.loader, self.locks, self.moves, self.lobby, self.table, self.messages)
+        self.chat_life = ChatLife(store, self.loader, self.locks, self.outbox, self.timer, self.catch_up)
+        self.settings = SettingsMenu(store, games, self.loader, self.messages)
+        self.messages.on_refused = self.chat_life.refused
+        self.table.on_lost_edit = self.moves.retry_later = self.catch_up.retry_later
+
+    # what tests and the application set -----------------------------------------------
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.sources.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.sources.clock = clock
+
+    @property
+    def seed_factory(self) -> Callable[[], str]:
+        return self.sources.new_seed
+
+    @seed_factory.setter
+    def seed_factory(self, new_seed: Callable[[], str]) -> None:
+        self.sources.new_seed = new_seed
+
+    @property
+    def arm(self) -> Callable[[int, float], None] | None:
+        """Schedules on_deadline(game id) at a clock time (the application's job queue)."""
+        return self.timer.arm
+
+    @arm.setter
+    def arm(self, arm: Callable[[int, float], None] | None) -> None:
+        self.timer.arm = arm
+
+    async def chat(self, chat_id: int) -> Chat:
+        """The chat's language, settings and words."""
+        return await self.loader.chat(chat_id)
+
+    # presses ------------------------------------------------------------------------
+
+    async def press(self, chat_id: int, user: Seat, data: cb.Callback, message_id: int | None,
+                    is_admin: AdminCheck, answer: Answer) -> None:
+        """A parsed press of ``user`` in a group: done under the chat's lock; the answer goes out while
+        the edits that follow are made."""
+        async with self.locks(chat_id):
+            reply = await self._press(chat_id, user, data, message_id, is_admin)
+            # the toast goes out while the table is drawn: neither waits for the other's round trip
+            await asyncio.gather(answer(reply), reply.finish())
+
+    async def _press(self, chat_id: int, user: Seat, data: cb.Callback, message_id: int | None,
+                     is_admin: AdminCheck) -> Reply:
+        if data.kind == "n":
+            return await self._pick(chat_id, user, data.code, message_id)
+        if data.kind == "s":  # /settings: the chat's admins only (issue #11)
+            chat = await self.loader.chat(chat_id)
+            return await self.settings.press(chat, message_id, data) if await is_admin() else Reply(
+                chat.tr("admins-only"))
+        chat, game = await self.loader.load(chat_id, data.game_id)
+        if game is None or game.row.chat_id != chat_id:
+            return Reply(chat.tr("toast-stale"))
+        if data.kind == "l":
+            return await self.lobby.press(chat, game, user, data.command, data.key, data.value, is_admin)
+        if data.kind == "g":
+            return await self.moves.act(chat, game, user.user_id, data.version, data.code)
+        if data.kind == "r":
+            return await self.dealer.rematch(chat, game, user.user_id)
+        if data.kind == "k":
+            if user.user_id != game.row.host_id and not await is_admin():
+                return Reply(chat.tr("kick-denied"))
+            return await self.departures.skip(chat, game, data.version)
+        return Reply(chat.tr("toast-stale"))
+
+    async def _pick(self, chat_id: int, host: Seat, code: str, message_id: int | None) -> Reply:
+        """A game picked from /newgame's list: its lobby opens and the list goes."""
+        chat, active = await self.loader.load(chat_id)
+        spec = self.games.get(code)
+        if spec is None:
+            return Reply(chat.tr("toast-stale"))
+        if active is not None:
+            return Reply(chat.tr("toast-game-exists"), alert=True)
+        if await self.lobby.open(chat, spec, host) is not None and message_id is not None:
+            with contextlib.suppress(TelegramError):  # if it fails the picker just stays
+                await self.messages.bot.delete_message(chat_id, message_id)
+        return Reply(chat.tr("toast-lobby-open"))
+
+    # commands -------------------------------------------------------------------------
+
+    async def newgame(self, chat_id: int, host: Seat, code: str | None, say: Say) -> None:
+        """/newgame [code]: the game picker, or straight to a lobby."""
+        async with self.locks(chat_id):
+            chat, active = await self.loader.load(chat_id)
+            tr = chat.tr
+            if active is not None:
+                await say(tr("game-exists", game=tr(f"game-{active.spec.code}")), to=active.row.message_id)
+            elif code is None:
+                rows = [[InlineKeyboardButton(tr(f"game-{c}"), callback_data=cb.picker(c))] for c in self.games]
+                await say(tr("picker-title"), InlineKeyboardMarkup(rows))
+            elif (spec := self.games.get(code)) is None:
+                await say(tr("unknown-game", codes=", ".join(self.games)))
+            else:
+                await self.lobby.open(chat, spec, host)
+
+    async def rules(self, chat_id: int, code: str | None) -> str:
+        """/rules [code]: the rules of the named or current game (or which games there are)."""
+        chat, active = await self.loader.load(chat_id) if code is None else (await self.loader.chat(chat_id), None)
+        tr = chat.tr
+        if code is None and active is not None:
+            code = active.spec.code
+        if code is None and len(self.games) == 1:
+            code = next(iter(self.games))
+        if code is None:
+            return tr("rules-which", commands=", ".join(f"/rules {c}" for c in self.games))
+        return tr(f"rules-{code}") if code in self.games else tr("unknown-game", codes=", ".join(self.games))
+
+    async def stop(self, chat_id: int, user_id: int, is_admin: AdminCheck, say: Say) -> None:
+        """/stop: the host or an admin ends the lobby or game."""
+        async with self.locks(chat_id):
+            chat, game = await self.loader.load(chat_id)
+            if game is None:
+                await say(chat.tr("no-game"))
+            elif user_id != game.row.host_id and not await is_admin():
+                await say(chat.tr("stop-denied"))
+            elif await self.moves.stop(chat, game):
+                await say(chat.tr("stopped", game=chat.tr(f"game-{game.spec.code}")))
+
+    async def leave(self, chat_id: int, user_id: int, say: Say) -> None:
+        """/leave: leave the running game; a bot takes the seat (in a game one can resign, you resign)."""
+        async with self.locks(chat_id):
+            chat, game = await self.loader.load(chat_id)
+            if game is None or game.row.status != "running":
+                await say(chat.tr("leave-no-game"))
+            elif (seat := game.row.seat_of(user_id)) is None:
+                await say(chat.tr("leave-not-a-player"))
+            else:
+                await say(await self.departures.leave(chat, game, seat))
+
+    async def kick(self, chat_id: int, user_id: int, is_admin: AdminCheck, say: Say) -> None:
+        """/kick: the host or an admin skips the person to move for good (a bot takes the seat)."""
+        async with self.locks(chat_id):
+            chat, game = await self.loader.load(chat_id)
+            if game is None or game.row.status != "running" or game.state is None:
+                await say(chat.tr("leave-no-game"))
+            elif user_id != game.row.host_id and not await is_admin():
+                await say(chat.tr("kick-denied"))
+            elif (seat := game.person_to_move()) is None:
+                await say(chat.tr("kick-nobody"))
+            else:
+                await say(await self.departures.leave(chat, game, seat))
+
+    async def set_option(self, chat_id: int, user_id: int, args: list[str], is_admin: AdminCheck, say: Say) -> None:
+        """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
+        async with self.locks(chat_id):
+            chat, game = await self.loader.load(chat_id)
+            tr = chat.tr
+            if game is None or game.row.status != "lobby":
+                return await say(tr("set-no-lobby"))
+            if len(args) != 2:
+                return await say(tr("set-usage"))
+            if user_id != game.row.host_id and not await is_admin():
+                return await say(tr("toast-host-only"))
+            try:
+                set_option(game.options, args[0].lower()[:24], args[1][:24])
+            except OptionsError as exc:
+                return await say(texts.option_error(exc, tr))
+            reply = await self.lobby.press(chat, game, Seat(-1, user_id, ""), "set", args[0].lower(), args[1],
+                                           _already_checked)
+            await reply.finish()
+            await say(reply.text)
+
+    async def set_language(self, chat_id: int, lang: str) -> str:
+        """/lang: the chat's language; the answer in the new one."""
+        await self.store.set_chat_locale(chat_id, lang)
+        return (await self.loader.chat(chat_id)).tr("lang-set")
+
+    async def tally(self, chat_id: int) -> list[tuple[str, int]]:
+        """Who paid how many pub rounds in the chat, most first."""
+        return await self.store.pub_tally(chat_id)
+
+    async def reset_tally(self, chat_id: int) -> None:
+        await self.store.reset_pub_tally(chat_id)
+
+    async def settings_view(self, chat_id: int) -> tuple[str, InlineKeyboardMarkup]:
+        """The /settings message of the chat."""
+        return self.settings.view(await self.loader.chat(chat_id))
+
+    # results, for /stats, /top, /history and /verify ---------------------------------------
+
+    async def user_totals(self, chat_id: int, user_id: int) -> list[GameTotals]:
+        return await self.store.user_totals(chat_id, user_id)
+
+    async def pub_rounds(self, chat_id: int, user_id: int) -> int:
+        return await self.store.pub_rounds(chat_id, user_id)
+
+    async def player_totals(self, chat_id: int, code: str | None) -> list[PlayerTotals]:
+        return await self.store.player_totals(chat_id, code)
+
+    async def past_games(self, chat_id: int, limit: int) -> list[PastGame]:
+        return await self.store.past_games(chat_id, limit)
+
+    async def game_log(self, game_id: int) -> tuple[GameRow, list[LoggedAction]] | None:
+        """A game and its whole action log (None: no such game)."""
+        game = await self.store.game(game_id)
+        return None if game is None else (game, await self.store.actions(game_id))
+
+    # the chat itself, timers, start-up -------------------------------------------------------
+
+    def chat_refused(self, chat_id: int, exc: TelegramError) -> bool:
+        return self.chat_life.refused(chat_id, exc)
+
+    async def chat_lost(self, chat_id: int, why: str) -> None:
+        await self.chat_life.lost(chat_id, why)
+
+    async def chat_back(self, chat_id: int) -> None:
+        await self.chat_life.back(chat_id)
+
+    async def migrate_chat(self, old: int, new: int) -> None:
+        await self.chat_life.migrate(old, new)
+
+    async def on_deadline(self, game_id: int) -> bool:
+        """A turn timer ran out: the computer plays the turn (False if it is no longer due)."""
+        return await self.departures.timed_out(game_id)
+
+    async def catch_up_after_start(self) -> tuple[int, int]:
+        """Redraw the tables a crash left behind, play the turns whose timer ran out while the bot was
+        down, arm the other timers; (tables redrawn, timers) counted."""
+        repaired = await self.catch_up.repair_tables()
+        games = await self.store.games_with_deadlines()
+        for game in games:
+            assert game.deadline is not None
+            if game.deadline <= self.clock():
+                await self.on_deadline(game.id)
+            else:
+                self.timer.start(game.id, game.deadline)
+        return repaired, len(games)
+
+    async def settled(self, timeout: float = 5.0) -> None:
+        """Wait for the pauses and migrations the bot started apart from the updates that found them."""
+        await self.chat_life.settled(timeout)
+
+    def retries_pending(self) -> int:
+        """Games whose lost table edit waits to be tried again."""
+        return self.catch_up.pending()
+
+    async def close(self) -> None:
+        """Drop pending retries and let the drawing workers go (at shutdown, after the last update; a
+        table still behind is redrawn at the next start)."""
+        self.catch_up.close()
+        self.chat_life.close()
+        await self.drawing.close()
+
+
+async def _already_checked() -> bool:
+    return True

@@ -1,0 +1,159 @@
+"""What a press works on, decoded once: its chat (language, settings, words) and its game.
+
+A press, a command or a timer loads the chat and the game in one read (:meth:`Store.load`), decodes
+them here, and every room of the flow works on these values instead of reading and decoding again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.games import GameSpec
+from bot.games.common import Tr
+from bot.store import ChatRow, GameRow, Seat
+from bot.turns import is_bot
+from engines.base import OptionsError, Outcome, new_seed
+
+log = logging.getLogger(__name__)
+TIMER_CHOICES = (0, 1, 3, 10)  # the turn timer in minutes, 0 = off (a chat setting, «⏱» in the lobby)
+DEFAULT_TIMER = 3
+AdminCheck = Callable[[], Awaitable[bool]]  # whether the presser administers the chat (asked only when needed)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """A chat's defaults for new lobbies (/settings), read from what is stored; a value that is not
+    valid (any more) falls back to the default."""
+
+    turn_timer: int = DEFAULT_TIMER  # minutes, 0: off
+    autoroll: bool = False  # «автобросок»
+    defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game code → option → value
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> ChatSettings:
+        minutes = raw.get("turn_timer", DEFAULT_TIMER)
+        defaults = raw.get("defaults")
+        return cls(turn_timer=minutes if minutes in TIMER_CHOICES else DEFAULT_TIMER,
+                   autoroll=raw.get("autoroll") is True,
+                   defaults={code: values for code, values in defaults.items() if isinstance(values, dict)}
+                   if isinstance(defaults, dict) else {})
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """One chat as the bot speaks to it: its id, language, settings and words (``tr``)."""
+
+    id: int
+    lang: str
+    settings: ChatSettings
+    tr: Tr
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A stored game with its options and state decoded by its engine."""
+
+    row: GameRow
+    spec: GameSpec[Any, Any]
+    options: Any
+    state: Any | None  # None: a lobby (or a lobby closed before it began)
+
+    @classmethod
+    def decode(cls, row: GameRow, games: Mapping[str, GameSpec[Any, Any]]) -> Game:
+        spec = games[row.code]
+        engine = spec.engine
+        state = engine.state_from_json(row.state) if row.state is not None else None
+        return cls(row, spec, engine.options_from_json(row.options), state)
+
+    def stored(self, row: GameRow, state: Any | None = None) -> Game:
+        """This game as ``row`` now stores it (``state``: its state, already decoded)."""
+        return replace(self, row=row, state=state if state is not None else self.state)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.row.seats
+
+    @property
+    def names(self) -> list[str]:
+        return self.row.names
+
+    @property
+    def bots(self) -> tuple[bool, ...]:
+        """Per seat, whether a computer player sits there."""
+        return tuple(is_bot(s.user_id) for s in self.row.seats)
+
+    def person_to_move(self) -> int | None:
+        """The seat of the person to move in a running game (None if a bot moves or it is over)."""
+        seat = None if self.state is None else self.state.current_player
+        return None if seat is None or is_bot(self.row.seats[seat].user_id) else seat
+
+    def outcome(self) -> Outcome | None:
+        return None if self.state is None else self.spec.engine.outcome(self.state)
+
+
+@dataclass
+class Sources:
+    """Where the flow takes time and new seeds from (tests move the clock on and fix the seeds)."""
+
+    clock: Callable[[], float] = time.time  # deadlines are in this clock's seconds
+    new_seed: Callable[[], str] = new_seed
+
+
+class ChatLocks:
+    """One lock per chat around load → engine → save (one move at a time in a chat)."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def __call__(self, chat_id: int) -> asyncio.Lock:
+        lock = self._locks.get(chat_id)
+        if lock is None:
+            lock = self._locks[chat_id] = asyncio.Lock()
+        return lock
+
+
+def default_options(spec: GameSpec[Any, Any], settings: ChatSettings, chat_id: int) -> Any:
+    """The options a new lobby of ``spec`` starts with: the engine's defaults, overridden by the
+    chat's (/settings) one by one, each checked by the engine, so a stored value that is no longer
+    valid falls back to the engine's default."""
+    engine = spec.engine
+    options = engine.options_from_json(None)
+    for key, value in settings.defaults.get(spec.code, {}).items():
+        try:
+            options = engine.options_from_json({**options.to_json(), key: value})
+        except (OptionsError, TypeError, ValueError):  # never trust what is stored either
+            log.info("chat %s: the stored default %s=%r of %s is not valid; ignored", chat_id, key, value, spec.code)
+    return options
+
+
+def chat_of(row: ChatRow, default_lang: str, words: Callable[[str], Tr]) -> Chat:
+    """The chat ``row`` stores, speaking its own language or the bot's default."""
+    lang = row.locale or default_lang
+    return Chat(row.chat_id, lang, ChatSettings.of(row.settings), words(lang))
+
+
+@dataclass
+class Reply:
+    """What to tell the presser (a toast, or an alert), and the message edits that follow.
+
+    ``after`` runs while the press is being answered, still under the chat's lock, so the toast is
+    instant and table edits keep the order of the moves.
+    """
+
+    text: str = ""
+    alert: bool = False
+    after: Callable[[], Awaitable[None]] | None = None
+
+    async def finish(self) -> None:
+        if self.after is not None:
+            await self.after()

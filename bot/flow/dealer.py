@@ -1,0 +1,62 @@
+"""Dealing a game: a lobby turned into the table («Начать», «🤖 Играть с ботом»), or «Ещё раунд»
+straight to a new table with the same players and settings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from bot import texts
+from bot.flow.context import Chat, Game, Reply, Sources
+from bot.flow.moves import Moves
+from bot.store import ActiveGameExistsError, Seat, StaleVersionError, Store
+from engines.base import LogEntry, OptionsError
+
+START = LogEntry(seat=None, code="start")  # the bot's own first entry of every log: the deal (action -1)
+
+
+class Dealer:
+    """Starts games from their lobby, and rematches."""
+
+    def __init__(self, store: Store, moves: Moves, sources: Sources) -> None:
+        self.store, self.moves, self.sources = store, moves, sources
+
+    async def start(self, chat: Chat, game: Game, seating: Sequence[Seat] | None = None) -> Reply:
+        """Deal the game from the lobby (``seating``: its seats and host rewritten first, the host in
+        seat 0) and turn the lobby message into the table."""
+        tr, engine = chat.tr, game.spec.engine
+        seats = tuple(seating) if seating is not None else game.seats
+        if not engine.min_players <= len(seats) <= engine.max_players:
+            return Reply(tr("toast-need-players", min=engine.min_players, max=engine.max_players), alert=True)
+        try:
+            game.options.validate(len(seats))
+        except OptionsError as exc:  # e.g. a goal bigger than the pile for this many players
+            return Reply(texts.option_error(exc, tr, escape=False), alert=True)
+        state, events = engine.new_game(game.options, len(seats), game.row.seed)
+        if seating is not None:
+            game = game.stored(replace(game.row, seats=seats, host_id=seats[0].user_id))
+        try:
+            fresh = await self.moves.save(chat, game, state, [(START, events)], reseated=seating is not None)
+        except StaleVersionError:
+            return Reply(tr("toast-stale"))
+        return Reply(tr("toast-started"), after=lambda: self.moves.after_move(chat, fresh))
+
+    async def rematch(self, chat: Chat, game: Game, user_id: int) -> Reply:
+        """«Ещё раунд»: the same players and settings, straight to the table, with the seed whose
+        SHA-256 the result message showed (a fresh one if that seed has served a game already)."""
+        tr, row = chat.tr, game.row
+        if row.status != "finished":
+            return Reply(tr("toast-stale"))
+        if row.seat_of(user_id) is None:
+            return Reply(tr("toast-not-a-player"))
+        # the host keeps the role if still seated (a bot may have taken their seat); else the presser
+        host = next((s for s in row.seats if s.user_id == row.host_id),
+                    next(s for s in row.seats if s.user_id == user_id))
+        seed = row.next_seed
+        if seed is None or await self.store.seed_used(seed):
+            seed = self.sources.new_seed()
+        try:
+            new = await self.store.create_game(chat.id, row.code, row.options, seed, host, row.seats)
+        except ActiveGameExistsError:
+            return Reply(tr("toast-game-exists"), alert=True)
+        return await self.start(chat, Game(new, game.spec, game.options, None))

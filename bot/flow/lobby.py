@@ -1,0 +1,215 @@
+"""The lobby: a game's message before it starts, where people take seats and the host sets it up.
+
+Each lobby button is a command of :data:`COMMANDS`: who may press it, whether the game needs a
+computer player for it, and what it does to the seats and options (stored in one write, then shown).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from telegram.error import TelegramError
+
+from bot import texts
+from bot.flow.context import TIMER_CHOICES, AdminCheck, Chat, Game, Reply, Sources, default_options
+from bot.flow.dealer import Dealer
+from bot.flow.messages import Messages
+from bot.games import GameSpec
+from bot.games.common import set_option
+from bot.store import ActiveGameExistsError, GameRow, Seat, Store
+from bot.turns import free_bot_id, is_bot
+from engines.base import OptionsError
+
+log = logging.getLogger(__name__)
+AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPress:
+    """One press of a lobby button, with what the command needs."""
+
+    chat: Chat
+    game: Game
+    user_id: int
+    name: str
+    key: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """What a lobby command changes: the seats (in join order), the host, the options; the toast."""
+
+    seats: Sequence[tuple[int, str]]
+    host_id: int
+    options: Any
+    toast: str
+    timer: int | None = None  # the chat's turn timer, if the command changed it
+
+
+Command = Callable[["Lobby", LobbyPress], Awaitable[Reply | Seating]]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyCommand:
+    """A lobby button: what it does, and who may press it."""
+
+    run: Command
+    host_only: bool = False  # the host or a chat admin
+    needs_computer: bool = False  # only in a game that has a computer player
+
+
+class Lobby:
+    """Lobbies: opened, shown, changed by their buttons, started."""
+
+    def __init__(self, store: Store, messages: Messages, dealer: Dealer, sources: Sources) -> None:
+        self.store, self.messages, self.dealer, self.sources = store, messages, dealer, sources
+
+    async def open(self, chat: Chat, spec: GameSpec[Any, Any], host: Seat) -> GameRow | None:
+        """Create a lobby from the chat's defaults (/settings) and post its message; None if the chat
+        already has a game."""
+        options = default_options(spec, chat.settings, chat.id)
+        try:
+            row = await self.store.create_game(chat.id, spec.code, options.to_json(), self.sources.new_seed(), host)
+        except ActiveGameExistsError:
+            return None
+        try:
+            await self.post(chat, Game(row, spec, options, None))
+        except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
+            log.warning("chat %s: could not post the lobby: %s", chat.id, exc)
+            await self.store.stop_game(row.id, {"kind": "cancelled"})
+            await self.messages.send(chat.id, chat.tr("lobby-post-failed"))
+            return None
+        return row
+
+    async def post(self, chat: Chat, game: Game) -> None:
+        """Post the lobby's message (its title card, players and buttons) and remember it."""
+        tr, code = chat.tr, game.spec.code
+        keyboard = texts.lobby_keyboard(game, tr, chat.settings.turn_timer)
+        message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline")),
+                                                 texts.lobby_caption(game, tr), keyboard)
+        await self.store.set_message_id(game.id, message.message_id)
+
+    async def press(self, chat: Chat, game: Game, user: Seat, command: str, key: str, value: str,
+                    is_admin: AdminCheck) -> Reply:
+        """A lobby button: checked against who may press it, done, and shown; the caller holds the lock."""
+        found = COMMANDS.get(command)
+        if found is None or game.row.status != "lobby" or (found.needs_computer and game.spec.policy is None):
+            return Reply(chat.tr("toast-stale"))
+        if found.host_only and user.user_id != game.row.host_id and not await is_admin():
+            return Reply(chat.tr("toast-host-only"))
+        done = await found.run(self, LobbyPress(chat, game, user.user_id, user.name, key, value))
+        if isinstance(done, Reply):
+            return done
+        return await self._seat(chat, game, done)
+
+    async def _seat(self, chat: Chat, game: Game, change: Seating) -> Reply:
+        """Store the lobby's new seats, host and options (one write, none if nothing changed), and
+        edit its message to show them."""
+        options_json = change.options.to_json()
+        seats = tuple(Seat(i, user_id, name) for i, (user_id, name) in enumerate(change.seats))
+        row = game.row
+        if (seats, change.host_id, options_json) != (row.seats, row.host_id, row.options):
+            await self.store.set_lobby(row.id, change.seats, change.host_id, options_json)
+        fresh = replace(game, row=replace(row, seats=seats, host_id=change.host_id, options=options_json),
+                        options=change.options)
+        timer = chat.settings.turn_timer if change.timer is None else change.timer
+        caption, keyboard = texts.lobby_caption(fresh, chat.tr), texts.lobby_keyboard(fresh, chat.tr, timer)
+        return Reply(change.toast, after=lambda: self.messages.edit_caption(fresh.row, caption, keyboard))
+
+    async def close(self, chat: Chat, game: Game, toast: str) -> Reply:
+        """Store the lobby as cancelled; the reply shows it closed."""
+        await self.store.stop_game(game.id, {"kind": "cancelled"})
+        closed = chat.tr("lobby-cancelled")
+        return Reply(toast, after=lambda: self.messages.edit_caption(game.row, closed, None))
+
+    # the commands -------------------------------------------------------------------
+
+    async def _join(self, press: LobbyPress) -> Reply | Seating:
+        tr, seats, engine = press.chat.tr, _seats(press.game), press.game.spec.engine
+        if any(uid == press.user_id for uid, _ in seats):
+            return Reply(tr("toast-already-joined"))
+        if len(seats) >= engine.max_players:
+            return Reply(tr("toast-lobby-full", max=engine.max_players))
+        return Seating([*seats, (press.user_id, press.name)], press.game.row.host_id, press.game.options,
+                       tr("toast-joined"))
+
+    async def _leave(self, press: LobbyPress) -> Reply | Seating:
+        tr, seats = press.chat.tr, _seats(press.game)
+        if not any(uid == press.user_id for uid, _ in seats):
+            return Reply(tr("toast-not-in-lobby"))
+        seats = [(uid, n) for uid, n in seats if uid != press.user_id]
+        humans = [uid for uid, _ in seats if not is_bot(uid)]
+        if not humans:  # computer players alone do not keep a lobby open
+            return await self.close(press.chat, press.game, tr("toast-left"))
+        host_id = press.game.row.host_id
+        if host_id == press.user_id:
+            host_id = humans[0]  # the host's role passes to the longest-seated player
+        return Seating(seats, host_id, press.game.options, tr("toast-left"))
+
+    async def _set(self, press: LobbyPress) -> Reply | Seating:
+        try:
+            options = set_option(press.game.options, press.key, press.value)
+        except OptionsError:
+            return Reply(press.chat.tr("toast-bad-setting"), alert=True)
+        return Seating(_seats(press.game), press.game.row.host_id, options, press.chat.tr("toast-setting-changed"))
+
+    async def _cancel(self, press: LobbyPress) -> Reply | Seating:
+        return await self.close(press.chat, press.game, press.chat.tr("toast-cancelled"))
+
+    async def _start(self, press: LobbyPress) -> Reply | Seating:
+        return await self.dealer.start(press.chat, press.game)
+
+    async def _play_computer(self, press: LobbyPress) -> Reply | Seating:
+        """«🤖 Играть с ботом»: the presser against the computer, straight to the table."""
+        humans = [s for s in press.game.seats if not is_bot(s.user_id)]
+        if len(humans) > 1:
+            return Reply(press.chat.tr("toast-ai-seats-taken"), alert=True)
+        # the human keeps the seat the lobby showed them (seat 0 = the first player)
+        human = Seat(0, humans[0].user_id, humans[0].name)
+        return await self.dealer.start(press.chat, press.game,
+                                       (human, Seat(1, AI_USER_ID, press.chat.tr("ai-player-name"))))
+
+    async def _add_bot(self, press: LobbyPress) -> Reply | Seating:
+        tr, seats, engine = press.chat.tr, _seats(press.game), press.game.spec.engine
+        if len(seats) >= engine.max_players:
+            return Reply(tr("toast-lobby-full", max=engine.max_players))
+        bot_id = free_bot_id(uid for uid, _ in seats)
+        return Seating([*seats, (bot_id, tr("bot-name", n=-bot_id))], press.game.row.host_id, press.game.options,
+                       tr("toast-bot-added"))
+
+    async def _remove_bot(self, press: LobbyPress) -> Reply | Seating:
+        seats = _seats(press.game)
+        bots = [i for i, (uid, _) in enumerate(seats) if is_bot(uid)]
+        if not bots:
+            return Reply(press.chat.tr("toast-stale"))
+        del seats[bots[-1]]
+        return Seating(seats, press.game.row.host_id, press.game.options, press.chat.tr("toast-bot-removed"))
+
+    async def _next_timer(self, press: LobbyPress) -> Reply | Seating:
+        """«⏱»: the chat's turn timer moves to its next choice."""
+        minutes = press.chat.settings.turn_timer
+        minutes = TIMER_CHOICES[(TIMER_CHOICES.index(minutes) + 1) % len(TIMER_CHOICES)]
+        await self.store.set_chat_setting(press.chat.id, "turn_timer", minutes)
+        return Seating(_seats(press.game), press.game.row.host_id, press.game.options,
+                       press.chat.tr("toast-timer", minutes=minutes), timer=minutes)
+
+
+def _seats(game: Game) -> list[tuple[int, str]]:
+    return [(s.user_id, s.name) for s in game.seats]
+
+
+COMMANDS: dict[str, LobbyCommand] = {
+    "join": LobbyCommand(Lobby._join),
+    "leave": LobbyCommand(Lobby._leave),
+    "set": LobbyCommand(Lobby._set, host_only=True),
+    "cancel": LobbyCommand(Lobby._cancel, host_only=True),
+    "start": LobbyCommand(Lobby._start, host_only=True),
+    "ai": LobbyCommand(Lobby._play_computer, host_only=True, needs_computer=True),
+    "bot": LobbyCommand(Lobby._add_bot, host_only=True, needs_computer=True),
+    "unbot": LobbyCommand(Lobby._remove_bot, host_only=True),
+    "timer": LobbyCommand(Lobby._next_timer, host_only=True),
+}

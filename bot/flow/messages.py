@@ -1,0 +1,100 @@
+"""The bot's messages in its chats: posted and edited in each chat's order and within its budget.
+
+A refusal that concerns the whole chat (the bot kicked or muted, the group become a supergroup) is
+handed to ``on_refused`` (:class:`bot.flow.chat_life.ChatLife`), which acts apart from the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, TelegramError
+
+from bot.drawing import Drawing
+from bot.outbox import Outbox
+from bot.store import GameRow
+from render.common import render_cover
+
+log = logging.getLogger(__name__)
+Refused = Callable[[int, TelegramError], bool]  # (chat id, error) → whether it was about the whole chat
+
+
+def not_modified(exc: TelegramError) -> bool:
+    """Telegram's «message is not modified»: the message shows it already (a double tap)."""
+    return "not modified" in exc.message.lower()
+
+
+class Messages:
+    """Sends and edits of the bot's own messages (the table's photo edits are the table view's)."""
+
+    def __init__(self, bot: Bot, outbox: Outbox, drawing: Drawing) -> None:
+        self.bot, self.outbox, self.drawing = bot, outbox, drawing
+        self.on_refused: Refused = lambda chat_id, exc: False
+        self.cover_ids: dict[tuple[str, str], str] = {}  # title card → Telegram's file id of its upload
+        self._drawing_cover = asyncio.Lock()
+
+    def refused(self, chat_id: int, exc: TelegramError) -> bool:
+        """Tell the chat's keeper of a refusal; True if it was about the whole chat."""
+        return self.on_refused(chat_id, exc)
+
+    async def send(self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+        """Post a message after the chat's edits asked for before it."""
+        await self.outbox.send(chat_id, lambda: self._send_now(chat_id, text, keyboard))
+
+    async def _send_now(self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+        try:
+            await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard)
+        except TelegramError as exc:
+            log.warning("chat %s: send failed: %s", chat_id, exc)
+            self.refused(chat_id, exc)
+
+    async def edit_caption(self, game: GameRow, caption: str, keyboard: InlineKeyboardMarkup | None) -> None:
+        """Edit the lobby or table message's caption, now or once the chat has room (coalesced)."""
+        if game.message_id is not None:
+            await self.outbox.edit(game.chat_id, game.id, lambda: self._caption_now(game, caption, keyboard))
+
+    async def _caption_now(self, game: GameRow, caption: str, keyboard: InlineKeyboardMarkup | None) -> None:
+        try:
+            await self.bot.edit_message_caption(chat_id=game.chat_id, message_id=game.message_id, caption=caption,
+                                                parse_mode=ParseMode.HTML, reply_markup=keyboard)
+        except TelegramError as exc:
+            if not not_modified(exc):
+                log.warning("game %s: caption edit failed: %s", game.id, exc.message)
+                self.refused(game.chat_id, exc)
+
+    async def edit_text(self, chat_id: int, message_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+        """Edit a text message of the bot (the /settings message), now or once the chat has room
+        (coalesced: a newer edit of it replaces one still waiting)."""
+        await self.outbox.edit(chat_id, ("text", message_id),
+                               lambda: self._text_now(chat_id, message_id, text, keyboard))
+
+    async def _text_now(self, chat_id: int, message_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+        try:
+            await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
+                                             reply_markup=keyboard)
+        except TelegramError as exc:
+            if not not_modified(exc):
+                log.warning("chat %s: text edit failed: %s", chat_id, exc.message)
+                self.refused(chat_id, exc)
+
+    async def post_cover(self, chat_id: int, title: tuple[str, str], caption: str,
+                         keyboard: InlineKeyboardMarkup) -> Message:
+        """Post a lobby's title card: uploaded once, then sent again by Telegram's file id."""
+        file_id = self.cover_ids.get(title)
+        if file_id is not None:
+            try:
+                return await self.bot.send_photo(chat_id, file_id, caption=caption, parse_mode=ParseMode.HTML,
+                                                 reply_markup=keyboard)
+            except BadRequest:  # the id is no longer valid: upload the picture again
+                self.cover_ids.pop(title, None)
+        async with self._drawing_cover:  # many lobbies at once after a start: draw the card once, not in each
+            cover = await self.drawing.draw(render_cover, *title)
+        message = await self.bot.send_photo(chat_id, cover, caption=caption, parse_mode=ParseMode.HTML,
+                                            reply_markup=keyboard)
+        if message.photo:
+            self.cover_ids[title] = message.photo[-1].file_id
+        return message

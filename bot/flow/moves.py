@@ -1,0 +1,156 @@
+"""Moves: a press checked and applied, stored in one transaction, then the computer's turns and
+«автобросок», the table, and the result once the game is over."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from bot import callback_data as cb
+from bot import texts
+from bot.flow.context import Chat, Game, Reply, Sources
+from bot.flow.messages import Messages
+from bot.flow.table_view import TableView
+from bot.flow.turn_timer import TurnTimer
+from bot.store import GameRow, Move, NewAction, Seat, StaleVersionError, StorageError, Store
+from bot.turns import Applied, bot_actions, is_bot, roll_for
+
+log = logging.getLogger(__name__)
+
+
+def seats_after(game: Game, new_seat: Seat | None) -> list[Seat]:
+    """The game's seats once ``new_seat`` (if any) took its place."""
+    return [new_seat if new_seat is not None and s.seat == new_seat.seat else s for s in game.seats]
+
+
+def stored_row(game: Game, state: Any, applied: Applied, deadline: float | None, timeouts: dict[str, int] | None,
+               new_seat: Seat | None, next_seed: str | None, reseated: bool) -> tuple[GameRow, Move]:
+    """The row ``game`` has once ``applied`` led to ``state``, and the move that stores it (with all of
+    the game's seats and its host when ``reseated``)."""
+    spec, row = game.spec, game.row
+    outcome = spec.engine.outcome(state)
+    payer = None
+    if outcome is not None and spec.ui.is_pub(state.options) and outcome.losers:
+        payer = row.seats[outcome.losers[0]]
+    fresh = replace(row, state=state.to_json(), version=state.version, status="finished" if outcome else "running",
+                    result=outcome.to_json() if outcome else None, seats=tuple(seats_after(game, new_seat)),
+                    deadline=deadline,
+                    timeouts=row.timeouts if timeouts is None else timeouts, next_seed=next_seed)
+    move = Move(row.id, row.version, fresh.state or {}, fresh.version,
+                [NewAction(entry.seat, entry.code, entry.dice, [e.to_json() for e in events])
+                 for entry, events in applied],
+                status=fresh.status, result=fresh.result, pub_payer=payer, deadline=deadline, timeouts=timeouts,
+                new_seat=new_seat, next_seed=next_seed, seating=row.seats if reseated else None,
+                host_id=row.host_id if reseated else None)
+    return fresh, move
+
+
+class Moves:
+    """A person's move, the computer's answer, and what the chat sees of them."""
+
+    def __init__(self, store: Store, table: TableView, messages: Messages, timer: TurnTimer, sources: Sources) -> None:
+        self.store, self.table, self.messages, self.timer, self.sources = store, table, messages, timer, sources
+        self.retry_later: Callable[[int], None] = lambda game_id: None  # CatchUp: play what storage refused, later
+
+    async def act(self, chat: Chat, game: Game, user_id: int, version: int, code: str) -> Reply:
+        """Apply the presser's action if it is theirs, current and legal; the caller holds the lock."""
+        tr, row = chat.tr, game.row
+        if row.status != "running" or game.state is None:  # its last edit may have been lost: show it
+            behind = row.status == "finished" and row.shown_version < row.version
+            return Reply(tr("toast-game-over"), after=(lambda: self.table.show(game, chat)) if behind else None)
+        if row.paused:
+            return Reply(tr("toast-paused"), alert=True)
+        if version != row.version:
+            behind = row.shown_version < row.version  # a lost edit: show the current table
+            return Reply(tr("toast-stale"), after=(lambda: self.table.show(game, chat)) if behind else None)
+        current = game.state.current_player
+        if current is None:
+            return Reply(tr("toast-game-over"))
+        if row.seat_of(user_id) != current:
+            return Reply(tr("toast-not-your-turn", name=row.seats[current].name))
+        engine = game.spec.engine
+        if code not in {a.code for a in engine.legal_actions(game.state)}:
+            return Reply(tr("toast-illegal"))
+        state, events, entry = engine.apply(game.state, code)
+        timeouts = {**row.timeouts, str(current): 0} if row.timeouts.get(str(current)) else None
+        try:
+            fresh = await self.save(chat, game, state, [(entry, events)], timeouts)
+        except StaleVersionError:
+            return Reply(tr("toast-stale"))
+        toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else tr("toast-done")
+        return Reply(toast, after=lambda: self.after_move(chat, fresh))
+
+    async def save(self, chat: Chat, game: Game, state: Any, applied: Applied, timeouts: dict[str, int] | None = None,
+                   new_seat: Seat | None = None, reseated: bool = False) -> Game:
+        """Store the actions that led from ``game`` to ``state`` (and the result, if it ended), with
+        the next player's deadline, in one transaction; then arm the deadline. ``reseated``: the
+        game's seats and host are stored too (a deal against the computer)."""
+        deadline = self.timer.deadline(chat, seats_after(game, new_seat), state)
+        # «Ещё раунд» gets its seed now, so the result message can show its SHA-256 before any roll
+        next_seed = self.sources.new_seed() if game.spec.engine.outcome(state) else None
+        fresh, move = stored_row(game, state, applied, deadline, timeouts, new_seat, next_seed, reseated)
+        await self.store.save_move(move)
+        self.timer.start(game.id, deadline)
+        return game.stored(fresh, state)  # what was just stored: no need to read it back
+
+    async def after_move(self, chat: Chat, game: Game, autoroll: bool = True) -> None:
+        """Let the computer play its turns and, with «автобросок» (unless ``autoroll`` is False: a table
+        shown again, not a move), roll for the person to move; then show the table (and the result,
+        if the game ended)."""
+        try:
+            game = await self._play_computer(chat, game)
+            if autoroll and (rolled := await self._autoroll(chat, game)) is not game:
+                game = await self._play_computer(chat, rolled)  # a throw with no move may pass the turn to the computer
+        except StorageError as exc:  # the person's move stands; show it, and the computer tries again
+            log.error("game %s: storage failed (%s) at the computer's turn; trying again", game.id, exc)
+            self.retry_later(game.id)
+        await self.table.show(game, chat)
+        if game.row.status == "finished" and (outcome := game.outcome()) is not None:
+            tally = await self.store.pub_tally(chat.id) if game.spec.ui.is_pub(game.options) else []
+            keyboard = texts.game_keyboard([[(chat.tr("btn-rematch"), cb.rematch(game.id))]])
+            await self.messages.send(chat.id, texts.result_message(game, outcome, tally, chat.tr), keyboard)
+
+    async def _autoroll(self, chat: Chat, game: Game) -> Game:
+        """«Автобросок» (issue #11): one roll for the person to move if the chat wants it and a roll is
+        all they may do; the roll is logged like a press, and their turn timer starts anew."""
+        row = game.row
+        if (game.spec.roll_is_the_turn or row.status != "running" or game.state is None or row.paused
+                or not chat.settings.autoroll):
+            return game
+        state, applied = roll_for(game.spec.engine, game.state, game.bots)
+        return await self._save_unless_moved_on(chat, game, state, applied)
+
+    async def _play_computer(self, chat: Chat, game: Game) -> Game:
+        """Apply the computer players' actions while one of them is to move; one save for all."""
+        policy = game.spec.policy
+        if policy is None or game.row.status != "running" or game.state is None:
+            return game
+        seat = game.state.current_player
+        if seat is None or not is_bot(game.seats[seat].user_id):
+            return game
+        state, applied = await asyncio.to_thread(bot_actions, game.spec.engine, policy, game.state, game.bots)
+        return await self._save_unless_moved_on(chat, game, state, applied)
+
+    async def _save_unless_moved_on(self, chat: Chat, game: Game, state: Any, applied: Applied) -> Game:
+        """Store the actions the bot took itself (computer turns, «автобросок»); if someone else moved
+        the game on meanwhile, their save stands and this one is dropped."""
+        if not applied:
+            return game
+        try:
+            return await self.save(chat, game, state, applied)
+        except StaleVersionError:
+            row = await self.store.game(game.id)
+            return game if row is None else Game.decode(row, {row.code: game.spec})
+
+    async def stop(self, chat: Chat, game: Game) -> bool:
+        """Stop a lobby or game (result «остановлена»); the caller checked the rights."""
+        if not await self.store.stop_game(game.id, {"kind": "stopped"}):
+            return False
+        if game.row.status == "lobby" or game.state is None:
+            await self.messages.edit_caption(game.row, chat.tr("lobby-cancelled"), None)
+        else:
+            await self.table.show_stopped(game, chat)
+        return True

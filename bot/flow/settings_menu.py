@@ -1,0 +1,118 @@
+"""/settings (issue #11): the chat's defaults for every new lobby, in one message with buttons.
+
+Language, the turn timer (the key "turn_timer" that the lobby's ⏱ button cycles too), «автобросок»
+(key "autoroll") and the default variant of each game that has one (``GameSpec.variant_option``,
+stored in ``settings["defaults"][code]``). A button carries the value it sets, so a double tap sets it
+once; the press is checked against what the bot offers (never trusted), and only chat admins may
+press (the flow checks that).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callback_data as cb
+from bot.flow.context import TIMER_CHOICES, Chat, Reply, default_options
+from bot.flow.loader import Loader
+from bot.flow.messages import Messages
+from bot.games import GameSpec, Registry
+from bot.games.common import Tr, set_option
+from bot.store import Store
+from engines.base import OptionsError
+from locales import SUPPORTED
+
+ON, OFF = "on", "off"
+
+
+def _next(values: tuple[Any, ...], value: Any) -> Any:
+    return values[(values.index(value) + 1) % len(values)] if value in values else values[0]
+
+
+def _as_data(value: Any) -> str:
+    """An option's value as a button carries it (a yes/no option as «on»/«off»)."""
+    return (ON if value else OFF) if isinstance(value, bool) else str(value)
+
+
+def _next_variant(spec: GameSpec[Any, Any], options: Any, tr: Tr) -> str:
+    """The value the game's lobby button would switch its variant to (the same cycle)."""
+    buttons = spec.ui.lobby_buttons(options, spec.engine.min_players, tr)
+    return next(b.value for row in buttons for b in row if b.key == spec.variant_option)
+
+
+class SettingsMenu:
+    """The /settings message: what it shows, and what its buttons store."""
+
+    def __init__(self, store: Store, games: Registry, loader: Loader, messages: Messages) -> None:
+        self.store, self.games, self.loader, self.messages = store, games, loader, messages
+
+    def view(self, chat: Chat) -> tuple[str, InlineKeyboardMarkup]:
+        """The settings message of the chat: its current defaults, and a button to switch each."""
+        tr, settings = chat.tr, chat.settings
+        minutes, autoroll, next_lang = settings.turn_timer, settings.autoroll, _next(SUPPORTED, chat.lang)
+        lines = [tr("settings-title"), tr("settings-lang", lang=tr("settings-lang-self")),
+                 tr("btn-timer", minutes=minutes), tr("settings-autoroll", state=ON if autoroll else OFF)]
+        rows = [[InlineKeyboardButton(tr("settings-btn-lang", lang=self.loader.words(next_lang)("settings-lang-self")),
+                                      callback_data=cb.chat_setting("lang", next_lang))],
+                [InlineKeyboardButton(tr("settings-btn-timer", minutes=_next(TIMER_CHOICES, minutes)),
+                                      callback_data=cb.chat_setting("timer", str(_next(TIMER_CHOICES, minutes))))],
+                [InlineKeyboardButton(tr("settings-btn-autoroll", state=OFF if autoroll else ON),
+                                      callback_data=cb.chat_setting("auto", OFF if autoroll else ON))]]
+        for spec in (s for s in self.games.values() if s.variant_option is not None):
+            assert spec.variant_option is not None
+            options = default_options(spec, settings, chat.id)
+            game = html.escape(tr(f"game-{spec.code}"))
+            lines.append(tr("settings-variant", game=game, variant=spec.ui.variant(options, tr)))
+            value = _next_variant(spec, options, tr)
+            other = set_option(options, spec.variant_option, value)
+            rows.append([InlineKeyboardButton(tr("settings-btn-variant", game=game, variant=spec.ui.variant(other, tr)),
+                                              callback_data=cb.chat_setting(spec.variant_option, value, spec.code))])
+        whole_turn = [s.code for s in self.games.values() if s.roll_is_the_turn]
+        games = ", ".join(tr("settings-quoted", game=html.escape(tr(f"game-{c}"))) for c in whole_turn)
+        lines += ["", tr("settings-autoroll-about", games=games), tr("settings-hint")]
+        return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+    async def press(self, chat: Chat, message_id: int | None, data: cb.Callback) -> Reply:
+        """An admin's press: store the setting and show the message again (in the new language, if
+        that changed); the caller checked the rights and holds the chat's lock."""
+        if not await self._store(chat, data):
+            return Reply(chat.tr("toast-stale"))
+        chat = await self.loader.chat(chat.id)
+        reply = Reply(chat.tr("toast-setting-changed"))
+        if message_id is not None:
+            text, keyboard = self.view(chat)
+            reply.after = lambda: self.messages.edit_text(chat.id, message_id, text, keyboard)
+        return reply
+
+    async def _store(self, chat: Chat, data: cb.Callback) -> bool:
+        """Store the pressed setting if it is one the bot offers; False for anything else."""
+        if data.code:
+            return await self._store_variant(chat, data)
+        if data.key == "lang" and data.value in SUPPORTED:
+            await self.store.set_chat_locale(chat.id, data.value)
+        elif data.key == "timer" and data.value in {str(m) for m in TIMER_CHOICES}:
+            await self.store.set_chat_setting(chat.id, "turn_timer", int(data.value))
+        elif data.key == "auto" and data.value in (ON, OFF):
+            await self.store.set_chat_setting(chat.id, "autoroll", data.value == ON)
+        else:
+            return False
+        return True
+
+    async def _store_variant(self, chat: Chat, data: cb.Callback) -> bool:
+        spec = self.games.get(data.code)
+        if spec is None or spec.variant_option != data.key:
+            return False
+        try:  # the engine checks the value, as for the lobby's own button
+            value = getattr(set_option(default_options(spec, chat.settings, chat.id), data.key, data.value), data.key)
+        except OptionsError:
+            return False
+        if data.value != _as_data(value):  # only the spelling the buttons use («1», «yes»: stale)
+            return False
+        stored = (await self.store.chat(chat.id)).settings.get("defaults")
+        defaults = dict(stored) if isinstance(stored, dict) else {}  # a copy: never the stored dict
+        game = defaults.get(spec.code)
+        defaults[spec.code] = {**(game if isinstance(game, dict) else {}), data.key: value}
+        await self.store.set_chat_setting(chat.id, "defaults", defaults)
+        return True

@@ -1,0 +1,110 @@
+"""The table message of each game: its picture, caption and keyboard, edited in place (or posted anew
+when it is gone), now or once the chat's budget has room; a newer picture replaces one still waiting.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from telegram import InlineKeyboardMarkup, InputMediaPhoto
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+
+from bot import texts
+from bot.drawing import Drawing
+from bot.flow.context import Chat, Game
+from bot.flow.messages import Messages, not_modified
+from bot.store import StorageError, Store
+from engines.base import Event
+
+log = logging.getLogger(__name__)
+MAX_LOG_ACTIONS = 40  # the caption's log shows every action since the last edit (bot turns), up to this many
+Recent = list[tuple[int, list[Event]]]  # (action number, its events), oldest first
+
+
+class TableView:
+    """Draws and shows each game's table; an edit lost to a server error or a timeout is handed to
+    ``on_lost_edit`` (:class:`bot.flow.catch_up.CatchUp`, which tries once more a little later)."""
+
+    def __init__(self, store: Store, messages: Messages, drawing: Drawing) -> None:
+        self.store, self.messages, self.drawing = store, messages, drawing
+        self.on_lost_edit: Callable[[int], None] = lambda game_id: None
+
+    async def recent(self, game: Game) -> Recent:
+        """The events of the last few actions, oldest first, with their action numbers: at least every
+        action since the table was last shown (a run of bot turns), up to MAX_LOG_ACTIONS; the caption
+        drops the oldest lines if they do not fit."""
+        unseen = game.row.version - max(game.row.shown_version, 0)
+        limit = min(MAX_LOG_ACTIONS, max(game.spec.log_actions, unseen))
+        recent = await self.store.recent_events(game.id, limit)
+        return [(n, [Event.from_json(e) for e in events]) for n, events in recent]
+
+    @staticmethod
+    def log_lines(recent: Recent, game: Game, chat: Chat) -> list[str]:
+        return [line for _, events in recent for line in texts.event_lines(game.spec.ui, events, game.names, chat.tr)]
+
+    async def show(self, game: Game, chat: Chat) -> None:
+        """Edit the table message to ``game``'s state, now or once the chat has room (coalesced)."""
+        await self.messages.outbox.edit(game.row.chat_id, game.id, lambda: self._draw_logged(game, chat))
+
+    async def show_stopped(self, game: Game, chat: Chat) -> None:
+        """The table of a game stopped by its host: its last state and log, «остановлена», no buttons."""
+        caption = texts.table_caption(game, self.log_lines(await self.recent(game), game, chat), chat.tr, stopped=True)
+        await self.messages.edit_caption(game.row, caption, None)
+
+    async def _draw_logged(self, game: Game, chat: Chat) -> None:
+        try:
+            await self._draw(game, chat)
+        except StorageError as exc:  # the move is stored; the table catches up at the next press or start
+            log.error("game %s: storage failed (%s) while redrawing the table", game.id, exc)
+
+    async def _draw(self, game: Game, chat: Chat) -> None:
+        """Edit the table message to the stored state (or post it anew if it is gone)."""
+        if game.state is None:
+            return
+        recent = await self.recent(game)
+        caption = texts.table_caption(game, self.log_lines(recent, game, chat), chat.tr)
+        keyboard = texts.table_keyboard(game, chat.tr)
+        labels = {k: chat.tr(f"board-{k}") for k in game.spec.label_keys}
+        last_events = recent[-1][1] if recent and recent[-1][0] == game.row.version else []
+        png = await self.drawing.draw(game.spec.render_board, game.state, game.names, labels, last_events)
+        shown = await self._edit(game, png, caption, keyboard)
+        if shown is None:
+            return
+        if not shown:  # the table message was deleted: post a fresh one and go on
+            try:
+                message = await self.messages.bot.send_photo(game.row.chat_id, png, caption=caption,
+                                                             parse_mode=ParseMode.HTML, reply_markup=keyboard)
+            except TelegramError as exc:
+                log.warning("game %s: could not post the table: %s", game.id, exc)
+                self.messages.refused(game.row.chat_id, exc)
+                return
+            await self.store.set_message_id(game.id, message.message_id)
+        await self.store.set_shown_version(game.id, game.row.version)
+
+    async def _edit(self, game: Game, png: bytes, caption: str, keyboard: InlineKeyboardMarkup | None) -> bool | None:
+        """Edit the table message in place: True if it shows the picture now, False if the message is
+        gone (or never was), None if the edit failed otherwise (retried, or the chat is refused)."""
+        row = game.row
+        if row.message_id is None:
+            return False
+        try:
+            await self.messages.bot.edit_message_media(InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),
+                                                       chat_id=row.chat_id, message_id=row.message_id,
+                                                       reply_markup=keyboard)
+            return True
+        except BadRequest as exc:
+            if not_modified(exc):
+                return True
+            if "not found" in exc.message.lower():
+                return False
+            log.warning("game %s: edit failed: %s", game.id, exc.message)
+            self.messages.refused(row.chat_id, exc)
+        except TelegramError as exc:
+            log.warning("game %s: edit failed: %s", game.id, exc)
+            if isinstance(exc, NetworkError | RetryAfter):  # a 5xx or a timeout: likely to pass
+                self.on_lost_edit(game.id)
+            else:
+                self.messages.refused(row.chat_id, exc)
+        return None

@@ -1,0 +1,85 @@
+"""One game, declared once: its engine, computer player, words, picture and every fact about it
+that the bot, the bench and the tests need. The bot's core iterates the registry and never names
+a game; a new game is a new :class:`GameSpec` in :data:`bot.games.GAMES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from bot.games.common import GameUI
+from engines.base import Engine, Event, Policy
+
+S = TypeVar("S")
+Opt = TypeVar("Opt")
+JSON = dict[str, Any]
+LOG_ACTIONS = 3  # actions whose events the table caption's log shows, by default
+
+# the board picture: (state, names by seat, board labels in the chat's language, the last action's events)
+RenderBoard = Callable[[S, Sequence[str], Mapping[str, str], Sequence[Event]], bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A named set of options worth timing or playing through on its own (bench and tests)."""
+
+    name: str = ""  # "" for the defaults
+    options: JSON = field(default_factory=dict)
+    seats: int = 4  # how many players the engine benchmark seats
+    timed: bool = True  # bench.engine_speed times random games of it
+    played_through: bool = True  # bench.e2e_game plays one game of it through the fake Bot API
+
+
+@dataclass(frozen=True)
+class GameSpec(Generic[S, Opt]):
+    """Everything about one game, in one place."""
+
+    engine: Engine[S, Opt]
+    ui: GameUI
+    render_board: RenderBoard[S]
+    label_keys: Sequence[str]  # the board's words, locale keys «board-<key>»
+    dice_per_roll: int  # dice thrown by one roll (0: a game without dice); /verify and the README say so
+    policy: Policy | None = None  # the computer player: «🤖» seats, timed-out turns; None: the game has none
+    variant_option: str | None = None  # the option /settings offers as the chat's default variant
+    roll_is_the_turn: bool = False  # a roll is the whole turn, so «автобросок» would play the game by itself
+    resign: Callable[[int], str] | None = None  # the code by which a seat resigns: leaving is resigning
+    row_groups: Mapping[str, tuple[str, int]] | None = None  # action kind → (row group, buttons per row)
+    log_actions: int = LOG_ACTIONS
+    variants: tuple[Variant, ...] = (Variant(),)
+    random_skips: frozenset[str] = frozenset()  # action kinds random play leaves out (they would end it at once)
+    locale_files: Mapping[str, Path] = field(default_factory=dict)  # lang → .ftl of a game outside locales/
+
+    @property
+    def code(self) -> str:
+        return self.engine.code
+
+
+class Registry(Mapping[str, GameSpec[Any, Any]]):
+    """The games the bot offers, by code, in the picker's order."""
+
+    def __init__(self, specs: Iterable[GameSpec[Any, Any]]) -> None:
+        self._specs = {spec.code: spec for spec in specs}
+
+    def __getitem__(self, code: str) -> GameSpec[Any, Any]:
+        return self._specs[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._specs)
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def with_game(self, spec: GameSpec[Any, Any]) -> Registry:
+        """These games and ``spec`` (a game that lives outside the package, such as a test's)."""
+        return Registry([*self.values(), spec])
+
+    def locale_files(self) -> dict[str, list[Path]]:
+        """Per language, the .ftl files of the games that bring their own texts."""
+        files: dict[str, list[Path]] = {}
+        for spec in self.values():
+            for lang, path in spec.locale_files.items():
+                files.setdefault(lang, []).append(path)
+        return files
