@@ -6,6 +6,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from markupsafe import Markup
 from telegram import (
     Chat,
     ChatMember,
@@ -22,7 +23,7 @@ from telegram.ext import ContextTypes
 
 from bot import callback_data as cb
 from bot.flow import AdminCheck, GameFlow, Reply, Say
-from bot.games.common import Tr
+from bot.games.common import Html, Tr, html_words
 from bot.store import Seat, StorageError
 from bot.texts import TALLY_LINES, display_name, tally_lines
 from locales import SUPPORTED
@@ -59,7 +60,7 @@ def admin_check(context: ContextTypes.DEFAULT_TYPE, chat: Chat, message: Message
     return is_admin
 
 
-async def send_reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
+async def send_reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: Markup,
                      markup: InlineKeyboardMarkup | None = None, to: int | None = None) -> None:
     """Answer in the update's chat (as a reply to ``to`` or the message); a refusal is logged."""
     chat = update.effective_chat
@@ -95,7 +96,8 @@ class Command:
     chat: Chat
     user: User
     flow: GameFlow
-    tr: Tr
+    tr: Tr  # plain words
+    html: Html  # words for messages
     args: list[str]
     say: Say  # a reply to the command
     is_admin: AdminCheck
@@ -112,10 +114,11 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Command
     chat, user = who
     flow = flow_of(context)
 
-    def say(text: str, markup: InlineKeyboardMarkup | None = None, to: int | None = None) -> Awaitable[None]:
+    def say(text: Markup, markup: InlineKeyboardMarkup | None = None, to: int | None = None) -> Awaitable[None]:
         return send_reply(update, context, text, markup, to)
 
-    return Command(chat, user, flow, (await flow.chat(chat.id)).tr, list(context.args or []), say,
+    words = await flow.chat(chat.id)
+    return Command(chat, user, flow, words.tr, words.html, list(context.args or []), say,
                    admin_check(context, chat, update.effective_message, user))
 
 
@@ -125,7 +128,7 @@ async def group_command(update: Update, context: ContextTypes.DEFAULT_TYPE,
     if (cmd := await command(update, context)) is None:
         return None
     if not cmd.in_group:
-        await cmd.say(cmd.tr(refusal))
+        await cmd.say(cmd.html(refusal))
         return None
     return cmd
 
@@ -135,17 +138,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await command(update, context)) is None:
         return
     if cmd.in_group:
-        await cmd.say(cmd.tr("help-text"))
+        await cmd.say(cmd.html("help-text"))
         return
     url = f"https://t.me/{context.bot.username}?startgroup=play"
-    await cmd.say(cmd.tr("start-private"), InlineKeyboardMarkup([[InlineKeyboardButton(cmd.tr("btn-add-to-group"),
+    await cmd.say(cmd.html("start-private"), InlineKeyboardMarkup([[InlineKeyboardButton(cmd.tr("btn-add-to-group"),
                                                                                          url=url)]]))
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: what the bot does and its commands."""
     if (cmd := await command(update, context)) is not None:
-        await cmd.say(cmd.tr("help-text"))
+        await cmd.say(cmd.html("help-text"))
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -153,7 +156,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await group_command(update, context)) is None:
         return
     if cmd.user.is_bot:  # an anonymous admin: presses come from their own account, so no seat is theirs
-        await cmd.say(cmd.tr("anonymous-cannot-play"))
+        await cmd.say(cmd.html("anonymous-cannot-play"))
         return
     await cmd.flow.newgame(cmd.chat.id, player(cmd.user), cmd.args[0].lower() if cmd.args else None, cmd.say)
 
@@ -169,9 +172,9 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await command(update, context)) is None:
         return
     if len(cmd.args) != 1 or cmd.args[0].lower() not in SUPPORTED:
-        await cmd.say(cmd.tr("lang-usage", langs=" | ".join(SUPPORTED)))
+        await cmd.say(cmd.html("lang-usage", langs=" | ".join(SUPPORTED)))
     elif cmd.in_group and not await cmd.is_admin():
-        await cmd.say(cmd.tr("admins-only"))
+        await cmd.say(cmd.html("admins-only"))
     else:
         await cmd.say(await cmd.flow.set_language(cmd.chat.id, cmd.args[0].lower()))
 
@@ -181,7 +184,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if (cmd := await group_command(update, context, "settings-groups-only")) is None:
         return
     if not await cmd.is_admin():
-        await cmd.say(cmd.tr("admins-only"))
+        await cmd.say(cmd.html("admins-only"))
         return
     await cmd.say(*await cmd.flow.settings_view(cmd.chat.id))
 
@@ -210,13 +213,13 @@ async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if cmd.args and cmd.args[0].lower() == "reset":
         if cmd.in_group and not await cmd.is_admin():
-            await cmd.say(cmd.tr("admins-only"))
+            await cmd.say(cmd.html("admins-only"))
             return
         await cmd.flow.reset_tally(cmd.chat.id)
-        await cmd.say(cmd.tr("pub-tally-reset"))
+        await cmd.say(cmd.html("pub-tally-reset"))
         return
     rows = await cmd.flow.tally(cmd.chat.id)
-    await cmd.say("\n".join(tally_lines(rows, TALLY_LINES, cmd.tr)) if rows else cmd.tr("pub-tally-empty"))
+    await cmd.say(Markup("\n").join(tally_lines(rows, TALLY_LINES, cmd.tr)) if rows else cmd.html("pub-tally-empty"))
 
 
 async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -343,6 +346,6 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat = update.effective_chat
         storage_failed(context.error, f"a command in chat {chat.id if chat else '?'}")
         if chat is not None:
-            await send_reply(update, context, (await safe_tr(flow_of(context), chat.id))("storage-error"))
+            await send_reply(update, context, html_words(await safe_tr(flow_of(context), chat.id))("storage-error"))
         return
     log.error("error while handling an update: %s", context.error, exc_info=context.error)

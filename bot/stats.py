@@ -8,13 +8,13 @@ only read, ranked and shown. A chart is drawn off the event loop like the boards
 from __future__ import annotations
 
 import datetime as dt
-import html
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from markupsafe import Markup
 from telegram import Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
@@ -22,7 +22,7 @@ from telegram.ext import ContextTypes
 
 from bot.drawing import DrawingError, WorkerDied
 from bot.flow import GameFlow
-from bot.games.common import Tr
+from bot.games.common import Tr, html_words
 from bot.handlers import flow_of, group_command, send_reply
 from bot.store import GameTotals, PastGame, PlayerTotals
 from bot.texts import CAPTION_LIMIT, display_name, visible_length
@@ -68,11 +68,12 @@ def ranking(players: Sequence[PlayerTotals], min_games: int = MIN_GAMES, limit: 
     return ranked
 
 
-def fit_lines(head: Sequence[str], body: Sequence[str], tail: Sequence[str], limit: int = CAPTION_LIMIT) -> str:
+def fit_lines(head: Sequence[Markup], body: Sequence[Markup], tail: Sequence[Markup],
+              limit: int = CAPTION_LIMIT) -> Markup:
     """Join the lines, dropping the last body lines (for one «…») until the text fits ``limit``."""
     kept, cut = list(body), False
     while True:
-        text = "\n".join([*head, *kept, *(["…"] if cut else []), *tail])
+        text = Markup("\n").join([*head, *kept, *([Markup("…")] if cut else []), *tail])
         if visible_length(text) <= limit or not kept:
             return text
         kept.pop()
@@ -87,17 +88,18 @@ def game_name(flow: GameFlow, tr: Tr, code: str) -> str:
 # /stats ------------------------------------------------------------------------
 
 
-def stats_text(name: str, totals: Sequence[GameTotals], paid: int, names: dict[str, str], tr: Tr) -> str:
+def stats_text(name: str, totals: Sequence[GameTotals], paid: int, names: dict[str, str], tr: Tr) -> Markup:
     """The caller's results in the chat: a line per game, the total, the pub rounds paid."""
-    head = [tr("stats-title", name=html.escape(name))]
-    body = [tr("stats-line", game=html.escape(names[t.code]), count=t.games, wins=t.wins,
-               percent=percent(t.wins, t.games)) for t in totals]
+    html = html_words(tr)
+    head = [html("stats-title", name=name)]
+    body = [html("stats-line", game=names[t.code], count=t.games, wins=t.wins, percent=percent(t.wins, t.games))
+            for t in totals]
     tail = []
     if len(totals) > 1:
         games, wins = sum(t.games for t in totals), sum(t.wins for t in totals)
-        tail.append(tr("stats-total", count=games, wins=wins, percent=percent(wins, games)))
+        tail.append(html("stats-total", count=games, wins=wins, percent=percent(wins, games)))
     if paid:
-        tail.append(tr("stats-paid", count=paid))
+        tail.append(html("stats-paid", count=paid))
     return fit_lines(head, body, tail)
 
 
@@ -110,7 +112,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     totals = await flow.user_totals(chat.id, user.id)
     paid = await flow.pub_rounds(chat.id, user.id)
     if not totals and not paid:
-        await send_reply(update, context, tr("stats-empty", name=html.escape(name)))
+        await send_reply(update, context, cmd.html("stats-empty", name=name))
         return
     names = {t.code: game_name(flow, tr, t.code) for t in totals}
     text = stats_text(name, totals, paid, names, tr)
@@ -123,11 +125,12 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # /top --------------------------------------------------------------------------
 
 
-def top_text(ranked: Sequence[Ranked], title: str, tr: Tr) -> str:
+def top_text(ranked: Sequence[Ranked], title: str, tr: Tr) -> Markup:
     """The leaderboard's caption: the title, a line per player, how places are decided."""
-    body = [tr("top-line", place=r.place, name=html.escape(r.player.name), wins=r.player.wins,
-               count=r.player.games, percent=percent(r.player.wins, r.player.games)) for r in ranked]
-    return fit_lines([tr("top-title", game=html.escape(title))], body, ["", tr("top-rule", count=MIN_GAMES)])
+    html = html_words(tr)
+    body = [html("top-line", place=r.place, name=r.player.name, wins=r.player.wins,
+                 count=r.player.games, percent=percent(r.player.wins, r.player.games)) for r in ranked]
+    return fit_lines([html("top-title", game=title)], body, [Markup(), html("top-rule", count=MIN_GAMES)])
 
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -137,15 +140,15 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
     codes = ", ".join(flow.games)
     if len(args) > 1:
-        await send_reply(update, context, tr("top-usage", codes=codes))
+        await send_reply(update, context, cmd.html("top-usage", codes=codes))
         return
     code = args[0].lower()[:ARG_LIMIT] if args else None
     if code is not None and code not in flow.games:  # the argument is never echoed back
-        await send_reply(update, context, tr("unknown-game", codes=codes))
+        await send_reply(update, context, cmd.html("unknown-game", codes=codes))
         return
     ranked = ranking(await flow.player_totals(chat.id, code))
     if not ranked:
-        await send_reply(update, context, tr("top-empty", count=MIN_GAMES))
+        await send_reply(update, context, cmd.html("top-empty", count=MIN_GAMES))
         return
     title = game_name(flow, tr, code) if code else tr("top-all-games")
     rows = [(r.place, r.player.name, r.player.wins) for r in ranked]
@@ -161,23 +164,24 @@ def when(timestamp: float) -> str:
     return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%d.%m %H:%M")
 
 
-def outcome_text(game: PastGame, tr: Tr) -> str:
+def outcome_text(game: PastGame, tr: Tr) -> Markup:
     """How a past game ended: who won, who paid, a draw, or stopped."""
-    kind = game.result.get("kind")
+    html, kind = html_words(tr), game.result.get("kind")
     if game.status != "finished":
-        return tr("history-stopped")
+        return html("history-stopped")
     if kind == "draw":
-        return tr("history-draw")
+        return html("history-draw")
     seats = game.result.get("losers" if kind == "lose" else "winners") or []
-    who = ", ".join(html.escape(game.names[s]) for s in seats if isinstance(s, int) and 0 <= s < len(game.names))
-    return tr("history-paid" if kind == "lose" else "history-won", names=who or "?")
+    who = ", ".join(game.names[s] for s in seats if isinstance(s, int) and 0 <= s < len(game.names))
+    return html("history-paid" if kind == "lose" else "history-won", names=who or "?")
 
 
-def history_text(games: Sequence[PastGame], names: dict[str, str], tr: Tr) -> str:
+def history_text(games: Sequence[PastGame], names: dict[str, str], tr: Tr) -> Markup:
     """The chat's last games, newest first: number, game, when, players and how it ended."""
-    body = [tr("history-entry", id=str(g.id), game=html.escape(names[g.code]), when=when(g.ended_at),
-               players=", ".join(html.escape(n) for n in g.names), result=outcome_text(g, tr)) for g in games]
-    return fit_lines([tr("history-title")], body, [], MESSAGE_LIMIT)
+    html = html_words(tr)
+    body = [html("history-entry", id=str(g.id), game=names[g.code], when=when(g.ended_at),
+                 players=", ".join(g.names), result=outcome_text(g, tr)) for g in games]
+    return fit_lines([html("history-title")], body, [], MESSAGE_LIMIT)
 
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -187,7 +191,7 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, flow, tr = cmd.chat, cmd.flow, cmd.tr
     games = await flow.past_games(chat.id, HISTORY_SIZE)
     if not games:
-        await send_reply(update, context, tr("history-empty"))
+        await send_reply(update, context, cmd.html("history-empty"))
         return
     names = {g.code: game_name(flow, tr, g.code) for g in games}
     await send_reply(update, context, history_text(games, names, tr))
@@ -205,7 +209,7 @@ async def _draw(flow: GameFlow, render: Callable[..., bytes], *args: Any) -> byt
         return None
 
 
-async def _send(update: Update, context: ContextTypes.DEFAULT_TYPE, caption: str, chart: bytes | None) -> None:
+async def _send(update: Update, context: ContextTypes.DEFAULT_TYPE, caption: Markup, chart: bytes | None) -> None:
     """One photo with ``caption`` (HTML, ≤ 1024 characters), or the text alone without a chart."""
     chat, message = update.effective_chat, update.effective_message
     if chart is None or chat is None:

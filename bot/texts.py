@@ -1,22 +1,27 @@
-"""Captions and keyboards of the lobby and the table message (HTML, within Telegram's limits)."""
+"""Captions and keyboards of the lobby and the table message (HTML, within Telegram's limits).
+
+HTML is composed with markupsafe: a catalogue's message is markup, every string put into it is
+escaped once on the way in (``html_words``), and what is already markup stays as it is.
+"""
 
 from __future__ import annotations
 
-import html
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from markupsafe import Markup, escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
-from bot.games.common import GameUI, Tr
+from bot.games.common import GameUI, Tr, html_words
 from bot.store import GameRow
 from engines.base import Event, OptionsError, Outcome, seed_digest
 
 if TYPE_CHECKING:
     from bot.flow.context import Game
 
+W = TypeVar("W", bound=str)  # plain words, or HTML ones (Markup)
 CAPTION_LIMIT = 1024
 RESULT_TALLY_LINES = 10  # payers listed under a pub result: the seed and /verify must still fit (4096)
 TALLY_LINES = 60  # payers /tally lists: 60 lines of 32-character names fit one message
@@ -32,65 +37,70 @@ def display_name(first: str, last: str | None = None) -> str:
 
 
 def visible_length(text: str) -> int:
-    """Characters Telegram counts in an HTML caption (tags removed, entities decoded)."""
-    return len(html.unescape(_TAG.sub("", text)))
+    """What Telegram counts of an HTML caption against its limits: the text once tags are removed
+    and entities decoded, in UTF-16 code units (an emoji such as 🤖 counts two)."""
+    return _utf16_len(Markup(_TAG.sub("", text)).unescape())
 
 
-def mention(user_id: int, name: str) -> str:
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cut(text: str, units: int) -> str:
+    """The longest start of ``text`` that is at most ``units`` UTF-16 code units long."""
+    while _utf16_len(text) > units:
+        text = text[: max(0, len(text) - (_utf16_len(text) - units + 1) // 2)]
+    return text
+
+
+def mention(user_id: int, name: str) -> Markup:
+    """The name, linked to the person's account so the caption notifies them (not a computer player)."""
     if user_id < 0:  # a computer player has no Telegram account to link to
-        return html.escape(name)
-    return f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>'
+        return escape(name)
+    return Markup('<a href="tg://user?id={}">{}</a>').format(int(user_id), name)
 
 
-def fit_caption(head: Sequence[str], log: Sequence[str], tail: Sequence[str]) -> str:
+def fit_caption(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup]) -> Markup:
     """Join head, log and tail, dropping the oldest log lines until the caption fits."""
     log = list(log)
     while True:
-        text = "\n".join([*head, *log, *tail])
+        text = Markup("\n").join([*head, *log, *tail])
         if visible_length(text) <= CAPTION_LIMIT:
             return text
         if log:
             log.pop(0)
         else:  # never exceed the limit, whatever the names are
-            return html.escape(html.unescape(_TAG.sub("", text))[: CAPTION_LIMIT - 1]) + "…"
+            return escape(_cut(Markup(_TAG.sub("", text)).unescape(), CAPTION_LIMIT - 1)) + "…"
 
 
-def escaped_tr(tr: Tr) -> Tr:
-    """A translator that HTML-escapes every string argument (player names)."""
-
-    def wrapped(key: str, /, **args: Any) -> str:
-        safe = {k: html.escape(v) if isinstance(v, str) else v for k, v in args.items()}
-        return tr(key, **safe)
-
-    return wrapped
-
-
-def option_error(exc: OptionsError, tr: Tr, escape: bool = True) -> str:
-    """Why a setting is refused, with the allowed limits («Допустимо: min=5, max=16»)."""
+def option_error(exc: OptionsError, words: Callable[..., W]) -> W:
+    """Why a setting is refused, with the allowed limits («Допустимо: min=5, max=16»), in ``words``:
+    the chat's HTML words for a message, its plain ones for an alert."""
     limits = ", ".join(f"{k}={v}" for k, v in exc.limits.items())
-    key = exc.key[:24]
-    if escape:  # HTML messages; alerts are plain text
-        key, limits = html.escape(key), html.escape(limits)
-    return tr("set-bad", key=key, limits=limits)
+    return words("set-bad", key=exc.key[:24], limits=limits)
 
 
-def commitment_line(game: GameRow, tr: Tr) -> str:
+def commitment_line(game: GameRow, tr: Tr) -> Markup:
     """«🔒 Кости: sha256 …»: the SHA-256 of the game's secret seed, shown before any roll."""
-    return tr("fair-commitment", digest=seed_digest(game.seed))
+    return html_words(tr)("fair-commitment", digest=seed_digest(game.seed))
 
 
-def lobby_caption(game: Game, tr: Tr) -> str:
-    etr, row, engine = escaped_tr(tr), game.row, game.spec.engine
-    lines = [f"🎲 <b>{html.escape(tr(f'game-{row.code}'))}</b>",
-             *game.spec.ui.lobby_lines(game.options, len(row.seats), etr)]
+def title(game: Game, tr: Tr, mark: str = "🎲") -> Markup:
+    """The game's name as the head of its messages: «🎲 <b>Людо</b>»."""
+    return Markup("{} <b>{}</b>").format(mark, tr(f"game-{game.spec.code}"))
+
+
+def lobby_caption(game: Game, tr: Tr) -> Markup:
+    html, row, engine = html_words(tr), game.row, game.spec.engine
+    lines = [title(game, tr), *game.spec.ui.lobby_lines(game.options, len(row.seats), html)]
     host = next((s.name for s in row.seats if s.user_id == row.host_id), "?")
-    lines.append(etr("lobby-host", name=host))
+    lines.append(html("lobby-host", name=host))
     lines.append(commitment_line(row, tr))  # above the players: a long list can never cut it off
-    lines.append("")
-    lines.append(tr("lobby-players", count=len(row.seats), max=engine.max_players))
-    lines.extend(f"{s.seat + 1}. {html.escape(s.name)}" for s in row.seats)
-    lines.append("")
-    lines.append(tr("lobby-hint", min=engine.min_players, max=engine.max_players))
+    lines.append(Markup())
+    lines.append(html("lobby-players", count=len(row.seats), max=engine.max_players))
+    lines.extend(Markup("{}. {}").format(s.seat + 1, s.name) for s in row.seats)
+    lines.append(Markup())
+    lines.append(html("lobby-hint", min=engine.min_players, max=engine.max_players))
     return fit_caption(lines, [], [])
 
 
@@ -128,34 +138,33 @@ def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None) -> InlineKeyboa
 FLOW_EVENTS = {"timeout": "log-timeout", "replaced": "log-replaced"}  # events the bot adds, not the engine
 
 
-def event_lines(ui: GameUI, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
-    etr = escaped_tr(tr)
-    own = [etr(FLOW_EVENTS[e.kind], name=names[e.seat] if e.seat is not None else "", count=e.data.get("count", 0))
+def event_lines(ui: GameUI, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[Markup]:
+    html = html_words(tr)
+    own = [html(FLOW_EVENTS[e.kind], name=names[e.seat] if e.seat is not None else "", count=e.data.get("count", 0))
            for e in events if e.kind in FLOW_EVENTS]
-    return own + ui.describe([e for e in events if e.kind not in FLOW_EVENTS], names, etr)
+    return own + ui.describe([e for e in events if e.kind not in FLOW_EVENTS], names, html)
 
 
-def table_caption(game: Game, log: Sequence[str], tr: Tr, stopped: bool = False) -> str:
+def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: bool = False) -> Markup:
     """The table message's caption: title, the last actions' log, status, whose turn (or the end).
 
     The first table caption of a game (the lobby turned table, or a rematch's new table) repeats
     the lobby's commitment line; once the table has been shown (``shown_version`` ≥ 0) it is gone.
     """
     row, ui, state, outcome = game.row, game.spec.ui, game.state, game.outcome()
-    names = row.names
-    etr = escaped_tr(tr)
-    head = [f"🎲 <b>{html.escape(tr(f'game-{row.code}'))}</b> · {html.escape(ui.variant(state.options, tr))}"]
-    tail = ["", *ui.status_lines(state, names, etr)]
+    names, html = row.names, html_words(tr)
+    head = [Markup("{} · {}").format(title(game, tr), ui.variant(state.options, tr))]
+    tail = [Markup(), *ui.status_lines(state, names, html)]
     if stopped:
-        tail.append(tr("table-stopped"))
+        tail.append(html("table-stopped"))
     elif outcome is not None:
-        tail.extend(ui.result_lines(state, outcome, names, etr))
+        tail.extend(ui.result_lines(state, outcome, names, html))
     elif state.current_player is not None:
         seat = row.seats[state.current_player]
-        tail.append(tr("table-turn", name=mention(seat.user_id, seat.name)))
+        tail.append(html("table-turn", name=mention(seat.user_id, seat.name)))
     if row.shown_version < 0 and outcome is None and not stopped:
         head.append(commitment_line(row, tr))
-        if visible_length("\n".join([*head, *tail])) > CAPTION_LIMIT:  # never at the cost of «Ходит:»
+        if visible_length(Markup("\n").join([*head, *tail])) > CAPTION_LIMIT:  # never at the cost of «Ходит:»
             head.pop()
     return fit_caption(head, log, tail)
 
@@ -199,29 +208,29 @@ def _action_args(action: Any) -> dict[str, Any]:
     return {f"a{i}": v for i, v in enumerate(action.args)}
 
 
-def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[str]:
+def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[Markup]:
     """The pub tally's title and its first ``shown`` payers (a message holds 4096 characters)."""
-    etr = escaped_tr(tr)
-    lines = [tr("pub-tally-title"), *(etr("pub-tally-line", name=name, count=count) for name, count in tally[:shown])]
+    html = html_words(tr)
+    lines = [html("pub-tally-title"),
+             *(html("pub-tally-line", name=name, count=count) for name, count in tally[:shown])]
     if len(tally) > shown:
-        lines.append(tr("pub-tally-more", count=len(tally) - shown))
+        lines.append(html("pub-tally-more", count=len(tally) - shown))
     return lines
 
 
-def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]], tr: Tr) -> str:
-    etr, row = escaped_tr(tr), game.row
-    lines = [f"🏁 <b>{html.escape(tr(f'game-{row.code}'))}</b>",
-             *game.spec.ui.result_lines(game.state, outcome, row.names, etr)]
+def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]], tr: Tr) -> Markup:
+    html, row = html_words(tr), game.row
+    lines = [title(game, tr, "🏁"), *game.spec.ui.result_lines(game.state, outcome, row.names, html)]
     if tally:
-        lines.append("")
+        lines.append(Markup())
         lines.extend(tally_lines(tally, RESULT_TALLY_LINES, tr))
     # the game is over, so its seed may be told: anyone can now re-derive every roll (/verify)
-    lines.append("")
-    lines.append(etr("fair-seed", seed=row.seed))
-    lines.append(etr("fair-check", id=str(row.id)))  # text, not a number: Fluent would group 1234 as «1 234»
+    lines.append(Markup())
+    lines.append(html("fair-seed", seed=row.seed))
+    lines.append(html("fair-check", id=str(row.id)))  # text, not a number: Fluent would group 1234 as «1 234»
     if row.next_seed is not None:  # «Ещё раунд» is committed to before any of its rolls, too
-        lines.append(tr("fair-next", digest=seed_digest(row.next_seed)))
-    return "\n".join(lines)
+        lines.append(html("fair-next", digest=seed_digest(row.next_seed)))
+    return Markup("\n").join(lines)
 
 
 def game_keyboard(rows: Sequence[Sequence[tuple[str, str]]]) -> InlineKeyboardMarkup:

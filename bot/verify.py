@@ -7,18 +7,18 @@ action log; :func:`verify` is the thin command handler around it.
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import Markup
 from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.flow import GameFlow
-from bot.games.common import Tr
+from bot.games.common import Tr, html_words
 from bot.handlers import command, send_reply
 from bot.store import GameRow
 from engines.base import Engine, EngineError, GameOptions, LogEntry, seed_digest
@@ -102,12 +102,12 @@ def _dice(values: Sequence[int]) -> str:
 
 
 def _name(game: GameRow, seat: int | None) -> str:
-    return html.escape(game.seats[seat].name) if seat is not None and 0 <= seat < len(game.seats) else "?"
+    return game.seats[seat].name if seat is not None and 0 <= seat < len(game.seats) else "?"
 
 
-def verdict(game: GameRow, result: VerifyResult, tr: Tr) -> str:
+def verdict(game: GameRow, result: VerifyResult, plain: Tr) -> Markup:
     """The answer to /verify for a game that is over: the verdict, then its seed and SHA-256."""
-    gid, bad = str(game.id), result.mismatch
+    tr, gid, bad = html_words(plain), str(game.id), result.mismatch
     if bad is None:
         lines = [tr("verify-ok", id=gid, count=result.rolls)]
     elif bad.kind == "dice":
@@ -118,18 +118,18 @@ def verdict(game: GameRow, result: VerifyResult, tr: Tr) -> str:
                     expected=_name(game, bad.derived_seat))]
     elif bad.kind == "code":
         lines = [tr("verify-bad-code", id=gid, action=bad.action + 1, name=_name(game, bad.seat),
-                    code=html.escape(bad.code[:16]))]
+                    code=bad.code[:16])]
     else:
         lines = [tr("verify-bad-end", id=gid)]
     if result.commitment_ok is not None:
         lines.append(tr("verify-commitment-ok" if result.commitment_ok else "verify-commitment-bad"))
-    lines += [tr("verify-seed", seed=html.escape(game.seed)), tr("verify-digest", digest=result.digest),
-              tr("verify-how")]
-    return "\n".join(lines)
+    lines += [tr("verify-seed", seed=game.seed), tr("verify-digest", digest=result.digest), tr("verify-how")]
+    return Markup("\n").join(lines)
 
 
-async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | None, tr: Tr) -> str:
+async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | None, plain: Tr) -> Markup:
     """What /verify ``game_id`` asked in ``chat_id`` says; the seed only of a game that is over."""
+    tr = html_words(plain)
     logged = await flow.game_log(game_id)
     if logged is None or logged[0].chat_id != chat_id:  # another chat's game: the same answer, nothing leaks
         return tr("verify-unknown", id=str(game_id))
@@ -144,7 +144,7 @@ async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | N
     # a long game replays in tens of milliseconds: off the event loop, like the computer's turns
     result = await asyncio.to_thread(verify_log, engine, options, len(game.seats), game.seed, log, game.state,
                                      commitment)
-    return verdict(game, result, tr)
+    return verdict(game, result, plain)
 
 
 async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -155,6 +155,6 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     match = _GAME_ID.fullmatch(args[0]) if 1 <= len(args) <= 2 else None
     commitment = args[1] if len(args) == 2 else None
     if match is None or (commitment is not None and not _DIGEST.fullmatch(commitment)):
-        await send_reply(update, context, cmd.tr("verify-usage"))
+        await send_reply(update, context, cmd.html("verify-usage"))
         return
     await send_reply(update, context, await answer(cmd.flow, cmd.chat.id, int(match.group(1)), commitment, cmd.tr))

@@ -278,7 +278,7 @@ def test_texts_escape_names(tr: Any) -> None:
     assert "&lt;b&gt;Аня&lt;/b&gt;" in text and "<b>Аня" not in text
     assert "Соседи: 3 партии, 1 победа (33%)" in text and "проставлялись 2 раза" in text
     top = top_text([Ranked(1, player(1, "<a href='x'>Z</a>", 3, 3))], "все игры", tr)
-    assert "&lt;a href=&#x27;x&#x27;&gt;Z&lt;/a&gt;" in top and "<a" not in top
+    assert "&lt;a href=&#39;x&#39;&gt;Z&lt;/a&gt;" in top and "<a" not in top
     past = PastGame(12, "sosedi", "finished", {"kind": "win", "winners": [0]}, ("<i>Ж</i>", "Борис"),
                     dt.datetime(2024, 12, 1, 5, 7, tzinfo=dt.UTC).timestamp())
     history = history_text([past], {"sosedi": "Соседи"}, tr)

@@ -16,6 +16,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from markupsafe import Markup, escape
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
@@ -49,7 +50,7 @@ Answer = Callable[[Reply], Awaitable[None]]  # answers the press (the toast or t
 class Say(Protocol):
     """Posts a reply to the command being handled (as a reply to ``to``, or to the command)."""
 
-    def __call__(self, text: str, markup: InlineKeyboardMarkup | None = None, to: int | None = None
+    def __call__(self, text: Markup, markup: InlineKeyboardMarkup | None = None, to: int | None = None
                  ) -> Awaitable[None]: ...
 
 
@@ -160,48 +161,48 @@ class GameFlow:
         """/newgame [code]: the game picker, or straight to a lobby."""
         async with self.locks(chat_id):
             chat, active = await self.loader.load(chat_id)
-            tr = chat.tr
+            tr, html = chat.tr, chat.html
             if active is not None:
-                await say(tr("game-exists", game=tr(f"game-{active.spec.code}")), to=active.row.message_id)
+                await say(html("game-exists", game=tr(f"game-{active.spec.code}")), to=active.row.message_id)
             elif code is None:
                 rows = [[InlineKeyboardButton(tr(f"game-{c}"), callback_data=cb.picker(c))] for c in self.games]
-                await say(tr("picker-title"), InlineKeyboardMarkup(rows))
+                await say(html("picker-title"), InlineKeyboardMarkup(rows))
             elif (spec := self.games.get(code)) is None:
-                await say(tr("unknown-game", codes=", ".join(self.games)))
+                await say(html("unknown-game", codes=", ".join(self.games)))
             else:
                 await self.lobby.open(chat, spec, host)
 
-    async def rules(self, chat_id: int, code: str | None) -> str:
+    async def rules(self, chat_id: int, code: str | None) -> Markup:
         """/rules [code]: the rules of the named or current game (or which games there are)."""
         chat, active = await self.loader.load(chat_id) if code is None else (await self.loader.chat(chat_id), None)
-        tr = chat.tr
+        html = chat.html
         if code is None and active is not None:
             code = active.spec.code
         if code is None and len(self.games) == 1:
             code = next(iter(self.games))
         if code is None:
-            return tr("rules-which", commands=", ".join(f"/rules {c}" for c in self.games))
-        return tr(f"rules-{code}") if code in self.games else tr("unknown-game", codes=", ".join(self.games))
+            return html("rules-which", commands=", ".join(f"/rules {c}" for c in self.games))
+        return html(f"rules-{code}") if code in self.games else html("unknown-game", codes=", ".join(self.games))
 
     async def stop(self, chat_id: int, user_id: int, is_admin: AdminCheck, say: Say) -> None:
         """/stop: the host or an admin ends the lobby or game."""
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id)
             if game is None:
-                await say(chat.tr("no-game"))
+                await say(chat.html("no-game"))
             elif user_id != game.row.host_id and not await is_admin():
-                await say(chat.tr("stop-denied"))
+                await say(chat.html("stop-denied"))
             elif await self.moves.stop(chat, game):
-                await say(chat.tr("stopped", game=chat.tr(f"game-{game.spec.code}")))
+                await say(chat.html("stopped", game=chat.tr(f"game-{game.spec.code}")))
 
     async def leave(self, chat_id: int, user_id: int, say: Say) -> None:
         """/leave: leave the running game; a bot takes the seat (in a game one can resign, you resign)."""
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id)
             if game is None or game.row.status != "running":
-                await say(chat.tr("leave-no-game"))
+                await say(chat.html("leave-no-game"))
             elif (seat := game.row.seat_of(user_id)) is None:
-                await say(chat.tr("leave-not-a-player"))
+                await say(chat.html("leave-not-a-player"))
             else:
                 await say(await self.departures.leave(chat, game, seat))
 
@@ -210,11 +211,11 @@ class GameFlow:
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id)
             if game is None or game.row.status != "running" or game.state is None:
-                await say(chat.tr("leave-no-game"))
+                await say(chat.html("leave-no-game"))
             elif user_id != game.row.host_id and not await is_admin():
-                await say(chat.tr("kick-denied"))
+                await say(chat.html("kick-denied"))
             elif (seat := game.person_to_move()) is None:
-                await say(chat.tr("kick-nobody"))
+                await say(chat.html("kick-nobody"))
             else:
                 await say(await self.departures.leave(chat, game, seat))
 
@@ -222,26 +223,26 @@ class GameFlow:
         """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id)
-            tr = chat.tr
+            html = chat.html
             if game is None or game.row.status != "lobby":
-                return await say(tr("set-no-lobby"))
+                return await say(html("set-no-lobby"))
             if len(args) != 2:
-                return await say(tr("set-usage"))
+                return await say(html("set-usage"))
             if user_id != game.row.host_id and not await is_admin():
-                return await say(tr("toast-host-only"))
+                return await say(html("toast-host-only"))
             try:
                 set_option(game.options, args[0].lower()[:24], args[1][:24])
             except OptionsError as exc:
-                return await say(texts.option_error(exc, tr))
+                return await say(texts.option_error(exc, chat.html))
             reply = await self.lobby.press(chat, game, Seat(-1, user_id, ""), "set", args[0].lower(), args[1],
                                            _already_checked)
             await reply.finish()
-            await say(reply.text)
+            await say(escape(reply.text))  # the toast a press of the button would show
 
-    async def set_language(self, chat_id: int, lang: str) -> str:
+    async def set_language(self, chat_id: int, lang: str) -> Markup:
         """/lang: the chat's language; the answer in the new one."""
         await self.store.set_chat_locale(chat_id, lang)
-        return (await self.loader.chat(chat_id)).tr("lang-set")
+        return (await self.loader.chat(chat_id)).html("lang-set")
 
     async def tally(self, chat_id: int) -> list[tuple[str, int]]:
         """Who paid how many pub rounds in the chat, most first."""
@@ -250,7 +251,7 @@ class GameFlow:
     async def reset_tally(self, chat_id: int) -> None:
         await self.store.reset_pub_tally(chat_id)
 
-    async def settings_view(self, chat_id: int) -> tuple[str, InlineKeyboardMarkup]:
+    async def settings_view(self, chat_id: int) -> tuple[Markup, InlineKeyboardMarkup]:
         """The /settings message of the chat."""
         return self.settings.view(await self.loader.chat(chat_id))
 

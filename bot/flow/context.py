@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.games import GameSpec
-from bot.games.common import Tr
+from bot.games.common import Html, Tr, html_words
 from bot.store import ChatRow, GameRow, Seat
 from bot.turns import is_bot
 from engines.base import OptionsError, Outcome, new_seed
@@ -47,12 +47,14 @@ class ChatSettings:
 
 @dataclass(frozen=True, slots=True)
 class Chat:
-    """One chat as the bot speaks to it: its id, language, settings and words (``tr``)."""
+    """One chat as the bot speaks to it: its id, language, settings and words, as plain text (``tr``:
+    toasts, alerts, buttons) and as HTML (``html``: messages and captions)."""
 
     id: int
     lang: str
     settings: ChatSettings
     tr: Tr
+    html: Html
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,8 @@ def default_options(spec: GameSpec[Any, Any], settings: ChatSettings, chat_id: i
 def chat_of(row: ChatRow, default_lang: str, words: Callable[[str], Tr]) -> Chat:
     """The chat ``row`` stores, speaking its own language or the bot's default."""
     lang = row.locale or default_lang
-    return Chat(row.chat_id, lang, ChatSettings.of(row.settings), words(lang))
+    tr = words(lang)
+    return Chat(row.chat_id, lang, ChatSettings.of(row.settings), tr, html_words(tr))
 
 
 @dataclass

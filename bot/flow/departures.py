@@ -10,6 +10,8 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
+from markupsafe import Markup
+
 from bot.flow.context import Chat, ChatLocks, Game, Reply, Sources
 from bot.flow.loader import Loader
 from bot.flow.messages import Messages
@@ -81,7 +83,7 @@ class Departures:
             applied[-1] = (entry, [*events, Event("replaced", seat=seat)])
         return applied, state, new_seat
 
-    async def leave(self, chat: Chat, game: Game, seat: int) -> str:
+    async def leave(self, chat: Chat, game: Game, seat: int) -> Markup:
         """``seat`` leaves the running game (/leave, or skipped by the host): in a game one can resign
         they resign, otherwise a bot takes the seat and plays at once if it is to move. The caller
         holds the chat's lock; returns the line to post."""
@@ -89,13 +91,13 @@ class Departures:
         if resign is not None:
             state, events, entry = game.spec.engine.apply(game.state, resign(seat))
             await self.moves.after_move(chat, await self.moves.save(chat, game, state, [(entry, events)]))
-            return chat.tr("left-resigned", name=name)
+            return chat.html("left-resigned", name=name)
         new_seat = bot_seat(game, seat, chat)
         if not await self.store.hand_seat(game.id, new_seat):
-            return chat.tr("toast-game-over")
+            return chat.html("toast-game-over")
         seats = tuple(new_seat if s.seat == seat else s for s in game.seats)
         await self.moves.after_move(chat, game.stored(replace(game.row, seats=seats)))
-        return chat.tr("left-bot", name=name)
+        return chat.html("left-bot", name=name)
 
     async def skip(self, chat: Chat, game: Game, version: int) -> Reply:
         """«⏭ Пропустить игрока» (the caller checked the rights and holds the lock)."""

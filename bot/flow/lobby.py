@@ -81,7 +81,7 @@ class Lobby:
         except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
             log.warning("chat %s: could not post the lobby: %s", chat.id, exc)
             await self.store.stop_game(row.id, {"kind": "cancelled"})
-            await self.messages.send(chat.id, chat.tr("lobby-post-failed"))
+            await self.messages.send(chat.id, chat.html("lobby-post-failed"))
             return None
         return row
 
@@ -123,7 +123,7 @@ class Lobby:
     async def close(self, chat: Chat, game: Game, toast: str) -> Reply:
         """Store the lobby as cancelled; the reply shows it closed."""
         await self.store.stop_game(game.id, {"kind": "cancelled"})
-        closed = chat.tr("lobby-cancelled")
+        closed = chat.html("lobby-cancelled")
         return Reply(toast, after=lambda: self.messages.edit_caption(game.row, closed, None))
 
     # the commands -------------------------------------------------------------------

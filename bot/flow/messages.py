@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from markupsafe import Markup
 from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
@@ -41,23 +42,23 @@ class Messages:
         """Tell the chat's keeper of a refusal; True if it was about the whole chat."""
         return self.on_refused(chat_id, exc)
 
-    async def send(self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+    async def send(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None = None) -> None:
         """Post a message after the chat's edits asked for before it."""
         await self.outbox.send(chat_id, lambda: self._send_now(chat_id, text, keyboard))
 
-    async def _send_now(self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def _send_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None) -> None:
         try:
             await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard)
         except TelegramError as exc:
             log.warning("chat %s: send failed: %s", chat_id, exc)
             self.refused(chat_id, exc)
 
-    async def edit_caption(self, game: GameRow, caption: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def edit_caption(self, game: GameRow, caption: Markup, keyboard: InlineKeyboardMarkup | None) -> None:
         """Edit the lobby or table message's caption, now or once the chat has room (coalesced)."""
         if game.message_id is not None:
             await self.outbox.edit(game.chat_id, game.id, lambda: self._caption_now(game, caption, keyboard))
 
-    async def _caption_now(self, game: GameRow, caption: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def _caption_now(self, game: GameRow, caption: Markup, keyboard: InlineKeyboardMarkup | None) -> None:
         try:
             await self.bot.edit_message_caption(chat_id=game.chat_id, message_id=game.message_id, caption=caption,
                                                 parse_mode=ParseMode.HTML, reply_markup=keyboard)
@@ -66,13 +67,15 @@ class Messages:
                 log.warning("game %s: caption edit failed: %s", game.id, exc.message)
                 self.refused(game.chat_id, exc)
 
-    async def edit_text(self, chat_id: int, message_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def edit_text(self, chat_id: int, message_id: int, text: Markup,
+                        keyboard: InlineKeyboardMarkup | None) -> None:
         """Edit a text message of the bot (the /settings message), now or once the chat has room
         (coalesced: a newer edit of it replaces one still waiting)."""
         await self.outbox.edit(chat_id, ("text", message_id),
                                lambda: self._text_now(chat_id, message_id, text, keyboard))
 
-    async def _text_now(self, chat_id: int, message_id: int, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def _text_now(self, chat_id: int, message_id: int, text: Markup,
+                        keyboard: InlineKeyboardMarkup | None) -> None:
         try:
             await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
                                              reply_markup=keyboard)
@@ -81,7 +84,7 @@ class Messages:
                 log.warning("chat %s: text edit failed: %s", chat_id, exc.message)
                 self.refused(chat_id, exc)
 
-    async def post_cover(self, chat_id: int, title: tuple[str, str], caption: str,
+    async def post_cover(self, chat_id: int, title: tuple[str, str], caption: Markup,
                          keyboard: InlineKeyboardMarkup) -> Message:
         """Post a lobby's title card: uploaded once, then sent again by Telegram's file id."""
         file_id = self.cover_ids.get(title)

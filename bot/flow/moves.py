@@ -150,7 +150,7 @@ class Moves:
         if not await self.store.stop_game(game.id, {"kind": "stopped"}):
             return False
         if game.row.status == "lobby" or game.state is None:
-            await self.messages.edit_caption(game.row, chat.tr("lobby-cancelled"), None)
+            await self.messages.edit_caption(game.row, chat.html("lobby-cancelled"), None)
         else:
             await self.table.show_stopped(game, chat)
         return True

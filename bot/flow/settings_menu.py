@@ -9,9 +9,9 @@ press (the flow checks that).
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
+from markupsafe import Markup
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
@@ -48,12 +48,12 @@ class SettingsMenu:
     def __init__(self, store: Store, games: Registry, loader: Loader, messages: Messages) -> None:
         self.store, self.games, self.loader, self.messages = store, games, loader, messages
 
-    def view(self, chat: Chat) -> tuple[str, InlineKeyboardMarkup]:
+    def view(self, chat: Chat) -> tuple[Markup, InlineKeyboardMarkup]:
         """The settings message of the chat: its current defaults, and a button to switch each."""
-        tr, settings = chat.tr, chat.settings
+        tr, html, settings = chat.tr, chat.html, chat.settings
         minutes, autoroll, next_lang = settings.turn_timer, settings.autoroll, _next(SUPPORTED, chat.lang)
-        lines = [tr("settings-title"), tr("settings-lang", lang=tr("settings-lang-self")),
-                 tr("btn-timer", minutes=minutes), tr("settings-autoroll", state=ON if autoroll else OFF)]
+        lines = [html("settings-title"), html("settings-lang", lang=tr("settings-lang-self")),
+                 html("btn-timer", minutes=minutes), html("settings-autoroll", state=ON if autoroll else OFF)]
         rows = [[InlineKeyboardButton(tr("settings-btn-lang", lang=self.loader.words(next_lang)("settings-lang-self")),
                                       callback_data=cb.chat_setting("lang", next_lang))],
                 [InlineKeyboardButton(tr("settings-btn-timer", minutes=_next(TIMER_CHOICES, minutes)),
@@ -63,16 +63,16 @@ class SettingsMenu:
         for spec in (s for s in self.games.values() if s.variant_option is not None):
             assert spec.variant_option is not None
             options = default_options(spec, settings, chat.id)
-            game = html.escape(tr(f"game-{spec.code}"))
-            lines.append(tr("settings-variant", game=game, variant=spec.ui.variant(options, tr)))
+            game = tr(f"game-{spec.code}")
+            lines.append(html("settings-variant", game=game, variant=spec.ui.variant(options, tr)))
             value = _next_variant(spec, options, tr)
             other = set_option(options, spec.variant_option, value)
             rows.append([InlineKeyboardButton(tr("settings-btn-variant", game=game, variant=spec.ui.variant(other, tr)),
                                               callback_data=cb.chat_setting(spec.variant_option, value, spec.code))])
         whole_turn = [s.code for s in self.games.values() if s.roll_is_the_turn]
-        games = ", ".join(tr("settings-quoted", game=html.escape(tr(f"game-{c}"))) for c in whole_turn)
-        lines += ["", tr("settings-autoroll-about", games=games), tr("settings-hint")]
-        return "\n".join(lines), InlineKeyboardMarkup(rows)
+        games = Markup(", ").join(html("settings-quoted", game=tr(f"game-{c}")) for c in whole_turn)
+        lines += [Markup(), html("settings-autoroll-about", games=games), html("settings-hint")]
+        return Markup("\n").join(lines), InlineKeyboardMarkup(rows)
 
     async def press(self, chat: Chat, message_id: int | None, data: cb.Callback) -> Reply:
         """An admin's press: store the setting and show the message again (in the new language, if

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from markupsafe import Markup
 from telegram import InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
@@ -41,7 +42,7 @@ class TableView:
         return [(n, [Event.from_json(e) for e in events]) for n, events in recent]
 
     @staticmethod
-    def log_lines(recent: Recent, game: Game, chat: Chat) -> list[str]:
+    def log_lines(recent: Recent, game: Game, chat: Chat) -> list[Markup]:
         return [line for _, events in recent for line in texts.event_lines(game.spec.ui, events, game.names, chat.tr)]
 
     async def show(self, game: Game, chat: Chat) -> None:
@@ -83,7 +84,8 @@ class TableView:
             await self.store.set_message_id(game.id, message.message_id)
         await self.store.set_shown_version(game.id, game.row.version)
 
-    async def _edit(self, game: Game, png: bytes, caption: str, keyboard: InlineKeyboardMarkup | None) -> bool | None:
+    async def _edit(self, game: Game, png: bytes, caption: Markup,
+                    keyboard: InlineKeyboardMarkup | None) -> bool | None:
         """Edit the table message in place: True if it shows the picture now, False if the message is
         gone (or never was), None if the edit failed otherwise (retried, or the chat is refused)."""
         row = game.row

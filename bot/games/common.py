@@ -9,9 +9,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from markupsafe import Markup, escape
+
 from engines.base import Event, OptionsError, Outcome
 
-Tr = Callable[..., str]  # tr(key, **args) in the chat's language
+Tr = Callable[..., str]  # tr(key, **args) in the chat's language, as plain text (toasts, buttons, pictures)
+# the same as HTML (captions and messages): string arguments (names) are escaped, Markup ones kept
+# as they are, so a value is escaped exactly once however many messages it travels through
+Html = Callable[..., Markup]
+
+
+def html_words(tr: Tr) -> Html:
+    """``tr`` for HTML: the catalogue's own markup kept, every string argument escaped once."""
+
+    def html(key: str, /, **args: Any) -> Markup:
+        return Markup(tr(key, **{k: escape(v) if isinstance(v, str) else v for k, v in args.items()}))
+
+    return html
 
 TRUE_WORDS = {"1", "on", "yes", "true", "да", "вкл"}
 FALSE_WORDS = {"0", "off", "no", "false", "нет", "выкл"}
@@ -32,15 +46,15 @@ class GameUI(Protocol):
 
     code: str
 
-    def lobby_lines(self, options: Any, seats: int, tr: Tr) -> list[str]: ...
+    def lobby_lines(self, options: Any, seats: int, tr: Html) -> list[Markup]: ...
 
     def lobby_buttons(self, options: Any, seats: int, tr: Tr) -> list[list[Button]]: ...
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]: ...
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]: ...
 
-    def status_lines(self, state: Any, names: Sequence[str], tr: Tr) -> list[str]: ...
+    def status_lines(self, state: Any, names: Sequence[str], tr: Html) -> list[Markup]: ...
 
-    def result_lines(self, state: Any, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]: ...
+    def result_lines(self, state: Any, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]: ...
 
     def variant(self, options: Any, tr: Tr) -> str: ...
 
@@ -52,37 +66,37 @@ class ThrowLog:
     """The log of one action: a line per throw or choice («Оля: 🎲 6 → выводит фишку 1, бросает ещё»,
     made by the locale key ``line_key`` from a head and its parts), then lines of their own."""
 
-    tr: Tr
+    tr: Html
     line_key: str
-    head: str = ""
-    parts: list[str] = dataclasses.field(default_factory=list)
-    throws: list[str] = dataclasses.field(default_factory=list)
-    others: list[str] = dataclasses.field(default_factory=list)
+    head: Markup = dataclasses.field(default_factory=Markup)
+    parts: list[Markup] = dataclasses.field(default_factory=list)
+    throws: list[Markup] = dataclasses.field(default_factory=list)
+    others: list[Markup] = dataclasses.field(default_factory=list)
 
-    def start(self, head: str) -> None:
+    def start(self, head: Markup) -> None:
         """A new throw (or bonus move) begins a line of its own."""
         self._flush()
         self.head = head
 
-    def head_or(self, head: str) -> None:
+    def head_or(self, head: Markup) -> None:
         """A move with no throw before it (the player's choice) is headed by ``head``."""
         self.head = self.head or head
 
-    def part(self, text: str) -> None:
+    def part(self, text: Markup) -> None:
         self.parts.append(text)
 
-    def own(self, text: str) -> None:
+    def own(self, text: Markup) -> None:
         self.others.append(text)
 
-    def lines(self) -> list[str]:
+    def lines(self) -> list[Markup]:
         self._flush()
         return self.throws + self.others
 
     def _flush(self) -> None:
         if self.head:
-            joined = self.tr(self.line_key, head=self.head, parts=", ".join(self.parts))
+            joined = self.tr(self.line_key, head=self.head, parts=Markup(", ").join(self.parts))
             self.throws.append(joined if self.parts else self.head)
-        self.head, self.parts = "", []
+        self.head, self.parts = Markup(), []
 
 
 class UIBase:
@@ -110,7 +124,7 @@ class SwitchVariantUI(UIBase):
     def variant(self, options: Any, tr: Tr) -> str:
         return tr(f"{self.code}-variant-{self.variant_key(options)}")
 
-    def lobby_lines(self, options: Any, seats: int, tr: Tr) -> list[str]:
+    def lobby_lines(self, options: Any, seats: int, tr: Html) -> list[Markup]:
         return [tr(f"{self.code}-lobby-variant", variant=self.variant(options, tr))]
 
     def lobby_buttons(self, options: Any, seats: int, tr: Tr) -> list[list[Button]]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.common import Button, Tr, UIBase
+from markupsafe import Markup
+
+from bot.games.common import Button, Html, Tr, UIBase
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.lions import (
@@ -41,16 +43,16 @@ class LionsUI(UIBase):
     def variant(self, options: LionsOptions, tr: Tr) -> str:
         return tr("lions-variant")
 
-    def lobby_lines(self, options: LionsOptions, seats: int, tr: Tr) -> list[str]:
+    def lobby_lines(self, options: LionsOptions, seats: int, tr: Html) -> list[Markup]:
         return [tr("lions-lobby-sides", lions=options.lions_seat + 1, hunters=2 - options.lions_seat),
                 tr("lions-lobby-ai")]
 
     def lobby_buttons(self, options: LionsOptions, seats: int, tr: Tr) -> list[list[Button]]:
         return [[Button(tr("lions-btn-swap"), "lions_seat", str(1 - options.lions_seat))]]
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """One line per sent turn («Оля (львы): 6 → +1 → +4 · взят охотник на +1»), and the game's news."""
-        lines: list[str] = []
+        lines: list[Markup] = []
         for event in events:
             data, name = event.data, names[event.seat or 0]
             if event.kind == "starter":
@@ -68,14 +70,14 @@ class LionsUI(UIBase):
         return lines
 
     @staticmethod
-    def _turn_line(name: str, data: Any, tr: Tr) -> str:
+    def _turn_line(name: str, data: Any, tr: Html) -> Markup:
         side = data["side"]
         moves = "; ".join(path_text(p) for p in data["paths"]) or tr("lions-ev-no-move")
         other = HUNTERS if side == LIONS else LIONS
         taken = [tr("lions-ev-taken", side=side if own else other, circle=label(c)) for c, own in data["taken"]]
-        return tr("lions-ev-turn", name=name, side=side, moves=moves, taken=", ".join(taken), count=len(taken))
+        return tr("lions-ev-turn", name=name, side=side, moves=moves, taken=Markup(", ").join(taken), count=len(taken))
 
-    def status_lines(self, state: LionsState, names: Sequence[str], tr: Tr) -> list[str]:
+    def status_lines(self, state: LionsState, names: Sequence[str], tr: Html) -> list[Markup]:
         lions, hunters = state.seat_of(LIONS), state.seat_of(HUNTERS)
         lines = [tr("lions-status-sides", lions=names[lions], hunters=names[hunters],
                     lions_left=len(state.lions), hunters_left=len(state.hunters))]
@@ -97,7 +99,7 @@ class LionsUI(UIBase):
             lines.append(tr("lions-status-must", circles=", ".join(label(c) for c in bits(must))))
         return lines
 
-    def result_lines(self, state: LionsState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+    def result_lines(self, state: LionsState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         if outcome.kind == "draw":
             return [tr(f"lions-result-draw-{state.end}", turns=QUIET_TURNS)]
         (seat,) = outcome.winners

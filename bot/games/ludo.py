@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import SwitchVariantUI, ThrowLog, Tr
+from markupsafe import Markup
+
+from bot.games.common import Html, SwitchVariantUI, ThrowLog, Tr
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.ludo import CENTRE, ENGINE, PHASE_MOVE, YARD, LudoState
@@ -30,7 +32,7 @@ class LudoUI(SwitchVariantUI):
     code = "ludo"
     switch, variants = "bonuses", ("classic", "bonuses")
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """The throw and what it did on one line («Оля: 🎲 6 → выводит фишку 1, бросает ещё»)."""
         log = ThrowLog(tr, "ludo-ev-line")
         for event in events:
@@ -56,15 +58,15 @@ class LudoUI(SwitchVariantUI):
                 log.part(tr(_PARTS[event.kind]))
         return log.lines()
 
-    def status_lines(self, state: LudoState, names: Sequence[str], tr: Tr) -> list[str]:
+    def status_lines(self, state: LudoState, names: Sequence[str], tr: Html) -> list[Markup]:
         players = [tr("ludo-status-player", name=names[s], yard=state.of(s).count(YARD),
                       centre=state.of(s).count(CENTRE)) for s in range(state.seats)]
-        lines = [" · ".join(players)]
+        lines = [Markup(" · ").join(players)]
         if state.phase == PHASE_MOVE and not state.finished:
             lines.append(tr("ludo-status-choose", die=state.die))
         return lines
 
-    def result_lines(self, state: LudoState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+    def result_lines(self, state: LudoState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         (seat,) = outcome.winners
         return [tr("ludo-result", name=names[seat])]
 

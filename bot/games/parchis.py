@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import Button, ThrowLog, Tr, UIBase
+from markupsafe import Markup
+
+from bot.games.common import Button, Html, ThrowLog, Tr, UIBase
 from bot.games.spec import GameSpec
 from engines.base import Event, Outcome
 from engines.parchis import CENTRE, COLOURS, ENGINE, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
@@ -29,13 +31,13 @@ class ParchisUI(UIBase):
         return tr("parchis-variant")
 
 
-    def lobby_lines(self, options: ParchisOptions, seats: int, tr: Tr) -> list[str]:
+    def lobby_lines(self, options: ParchisOptions, seats: int, tr: Html) -> list[Markup]:
         return [tr("parchis-lobby")]
 
     def lobby_buttons(self, options: ParchisOptions, seats: int, tr: Tr) -> list[list[Button]]:
         return []
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """One line per throw or choice («Оля: 🎲 5 → выводит фишку 1 на 5»); a bonus move says +20."""
         log = ThrowLog(tr, "parchis-ev-line")
         colours = COLOURS.get(len(names), (0, 1, 2, 3))
@@ -73,16 +75,16 @@ class ParchisUI(UIBase):
                 log.part(tr(_PARTS[event.kind]))
         return log.lines()
 
-    def status_lines(self, state: ParchisState, names: Sequence[str], tr: Tr) -> list[str]:
+    def status_lines(self, state: ParchisState, names: Sequence[str], tr: Html) -> list[Markup]:
         players = [tr("parchis-status-player", name=names[s], home=state.of(s).count(HOME),
                       centre=state.of(s).count(CENTRE)) for s in range(state.seats)]
-        lines = [" · ".join(players)]
+        lines = [Markup(" · ").join(players)]
         if state.phase == PHASE_MOVE and not state.finished:
             key = "parchis-status-bonus" if state.bonus else "parchis-status-choose"
             lines.append(tr(key, count=state.count))
         return lines
 
-    def result_lines(self, state: ParchisState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+    def result_lines(self, state: ParchisState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         (seat,) = outcome.winners
         return [tr("parchis-result", name=names[seat])]
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import Button, ThrowLog, Tr, UIBase
+from markupsafe import Markup
+
+from bot.games.common import Button, Html, ThrowLog, Tr, UIBase
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.shishbesh import BOARDS, ENGINE, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
@@ -28,7 +30,7 @@ class ShishbeshUI(UIBase):
         return tr(f"shishbesh-board-{options.board}")
 
 
-    def lobby_lines(self, options: ShishbeshOptions, seats: int, tr: Tr) -> list[str]:
+    def lobby_lines(self, options: ShishbeshOptions, seats: int, tr: Html) -> list[Markup]:
         return [tr("shishbesh-lobby-board", board=self.variant(options, tr)),
                 tr("shishbesh-lobby-shelters", shelters=tr(f"shishbesh-shelters-{options.shelters}")),
                 tr("shishbesh-lobby-start", start=tr(f"shishbesh-start-{options.start}")),
@@ -46,7 +48,7 @@ class ShishbeshUI(UIBase):
                     "fast_charge", "off" if options.fast_charge else "on")],
         ]
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """The throw (or the choice) and everything it did on one line."""
         log = ThrowLog(tr, "shishbesh-ev-line")
         for event in events:
@@ -71,16 +73,16 @@ class ShishbeshUI(UIBase):
                 log.part(tr(_PARTS[event.kind]))
         return log.lines()
 
-    def status_lines(self, state: ShishbeshState, names: Sequence[str], tr: Tr) -> list[str]:
+    def status_lines(self, state: ShishbeshState, names: Sequence[str], tr: Html) -> list[Markup]:
         home = state.options.geometry.home
         players = [tr("shishbesh-status-player", name=names[s], park=state.of(s).count(PARK),
                       home=sum(p in home for p in state.of(s))) for s in range(state.seats)]
-        lines = [" · ".join(players)]
+        lines = [Markup(" · ").join(players)]
         if state.phase == PHASE_MOVE and state.dice and not state.finished:
             lines.append(tr("shishbesh-status-choose", dice=" · ".join(str(d) for d in state.dice)))
         return lines
 
-    def result_lines(self, state: ShishbeshState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+    def result_lines(self, state: ShishbeshState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         (seat,) = outcome.winners
         return [tr("shishbesh-result", name=names[seat])]
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import Button, Tr, UIBase
+from markupsafe import Markup
+
+from bot.games.common import Button, Html, Tr, UIBase
 from bot.games.spec import GameSpec, Variant
 from engines.base import BestScorePolicy, Event, Outcome
 from engines.sosedi import CHIPS_RANGE, DICE, ENGINE, MODES, TOWER_RANGE, SosediOptions, SosediState
@@ -28,7 +30,7 @@ class SosediUI(UIBase):
     def is_pub(self, options: SosediOptions) -> bool:
         return options.mode in ("reverse", "tower")
 
-    def lobby_lines(self, options: SosediOptions, seats: int, tr: Tr) -> list[str]:
+    def lobby_lines(self, options: SosediOptions, seats: int, tr: Html) -> list[Markup]:
         lines = [tr("sosedi-lobby-mode", mode=self.variant(options, tr))]
         if options.mode == "tower":
             if options.tower is None:
@@ -57,12 +59,12 @@ class SosediUI(UIBase):
                             "roller_immune", "off" if on else "on")])
         return [r for r in rows if r]
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """One line per throw («Вера бросает 1 · 1 · 5: Аня берёт 2 подставки (у себя 6)»),
         then a line for each turn of the game it caused; the result itself is in the caption."""
-        lines: list[str] = []
+        lines: list[Markup] = []
         effects: dict[tuple[int, str], dict[str, int]] = {}  # (seat, kind) -> count, last holding
-        roll = ""
+        roll = Markup()
         for event in events:
             data = event.data
             if event.kind == "roll":
@@ -88,13 +90,13 @@ class SosediUI(UIBase):
             parts = [tr(f"sosedi-ev-{kind}", name=names[seat], count=v["count"], held=v["held"])
                      for (seat, kind), v in effects.items()]
             if parts:
-                summary = "; ".join(parts)
+                summary = Markup("; ").join(parts)
             else:  # a void throw says so on its own line
-                summary = "" if any(e.kind == "void" for e in events) else tr("sosedi-ev-nothing")
+                summary = Markup() if any(e.kind == "void" for e in events) else tr("sosedi-ev-nothing")
             lines.insert(0, tr("sosedi-ev-throw", roll=roll, effects=summary) if summary else roll)
         return lines
 
-    def status_lines(self, state: SosediState, names: Sequence[str], tr: Tr) -> list[str]:
+    def status_lines(self, state: SosediState, names: Sequence[str], tr: Html) -> list[Markup]:
         if state.options.mode == "tower":
             head = tr("sosedi-status-tower", count=state.tower, phase=state.phase)
             holders = [tr("sosedi-status-held", name=names[s], count=state.chips[s])
@@ -103,9 +105,9 @@ class SosediUI(UIBase):
             head = tr("sosedi-status-bowl", count=state.bowl)
             holders = [tr("sosedi-status-chips", name=names[s], count=state.chips[s])
                        for s in range(state.seats)]
-        return [head, " · ".join(holders)]
+        return [head, Markup(" · ").join(holders)]
 
-    def result_lines(self, state: SosediState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+    def result_lines(self, state: SosediState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         if outcome.kind == "win":
             (seat,) = outcome.winners
             return [tr("sosedi-result-win", name=names[seat], bowl=state.bowl)]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import Button, Tr, UIBase
+from markupsafe import Markup
+
+from bot.games.common import Button, Html, Tr, UIBase
 from bot.games.spec import GameSpec, Variant
 from engines.base import BestScorePolicy, Event, Outcome
 from engines.spichki import (
@@ -40,7 +42,7 @@ class SpichkiUI(UIBase):
         return tr("spichki-variant", count=options.goal)
 
 
-    def lobby_lines(self, options: SpichkiOptions, seats: int, tr: Tr) -> list[str]:
+    def lobby_lines(self, options: SpichkiOptions, seats: int, tr: Html) -> list[Markup]:
         lines = [tr("spichki-lobby-goal", count=options.goal),
                  tr("spichki-lobby-pile", count=options.per_player),
                  tr("spichki-lobby-double-hit", count=options.double_hit)]
@@ -57,11 +59,11 @@ class SpichkiUI(UIBase):
             [Button(tr("spichki-btn-double-hit", count=other), "double_hit", str(other))],
         ]
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """One line per throw: «Цель: 2 и 4 · Оля: 4–5 → +1 спичка, бросает ещё»."""
-        lines: list[str] = []
-        head = ""
-        effects: list[str] = []
+        lines: list[Markup] = []
+        head = Markup()
+        effects: list[Markup] = []
         for event in events:
             data, name = event.data, names[event.seat or 0]
             if event.kind == "starter":
@@ -88,22 +90,22 @@ class SpichkiUI(UIBase):
             elif event.kind == "pile_empty":
                 effects.append(tr("spichki-ev-pile-empty"))
         if head:
-            lines.insert(0, tr("spichki-ev-line", throw=head, effects=", ".join(effects)))
+            lines.insert(0, tr("spichki-ev-line", throw=head, effects=Markup(", ").join(effects)))
         return lines
 
-    def status_lines(self, state: SpichkiState, names: Sequence[str], tr: Tr) -> list[str]:
+    def status_lines(self, state: SpichkiState, names: Sequence[str], tr: Html) -> list[Markup]:
         if state.target:
             a, b = state.target
             target = tr("spichki-status-target", a=a, b=b)
         else:
             target = tr("spichki-status-no-target")
-        head = " · ".join([target, tr("spichki-status-pile", count=state.pile),
-                           tr("spichki-status-goal", count=state.options.goal)])
-        held = " · ".join(tr("spichki-status-held", name=names[s], count=state.matches[s])
-                          for s in range(state.seats))
+        head = Markup(" · ").join([target, tr("spichki-status-pile", count=state.pile),
+                                   tr("spichki-status-goal", count=state.options.goal)])
+        held = Markup(" · ").join(tr("spichki-status-held", name=names[s], count=state.matches[s])
+                                  for s in range(state.seats))
         return [head, held]
 
-    def result_lines(self, state: SpichkiState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+    def result_lines(self, state: SpichkiState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         best = state.matches[outcome.winners[0]]
         if outcome.kind == "draw":
             who = ", ".join(names[s] for s in outcome.winners)

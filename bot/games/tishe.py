@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.common import SwitchVariantUI, ThrowLog, Tr
+from markupsafe import Markup
+
+from bot.games.common import Html, SwitchVariantUI, ThrowLog, Tr
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, TisheState
@@ -28,7 +30,7 @@ class TisheUI(SwitchVariantUI):
     code = "tishe"
     switch, variants = "both_home", ("first", "both")
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """The throw and what it did on one line («Оля: 6–2 → вводит фишку 1: 8»); skips below."""
         log = ThrowLog(tr, "tishe-ev-line")
         for event in events:
@@ -54,18 +56,18 @@ class TisheUI(SwitchVariantUI):
                 log.part(tr(_PART_KEYS[kind], checker=int(data.get("checker", 0)) + 1))
         return log.lines()
 
-    def status_lines(self, state: TisheState, names: Sequence[str], tr: Tr) -> list[str]:
+    def status_lines(self, state: TisheState, names: Sequence[str], tr: Html) -> list[Markup]:
         players = []
         for seat in range(state.seats):
             first, second = (_where(p, tr) for p in state.of(seat))
             players.append(tr("tishe-status-player", name=names[seat], first=first, second=second,
                               missed=state.missed[seat]))
-        lines = [" · ".join(players)]
+        lines = [Markup(" · ").join(players)]
         if state.phase == PHASE_CHOOSE and not state.finished:
             lines.append(tr("tishe-status-choose", dice="–".join(str(d) for d in state.dice), total=sum(state.dice)))
         return lines
 
-    def result_lines(self, state: TisheState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+    def result_lines(self, state: TisheState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         (seat,) = outcome.winners
         return [tr(f"tishe-result-{self.variant_key(state.options)}", name=names[seat])]
 
