@@ -33,7 +33,7 @@ from bot.turns import ROLL_IS_THE_TURN, Applied, bot_actions, free_bot_id, is_bo
 from engines import AI_PLAYERS, GAMES
 from engines.base import Engine, Event, OptionsError, Outcome, new_seed
 from locales import Translator
-from render.common import render_cover
+from render.cover import render_cover
 
 log = logging.getLogger(__name__)
 AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)

@@ -25,8 +25,12 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from engines.base import Event
 from engines.lions import ENGINE, HUNTERS, LIONS, Built, LionsOptions, LionsState, bits, build, pushed, sides
 from engines.lions_board import CIRCLES, LINES, SIZE
-from render import common as kit
-from render.common import GOLD, INK, IVORY, RED, RGB, SS, Box, font, paste
+from render.canvas import paste, rounded_mask
+from render.cards import mark_card, panel_grid, seat_standing, shadowed_card
+from render.marks import dashed_ring, red_cross, round_ring
+from render.png import colour_strip, fitted_palette, to_png
+from render.theme import BG, CARD, GOLD, INK, IVORY, LIGHT, RED, RGB, SS, WOOD, Box, tint
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
 
 # the pills of the mover / winner / a draw, the two sides' names, the push rule («в затылок») badge
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "draw", "lions", "hunters", "push")
@@ -85,7 +89,7 @@ def centre(circle: int) -> tuple[int, int]:
 
 
 def _cards() -> tuple[tuple[Box, ...], int]:
-    return kit.panel_grid(2, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    return panel_grid(2, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
 
 
 def _caves() -> tuple[tuple[int, int], ...]:
@@ -232,9 +236,9 @@ def _draw_grass(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
 def _draw_board() -> Image.Image:
     """Sand, caves, camp, lines, circles and their names (RGB, the board's size), drawn K× and scaled down."""
     bw, bh = BOARD[2] - BOARD[0], BOARD[3] - BOARD[1]
-    big = Image.new("RGB", (bw * K, bh * K), kit.BG)
+    big = Image.new("RGB", (bw * K, bh * K), BG)
     d = ImageDraw.Draw(big)
-    d.rounded_rectangle((0, 0, bw * K - 1, bh * K - 1), radius=20 * K, fill=kit.WOOD)
+    d.rounded_rectangle((0, 0, bw * K - 1, bh * K - 1), radius=20 * K, fill=WOOD)
     sand = Image.new("L", big.size, 0)
     ImageDraw.Draw(sand).rounded_rectangle((FRAME * K, FRAME * K, (bw - FRAME) * K, (bh - FRAME) * K),
                                            radius=14 * K, fill=255)
@@ -373,15 +377,15 @@ def _joint(size: int) -> Image.Image:
 def _draw_card_frame(img: Image.Image, box: Box, side: str, word: str) -> None:
     """A card's static part: its header in the side's tint with the side's piece, and the side's word."""
     x0, y0, x1, y1 = box
-    kit.shadowed_card(img, box, kit.CARD, RADIUS)
+    shadowed_card(img, box, CARD, RADIUS)
     colour = SIDE_COLOUR[side]
-    mask = kit.rounded_mask(x1 - x0, y1 - y0, RADIUS)
-    img.paste(kit.tint(colour, 0.3), (x0, y0, x1, y0 + HEADER_H), mask.crop((0, 0, x1 - x0, HEADER_H)))
+    mask = rounded_mask(x1 - x0, y1 - y0, RADIUS)
+    img.paste(tint(colour, 0.3), (x0, y0, x1, y0 + HEADER_H), mask.crop((0, 0, x1 - x0, HEADER_H)))
     img.paste(colour, (x0, y0 + HEADER_H - 3, x1, y0 + HEADER_H))
     _put(img, side, 34, (x0 + 28, y0 + HEADER_H // 2 - 1))
-    fnt = kit.fit_font(word, (x1 - x0) - 300, 24, 14, bold=True)
+    fnt = fit_font(word, (x1 - x0) - 300, 24, 14, bold=True)
     cy = y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2
-    ImageDraw.Draw(img).text((x0 + 16, cy), kit.ellipsize(word, fnt, (x1 - x0) - 300), font=fnt,
+    ImageDraw.Draw(img).text((x0 + 16, cy), ellipsize(word, fnt, (x1 - x0) - 300), font=fnt,
                              fill=SIDE_INK[side], anchor="lm")
 
 
@@ -389,7 +393,7 @@ def _draw_card_frame(img: Image.Image, box: Box, side: str, word: str) -> None:
 def _base(lions_seat: int, lions_word: str, hunters_word: str) -> Image.Image:
     """The static picture: everything that never moves."""
     cards, height = _cards()
-    img = Image.new("RGB", (W, height), kit.BG)
+    img = Image.new("RGB", (W, height), BG)
     img.paste(_draw_board(), BOARD[:2])
     for seat, box in enumerate(cards):
         side = LIONS if seat == lions_seat else HUNTERS
@@ -421,35 +425,35 @@ def _draw_turn(img: Image.Image, state: LionsState, lions: int, hunters: int, bu
         for path in state.last_paths:
             _draw_path(img, path, state.side_of(state.last_seat))
     for c in (*state.last_taken, *(c for c, _own in built.taken)):
-        _at(img, kit.red_cross(46), centre(c))
+        _at(img, red_cross(46), centre(c))
     playing = not state.finished and state.draw_offer is None
     for path in state.segments if playing else ():
         _draw_path(img, path, "now")
         if len(path) > 1:
-            _at(img, kit.round_ring(2 * R + 12, GOLD, 150), centre(path[0]))
+            _at(img, round_ring(2 * R + 12, GOLD, 150), centre(path[0]))
     if playing and built.current:
         for action in ENGINE.legal_actions(state):
             if action.kind == "step":
-                _at(img, kit.dashed_ring(2 * R + 14, GOLD), centre(int(action.code[1:])))
+                _at(img, dashed_ring(2 * R + 14, GOLD), centre(int(action.code[1:])))
     for side, mask in ((LIONS, lions), (HUNTERS, hunters)):
         for c in bits(mask):
             _put(img, side, PIECE, centre(c))
     if playing and built.current:
-        _at(img, kit.round_ring(PIECE + 14, GOLD, 255, 5), centre(built.current[-1]))
+        _at(img, round_ring(PIECE + 14, GOLD, 255, 5), centre(built.current[-1]))
     if playing and state.push_on:  # rule 6: who must move first (while still on its circle)
         must = pushed(*sides(state)) & built.mover & ~built.moved
         for c in bits(must):
             (x, y), (lx, ly) = centre(c), label_spots()[c]
             n = math.dist((x, y), (lx, ly))
-            _at(img, kit.round_ring(PIECE + 6, PUSH, 255, 3), (x, y))
+            _at(img, round_ring(PIECE + 6, PUSH, 255, 3), (x, y))
             _at(img, _push_badge(28), (round(x - (lx - x) / n * 34), round(y - (ly - y) / n * 34)))  # off its name
 
 
 def _draw_push(img: Image.Image, d: ImageDraw.ImageDraw, word: str) -> None:
     """The push rule is on: a badge and its word on the sand left of the middle."""
     x, y = (round(v) for v in grid_px(*PUSH_AT))
-    fnt = kit.fit_font(word, 1.5 * P, 20, 13, bold=True)
-    box = kit.pill(d, (x + 20, y), word, fnt, PUSH, (255, 255, 255), anchor="m", pad=(12, 5),
+    fnt = fit_font(word, 1.5 * P, 20, 13, bold=True)
+    box = pill(d, (x + 20, y), word, fnt, PUSH, (255, 255, 255), anchor="m", pad=(12, 5),
                    max_width=1.6 * P)
     _at(img, _push_badge(34), (box[0] - 20, y))
 
@@ -459,16 +463,16 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
     """A card's live part: the turn / winner / draw pill and ring, the name, the pieces left of six."""
     x0, y0, x1, y1 = box
     pw = x1 - x0
-    won, current = kit.seat_standing(state, seat)
+    won, current = seat_standing(state, seat)
     drawn = state.finished and state.winner is None
-    kit.mark_card(img, box, RADIUS, won, current, state.finished and not drawn)
+    mark_card(img, box, RADIUS, won, current, state.finished and not drawn)
     right = x1 - 10
     if current or won or drawn:
         text = labels["winner" if won else "draw" if drawn else "turn"]
-        fnt = kit.fit_font(text, pw * 0.35, 19, 13, bold=True)
-        right = kit.pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
+        fnt = fit_font(text, pw * 0.35, 19, 13, bold=True)
+        right = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
                          max_width=pw * 0.4)[0] - 8
-    text, fnt = kit.seat_name(names, seat, right - x0 - 56, 24)
+    text, fnt = seat_name(names, seat, right - x0 - 56, 24)
     d.text((x0 + 52, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     side, cy = state.side_of(seat), y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2
     for k in range(PIECES):  # the pieces still on the board, then the lost ones faded
@@ -479,7 +483,7 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
 def _compose(state: LionsState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     img = _base(state.options.lions_seat, labels["lions"], labels["hunters"]).copy()
-    d = kit.TextDraw(img)
+    d = TextDraw(img)
     built = build(state)  # the position after the steps so far
     lions, hunters = (built.mover, built.opp) if state.side == LIONS else (built.opp, built.mover)
     _draw_turn(img, state, lions, hunters, built)
@@ -512,9 +516,9 @@ def _palette() -> Image.Image:
     """The fixed palette, fitted once to a sample game and the colours marks must keep."""
     game = _sample_game()
     n = len(game)
-    keep = [GOLD, RED, INK, kit.LIGHT, SPOT, SAND, LINE, CAVE, LION, MANE, HUNTER, HAT, PUSH, *SIDE_INK.values()]
-    return kit.fitted_palette(_compose, game, (n // 5, n // 2, n - 4, n - 3, n - 2, n - 1), LABEL_KEYS,
-                              [kit.colour_strip(keep, W)])
+    keep = [GOLD, RED, INK, LIGHT, SPOT, SAND, LINE, CAVE, LION, MANE, HUNTER, HAT, PUSH, *SIDE_INK.values()]
+    return fitted_palette(_compose, game, (n // 5, n // 2, n - 4, n - 3, n - 2, n - 1), LABEL_KEYS,
+                              [colour_strip(keep, W)])
 
 
 def render_board(state: LionsState, names: Sequence[str], labels: Mapping[str, str],
@@ -525,5 +529,5 @@ def render_board(state: LionsState, names: Sequence[str], labels: Mapping[str, s
     :data:`LABEL_KEYS`; a missing key raises KeyError. ``events`` are accepted for the common
     renderer API and not needed: the state itself carries the last turn and the one being built.
     """
-    kit.require_labels(labels, LABEL_KEYS)
-    return kit.to_png(_compose(state, names, labels, events), palette=_palette(), compress_level=COMPRESS)
+    require_labels(labels, LABEL_KEYS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(), compress_level=COMPRESS)

@@ -26,8 +26,14 @@ from PIL import Image, ImageChops, ImageDraw
 from engines import parchis as rules
 from engines.base import Event
 from engines.parchis import CENTRE, HOME, LAST_CIRCUIT, PHASE_MOVE, SEGUROS, ParchisState
-from render import common as kit
-from render.common import FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, font, paste, player
+from render.canvas import paste
+from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_stack, wood_frame
+from render.dice import draw_die
+from render.marks import paste_ring, red_cross
+from render.pieces import marker_image, numbered_token, put_piece
+from render.png import colour_strip, fitted_palette, random_game, to_png
+from render.theme import BG, CARD, FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, WOOD, Box, player, tint
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name, wrap_text
 
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "seguro", "home", "barrier")
 _STATIC_KEYS = ("seguro", "home", "barrier")
@@ -148,7 +154,7 @@ def _spot_box(colour: int, progress: int, i: int) -> Box:
 
 def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
     """The players' cards and the picture's height."""
-    return kit.panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    return panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
 
 
 # ---------------------------------------------------------------- cached art
@@ -204,17 +210,17 @@ def _draw_cell(d: ImageDraw.ImageDraw, box: Box, origin: tuple[int, int], fill: 
 def _draw_board(seats: int, home_word: str) -> Image.Image:
     """The board alone (RGB, BOARD's size), drawn K times larger and scaled down."""
     origin, side = BOARD[:2], BOARD[2] - BOARD[0]
-    big = Image.new("RGB", (side * K, side * K), kit.BG)
+    big = Image.new("RGB", (side * K, side * K), BG)
     d = ImageDraw.Draw(big)
-    d.rounded_rectangle((0, 0, side * K - 1, side * K - 1), radius=20 * K, fill=kit.WOOD)
+    d.rounded_rectangle((0, 0, side * K - 1, side * K - 1), radius=20 * K, fill=WOOD)
     d.rounded_rectangle((6 * K, 6 * K, (side - 6) * K, (side - 6) * K), radius=14 * K, fill=PAPER)
     seat_of = {colour: seat for seat, colour in enumerate(rules.COLOURS[seats])}
 
     def at(x: float, y: float) -> tuple[float, float]:
         return (x - origin[0]) * K, (y - origin[1]) * K
 
-    fnt = kit.fit_font(home_word, 150, 22, 13, bold=True)
-    home_word = kit.ellipsize(home_word, fnt, 150)
+    fnt = fit_font(home_word, 150, 22, 13, bold=True)
+    home_word = ellipsize(home_word, fnt, 150)
     for colour in range(4):
         seat = seat_of.get(colour)
         style = player(seat) if seat is not None else None
@@ -222,10 +228,10 @@ def _draw_board(seats: int, home_word: str) -> Image.Image:
         x1, y1 = at(*home_box(colour)[2:])
         d.rectangle((x0, y0, x1, y1), fill=style.colour if style else NEUTRAL, outline=LINE, width=2 * K)
         pts = [_turn(-HALF, HALF, colour), _turn(HALF, HALF, colour), (0, 0)]  # its triangle in the centre
-        d.polygon([at(CX + x, CY + y) for x, y in pts], fill=kit.tint(style.colour, 0.75) if style else NEUTRAL,
+        d.polygon([at(CX + x, CY + y) for x, y in pts], fill=tint(style.colour, 0.75) if style else NEUTRAL,
                   outline=LINE, width=2 * K)
         for k in range(1, 8):  # its corridor
-            _draw_cell(d, corridor_box(colour, k), origin, kit.tint(style.colour, 0.5) if style else NEUTRAL, str(k),
+            _draw_cell(d, corridor_box(colour, k), origin, tint(style.colour, 0.5) if style else NEUTRAL, str(k),
                        MUTED_INK, 13)
         if style is None:
             continue
@@ -257,19 +263,19 @@ def _draw_board(seats: int, home_word: str) -> Image.Image:
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = LEGEND_CARD
-    kit.shadowed_card(img, LEGEND_CARD, kit.CARD, RADIUS)
+    shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
     fnt = font(19)
     for i, key in enumerate(("seguro", "barrier")):
         sx, sy = (x0 + x1) // 2, y0 + 40 + (y1 - y0) // 2 * i
         box = (sx - LANE // 2, sy - L // 2, sx + LANE // 2, sy + L // 2)
-        sample = Image.new("RGB", ((LANE + 1) * K, (L + 1) * K), kit.CARD)
+        sample = Image.new("RGB", ((LANE + 1) * K, (L + 1) * K), CARD)
         _draw_cell(ImageDraw.Draw(sample), box, box[:2], SAFE if i == 0 else CELL, "12" if i == 0 else "",
                    ring=SEGURO_RING if i == 0 else None)
         img.paste(sample.resize((LANE + 1, L + 1), Image.Resampling.LANCZOS), box[:2])
         if key == "barrier":
             _draw_group(img, d, box, [(0, 0), (0, 1)])
-        for j, line in enumerate(kit.wrap_text(words[key], fnt, x1 - x0 - 24, 3)):
+        for j, line in enumerate(wrap_text(words[key], fnt, x1 - x0 - 24, 3)):
             d.text(((x0 + x1) // 2, sy + 44 + j * 24), line, font=fnt, fill=INK, anchor="mm")
 
 
@@ -278,12 +284,12 @@ def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     """The static picture for (seats, words): everything that never moves."""
     by_key = dict(zip(_STATIC_KEYS, words, strict=True))
     panels, height = _panels(seats)
-    img = Image.new("RGB", (W, height), kit.BG)
+    img = Image.new("RGB", (W, height), BG)
     img.paste(_draw_board(seats, by_key["home"]), BOARD[:2])
     _draw_legend(img, by_key)
-    kit.wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
+    wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
     for seat, box in enumerate(panels):
-        kit.player_card(img, box, seat, RADIUS, HEADER_H)
+        player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -301,7 +307,7 @@ def _draw_group(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, who: list[tu
     size, step = (34, 0) if len(who) == 1 else (30, 32) if len(who) == 2 else (22, 20)
     for k, (seat, i) in enumerate(who):
         off = round((k - (len(who) - 1) / 2) * step)
-        kit.put_piece(img, seat, i + 1, size, (cx + off, cy) if wide else (cx, cy + off))
+        put_piece(img, seat, i + 1, size, (cx + off, cy) if wide else (cx, cy + off))
     if barrier:
         d.rectangle(box, outline=INK, width=4)
 
@@ -316,7 +322,7 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState) 
                 places.setdefault(place[0], (place[1], []))[1].append((seat, i))
             else:  # at home and in the centre every piece has its own spot
                 spot = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
-                kit.put_piece(img, seat, i + 1, 46 if progress == HOME else 26, spot)
+                put_piece(img, seat, i + 1, 46 if progress == HOME else 26, spot)
         arrived = state.of(seat).count(CENTRE)
         if arrived:
             dx, dy = _turn(0, HALF - 56, colour)
@@ -356,7 +362,7 @@ def _draw_marks(img: Image.Image, state: ParchisState, events: Sequence[Event]) 
         elif e.kind in ("capture", "third_six") and e.seat is not None and e.data.get("piece") is not None:
             if e.kind == "capture" and mover is not None:
                 box = _spot_box(state.colour(mover[0]), mover[1], 0)
-                paste(img, kit.red_cross(30), (box[2] - 22, box[1] - 10))
+                paste(img, red_cross(30), (box[2] - 22, box[1] - 10))
             _ring_at(img, _spot_box(state.colour(e.seat), HOME, int(e.data["piece"])), RED, round_=True)
 
 
@@ -367,7 +373,7 @@ def _draw_options(img: Image.Image, state: ParchisState) -> None:
     for _piece, box, end in boxes:
         _ring_at(img, box, player(seat).colour, dashed=True, round_=end == CENTRE)
     for piece, box, _end in boxes:  # the numbers over every ring
-        paste(img, kit.numbered_token(seat, piece + 1, 26), (box[0] - 13, box[1] - 13))
+        paste(img, numbered_token(seat, piece + 1, 26), (box[0] - 13, box[1] - 13))
 
 
 # ---------------------------------------------------------------- dice card and panels
@@ -384,7 +390,7 @@ def _draw_place(img: Image.Image, d: ImageDraw.ImageDraw, x: int, cy: int, state
     if progress == CENTRE:
         paste(img, _centre_icon(seat, state.colour(seat), 22), (x, cy - 11))
     else:
-        d.rectangle((x, cy - 12, x + 22, cy + 12), fill=kit.tint(player(seat).colour, 0.5), outline=INK, width=1)
+        d.rectangle((x, cy - 12, x + 22, cy + 12), fill=tint(player(seat).colour, 0.5), outline=INK, width=1)
         d.text((x + 11, cy + 1), str(progress - LAST_CIRCUIT), font=font(16, True), fill=INK, anchor="mm")
     return 22
 
@@ -397,42 +403,42 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     die = state.last_dice[0] if state.last_dice else 0
     if state.last_seat is not None and die:
         seat = state.last_seat
-        text, fnt = kit.seat_name(names, seat, x1 - x0 - 64, 20)
-        paste(img, kit.marker_image(seat, 26), (x0 + 16, y0 + 19))
+        text, fnt = seat_name(names, seat, x1 - x0 - 64, 20)
+        paste(img, marker_image(seat, 26), (x0 + 16, y0 + 19))
         d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     box = (mx - DIE // 2, y0 + 62, mx + DIE // 2, y0 + 62 + DIE)
     choosing = state.phase == PHASE_MOVE and not state.finished
     if choosing and not state.bonus:
-        kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
-    kit.draw_die(img, box, die or None)
+        paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
+    draw_die(img, box, die or None)
     top = box[3] + 26
     if choosing and (state.bonus or state.count != die):
-        kit.pill(d, (mx, top), f"+{state.count}" if state.bonus else f"= {state.count}", font(26, True), GOLD, INK,
+        pill(d, (mx, top), f"+{state.count}" if state.bonus else f"= {state.count}", font(26, True), GOLD, INK,
                  anchor="m", pad=(14, 5))
         top += 36
     for row, (_code, piece, _start, end, effect) in enumerate(state.moves[:4] if choosing else ()):
         cy, x = top + 16 + row * 38, mx - 58
-        paste(img, kit.numbered_token(state.turn, piece + 1, 30), (x, cy - 15))
+        paste(img, numbered_token(state.turn, piece + 1, 30), (x, cy - 15))
         d.text((x + 38, cy), "→", font=font(20, True), fill=FELT_MUTED, anchor="lm")
         width = _draw_place(img, d, x + 66, cy, state, state.turn, end, LIGHT)
         if effect == rules.EFFECT_CAPTURE:
-            paste(img, kit.red_cross(22), (x + 72 + width, cy - 11))
+            paste(img, red_cross(22), (x + 72 + width, cy - 11))
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
     label = labels["winner" if state.finished else "turn"]
-    kit.turn_stack(img, d, mx, y1 - 64, label, seat, names, x1 - x0, gap=23)
+    turn_stack(img, d, mx, y1 - 64, label, seat, names, x1 - x0, gap=23)
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     ph = y1 - y0
-    kit.card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
+    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
     # the body: how many at home and in the centre, then every piece out on the board with its cell
     cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(22, True)
-    fnt = kit.fit_font(labels["home"], 90, 18, 12, bold=True)
-    home = kit.ellipsize(labels["home"], fnt, 90)
+    fnt = fit_font(labels["home"], 90, 18, 12, bold=True)
+    home = ellipsize(labels["home"], fnt, 90)
     d.text((x, cy), home, font=fnt, fill=MUTED_INK, anchor="lm")
     x += round(fnt.getlength(home)) + 6
     d.text((x, cy + 1), str(own.count(HOME)), font=num, fill=INK, anchor="lm")
@@ -441,14 +447,14 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     x += 92
     for i, progress in enumerate(own):
         if progress not in (HOME, CENTRE) and x <= x1 - 70:
-            paste(img, kit.numbered_token(seat, i + 1, 28), (x, cy - 14))
+            paste(img, numbered_token(seat, i + 1, 28), (x, cy - 14))
             x += 34 + _draw_place(img, d, x + 34, cy, state, seat, progress) + 14
 
 
 def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = kit.TextDraw(img)
+    d = TextDraw(img)
     _draw_pieces(img, d, state)
     _draw_marks(img, state, events)
     if state.phase == PHASE_MOVE and not state.finished:
@@ -463,11 +469,11 @@ def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour
     and a strip of the colours the marks must keep."""
-    game = kit.random_game(rules.ENGINE, rules.ParchisOptions(), seats, "7" * 64, random.Random(seats), 3000)
+    game = random_game(rules.ENGINE, rules.ParchisOptions(), seats, "7" * 64, random.Random(seats), 3000)
     n = len(game)
     keep = [GOLD, RED, INK, LIGHT, CELL, SAFE, LINE, *(player(s).colour for s in range(seats))]
-    return kit.fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
-                              [kit.colour_strip(keep, W)])
+    return fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
+                              [colour_strip(keep, W)])
 
 
 def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
@@ -479,5 +485,5 @@ def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str,
     ``events`` are those of the last action: its moves are ringed in gold (without events,
     ``state.last_move`` is), a capture gets a red ✕ and the captured piece a red ring.
     """
-    kit.require_labels(labels, LABEL_KEYS)
-    return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
+    require_labels(labels, LABEL_KEYS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)

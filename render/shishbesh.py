@@ -27,8 +27,14 @@ from PIL import Image, ImageDraw
 from engines import shishbesh as rules
 from engines.base import Event
 from engines.shishbesh import PARK, PHASE_MOVE, ShishbeshOptions, ShishbeshState
-from render import common as kit
-from render.common import FELT_TEXT, GOLD, INK, RED, RGB, SS, Box, font, paste, player
+from render.canvas import paste
+from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_stack, wood_frame
+from render.dice import draw_die
+from render.marks import dashed_ring, draw_arrow, paste_ring, red_cross, round_ring, veil
+from render.pieces import marker_image, numbered_token, put_piece
+from render.png import colour_strip, fitted_palette, random_game, to_png
+from render.theme import BG, CARD, FELT_DARK, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, WOOD, Box, player, tint
+from render.typeset import TextDraw, ellipsize, fit_font, font, require_labels, seat_name, wrap_text
 
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "park", "hut", "jump")
 _STATIC_KEYS = ("park", "hut", "jump")
@@ -148,7 +154,7 @@ def _place(state: ShishbeshState, seat: int, position: int) -> tuple[int, int] |
 
 
 def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
-    return kit.panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    return panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
 
 
 # ---------------------------------------------------------------- cached art
@@ -183,7 +189,7 @@ def _hut_piece(seat: int, number: int, size: int) -> Image.Image:
     _house(d, s / 2, s * 0.5, s * 0.98, player(seat).tint, INK, 2.5 * SS, door=False)
     img = img.reduce(SS)
     tok = round(size * 0.6)
-    paste(img, kit.numbered_token(seat, number, tok), ((size - tok) // 2, round(size * 0.43)))
+    paste(img, numbered_token(seat, number, tok), ((size - tok) // 2, round(size * 0.43)))
     return img
 
 
@@ -204,10 +210,10 @@ def _jump_arrow(board: str, frm: int, to: int) -> tuple[Image.Image, tuple[int, 
     img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     a, b = ((ax - x0) * SS, (ay - y0) * SS), ((bx - x0) * SS, (by - y0) * SS)
-    kit.draw_arrow(d, a, b, (*INK, 255), 11 * SS, 22 * SS)
+    draw_arrow(d, a, b, (*INK, 255), 11 * SS, 22 * SS)
     ux, uy = b[0] - a[0], b[1] - a[1]
     n = math.hypot(ux, uy)
-    kit.draw_arrow(d, a, (b[0] - ux / n * 3 * SS, b[1] - uy / n * 3 * SS), (*GOLD, 255), 6 * SS, 17 * SS)
+    draw_arrow(d, a, (b[0] - ux / n * 3 * SS, b[1] - uy / n * 3 * SS), (*GOLD, 255), 6 * SS, 17 * SS)
     return img.reduce(SS), (x0, y0)
 
 
@@ -219,9 +225,9 @@ def _draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Imag
     palette frame some 15 % smaller.
     """
     geo, length, p = rules.GEOMETRY[board], _arm_len(board), pitch(board)
-    big = Image.new("RGB", (SIDE * K, SIDE * K), kit.BG)
+    big = Image.new("RGB", (SIDE * K, SIDE * K), BG)
     d = ImageDraw.Draw(big)
-    d.rounded_rectangle((0, 0, SIDE * K - 1, SIDE * K - 1), radius=20 * K, fill=kit.WOOD)
+    d.rounded_rectangle((0, 0, SIDE * K - 1, SIDE * K - 1), radius=20 * K, fill=WOOD)
     d.rounded_rectangle((6 * K, 6 * K, (SIDE - 6) * K, (SIDE - 6) * K), radius=14 * K, fill=PAPER)
     seat_of = {rules.ARMS[seats][s]: s for s in range(seats)}
 
@@ -236,8 +242,8 @@ def _draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Imag
     for a, b in (((-1.5, -e), (1.5, e)), ((-e, -1.5), (e, 1.5))):
         d.rounded_rectangle((*at(_pt(board, *a)), *at(_pt(board, *b))), radius=12 * K, fill=CROSS, outline=LINE,
                             width=K)
-    fnt = kit.fit_font(park_word, park_radius(board) * 1.2, 20, 12, bold=True)
-    park_word = kit.ellipsize(park_word, fnt, park_radius(board) * 1.2)
+    fnt = fit_font(park_word, park_radius(board) * 1.2, 20, 12, bold=True)
+    park_word = ellipsize(park_word, fnt, park_radius(board) * 1.2)
     for arm in range(4):  # parks and homes
         seat = seat_of.get(arm)
         style = player(seat) if seat is not None else None
@@ -248,10 +254,10 @@ def _draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Imag
         for k in range(12):  # petals
             ang = k * math.pi / 6
             px, py = cx + math.cos(ang) * r * 0.8, cy + math.sin(ang) * r * 0.8
-            disc((px, py), r * 0.2, kit.tint(colour, 0.35, wash), colour, 1.5)
+            disc((px, py), r * 0.2, tint(colour, 0.35, wash), colour, 1.5)
         disc((cx, cy), r * 0.68, CELL, colour, 2)
         for i in range(4):
-            disc(park_spot(board, arm, i), p * 0.3, kit.tint(colour, 0.25, CELL), LINE, 1.5)
+            disc(park_spot(board, arm, i), p * 0.3, tint(colour, 0.25, CELL), LINE, 1.5)
         if style:
             d.text(at((cx, cy + r * 0.5)), park_word, font=font(fnt.size * K, True), fill=MUTED_INK, anchor="mm")
         top, bottom = _pt(board, 0, 1.55, arm), _pt(board, 0, length + 0.45, arm)  # the hourglass home
@@ -261,14 +267,14 @@ def _draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Imag
         pts = [(top[0] - ux * wide, top[1] - uy * wide), (top[0] + ux * wide, top[1] + uy * wide),
                (mid[0] + ux * narrow, mid[1] + uy * narrow), (bottom[0] + ux * wide, bottom[1] + uy * wide),
                (bottom[0] - ux * wide, bottom[1] - uy * wide), (mid[0] - ux * narrow, mid[1] - uy * narrow)]
-        d.polygon([at(q) for q in pts], fill=kit.tint(colour, 0.55, CROSS), outline=colour, width=2 * K)
+        d.polygon([at(q) for q in pts], fill=tint(colour, 0.55, CROSS), outline=colour, width=2 * K)
         for k in range(1, geo.home_cells + 1):
-            disc(home_centre(board, arm, k), p * 0.3, kit.tint(colour, 0.2, CELL), colour, 2)
+            disc(home_centre(board, arm, k), p * 0.3, tint(colour, 0.2, CELL), colour, 2)
     corners = corner_cells(board)
     for i, c in enumerate(corners):  # the jump arrows: round the centre square and across it
         for step in (1, 2) if i < 2 else (1,):
             a, b = _jump_ends(board, c, corners[(i + step) % 4])
-            kit.draw_arrow(d, at(a), at(b), ARROW, 4 * K, 13 * K, both=True)
+            draw_arrow(d, at(a), at(b), ARROW, 4 * K, 13 * K, both=True)
     shelters = geo.shelters(staggered)
     for cell in range(geo.circuit):
         xy = cell_centre(board, cell)
@@ -294,7 +300,7 @@ def _draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Imag
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = LEGEND_CARD
-    kit.shadowed_card(img, LEGEND_CARD, kit.CARD, RADIUS)
+    shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
     fnt = font(18)
     mx, half = (x0 + x1) // 2, (y1 - y0) // 2
@@ -306,14 +312,14 @@ def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
         for bx, by in (spots[(i + 1) % 4], spots[(i + 2) % 4]) if i < 2 else (spots[(i + 1) % 4],):
             a, b = (ax * SS, ay * SS), (bx * SS, by * SS)
             ux, uy = (b[0] - a[0]) / math.dist(a, b), (b[1] - a[1]) / math.dist(a, b)
-            kit.draw_arrow(g, (a[0] + ux * 16 * SS, a[1] + uy * 16 * SS), (b[0] - ux * 16 * SS, b[1] - uy * 16 * SS),
+            draw_arrow(g, (a[0] + ux * 16 * SS, a[1] + uy * 16 * SS), (b[0] - ux * 16 * SS, b[1] - uy * 16 * SS),
                            (*ARROW, 255), 3 * SS, 9 * SS, both=True)
     for ax, ay in spots:
         g.ellipse(((ax - 13) * SS, (ay - 13) * SS, (ax + 13) * SS, (ay + 13) * SS), fill=(*CORNER, 255),
                   outline=(*INK, 255), width=2 * SS)
     paste(img, big.reduce(SS), (mx - 50, y0 + half + 26))
     for top, key in ((y0 + 124, "hut"), (y0 + half + 142, "jump")):
-        for j, line in enumerate(kit.wrap_text(words[key], fnt, x1 - x0 - 20, 4)):
+        for j, line in enumerate(wrap_text(words[key], fnt, x1 - x0 - 20, 4)):
             d.text((mx, top + j * 23), line, font=fnt, fill=INK, anchor="mm")
 
 
@@ -322,12 +328,12 @@ def _base(seats: int, board: str, staggered: bool, words: tuple[str, ...]) -> Im
     """The static picture: everything that never moves."""
     by_key = dict(zip(_STATIC_KEYS, words, strict=True))
     panels, height = _panels(seats)
-    img = Image.new("RGB", (W, height), kit.BG)
+    img = Image.new("RGB", (W, height), BG)
     img.paste(_draw_board(seats, board, staggered, by_key["park"]), BOARD[:2])
     _draw_legend(img, by_key)
-    kit.wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
+    wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
     for seat, box in enumerate(panels):
-        kit.player_card(img, box, seat, RADIUS, HEADER_H)
+        player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -348,7 +354,7 @@ def _draw_pieces(img: Image.Image, state: ShishbeshState) -> None:
                 continue
             xy = park_spot(board, arm, i) if pos == PARK else _place(state, seat, pos)
             assert xy is not None
-            kit.put_piece(img, seat, i + 1, size, xy)
+            put_piece(img, seat, i + 1, size, xy)
     hs = round(pitch(board) * 0.84)
     for seat, i, cell in huts:
         x, y = hut_centre(board, cell)
@@ -382,7 +388,7 @@ def _spot(state: ShishbeshState, seat: int, piece: int, pos: int, hut: bool) -> 
 
 
 def _ring_at(img: Image.Image, xy: tuple[int, int], size: int, colour: RGB, alpha: int = 255) -> None:
-    paste(img, kit.round_ring(size, colour, alpha), (xy[0] - size // 2, xy[1] - size // 2))
+    paste(img, round_ring(size, colour, alpha), (xy[0] - size // 2, xy[1] - size // 2))
 
 
 def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]) -> None:
@@ -410,7 +416,7 @@ def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]
             xy = _place(state, *mover)
             if xy is not None:
                 r = round(pitch(board) * 0.42)
-                paste(img, kit.red_cross(28), (xy[0] + r - 16, xy[1] - r - 12))
+                paste(img, red_cross(28), (xy[0] + r - 16, xy[1] - r - 12))
 
 
 def _options(state: ShishbeshState) -> list[tuple[int, int, int]]:
@@ -435,10 +441,10 @@ def _draw_options(img: Image.Image, state: ShishbeshState) -> None:
             numbers.append(piece)
     tok = round(pitch(board) * 0.5)
     for (xy, size), _numbers in places.items():
-        paste(img, kit.dashed_ring(size, player(seat).colour), (xy[0] - size // 2, xy[1] - size // 2))
+        paste(img, dashed_ring(size, player(seat).colour), (xy[0] - size // 2, xy[1] - size // 2))
     for (xy, size), numbers in places.items():
         for j, piece in enumerate(sorted(numbers)):
-            paste(img, kit.numbered_token(seat, piece + 1, tok), (xy[0] - size // 2 - tok // 3 + j * (tok - 4),
+            paste(img, numbered_token(seat, piece + 1, tok), (xy[0] - size // 2 - tok // 3 + j * (tok - 4),
                                                                   xy[1] - size // 2 - tok // 3))
 
 
@@ -459,8 +465,8 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, 
     mx = (x0 + x1) // 2
     if state.last_seat is not None and state.last_dice:
         seat = state.last_seat
-        text, fnt = kit.seat_name(names, seat, x1 - x0 - 64, 20)
-        paste(img, kit.marker_image(seat, 26), (x0 + 16, y0 + 19))
+        text, fnt = seat_name(names, seat, x1 - x0 - 64, 20)
+        paste(img, marker_image(seat, 26), (x0 + 16, y0 + 19))
         d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     choosing = state.phase == PHASE_MOVE and not state.finished
     left = list(state.dice) if choosing else []
@@ -469,15 +475,15 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, 
         waiting = value in left
         if waiting:
             left.remove(value)
-            kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
-        kit.draw_die(img, box, value or None)
+            paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
+        draw_die(img, box, value or None)
         if choosing and not waiting:  # played already
-            paste(img, kit.veil(DIE, DIE, round(DIE * 0.2), kit.FELT_DARK, 150), box[:2])
+            paste(img, veil(DIE, DIE, round(DIE * 0.2), FELT_DARK, 150), box[:2])
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
     label = labels["winner" if state.finished else "turn"]
-    kit.turn_stack(img, d, mx, y1 - 80, label, seat, names, x1 - x0, gap=27)
+    turn_stack(img, d, mx, y1 - 80, label, seat, names, x1 - x0, gap=27)
 
 
 @lru_cache(maxsize=16)
@@ -496,11 +502,11 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     ph = y1 - y0
-    kit.card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
+    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
     geo, own = state.options.geometry, state.of(seat)
     cy, x, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, font(22, True)
-    fnt = kit.fit_font(labels["park"], 90, 18, 12, bold=True)
-    word = kit.ellipsize(labels["park"], fnt, 90)
+    fnt = fit_font(labels["park"], 90, 18, 12, bold=True)
+    word = ellipsize(labels["park"], fnt, 90)
     d.text((x, cy), word, font=fnt, fill=MUTED_INK, anchor="lm")
     x += round(fnt.getlength(word)) + 6
     d.text((x, cy + 1), str(own.count(PARK)), font=num, fill=INK, anchor="lm")
@@ -509,7 +515,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     x += 112
     for i, pos in enumerate(own):
         if 0 <= pos <= geo.end and x <= x1 - 70:
-            paste(img, kit.numbered_token(seat, i + 1, 28), (x, cy - 14))
+            paste(img, numbered_token(seat, i + 1, 28), (x, cy - 14))
             text = str(pos)
             d.text((x + 34, cy + 1), text, font=num, fill=INK, anchor="lm")
             if state.huts[rules.PIECES * seat + i]:
@@ -522,7 +528,7 @@ def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, s
              events: Sequence[Event] = ()) -> Image.Image:
     opts = state.options
     img = _base(state.seats, opts.board, opts.shelters == "staggered", tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = kit.TextDraw(img)
+    d = TextDraw(img)
     _draw_marks(img, state, events)
     _draw_pieces(img, state)
     if state.phase == PHASE_MOVE and not state.finished:
@@ -536,11 +542,11 @@ def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, s
 @lru_cache(maxsize=8)
 def _palette(seats: int, board: str) -> Image.Image:
     """The fixed palette for (seats, board), fitted once to a sample game and the colours marks must keep."""
-    game = kit.random_game(rules.ENGINE, ShishbeshOptions(board=board), seats, "7" * 64, random.Random(seats), 3000)
+    game = random_game(rules.ENGINE, ShishbeshOptions(board=board), seats, "7" * 64, random.Random(seats), 3000)
     n = len(game)
-    keep = [GOLD, RED, INK, kit.LIGHT, CELL, CORNER, HUT, LINE, *(player(s).colour for s in range(seats))]
-    return kit.fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
-                              [kit.colour_strip(keep, W)])
+    keep = [GOLD, RED, INK, LIGHT, CELL, CORNER, HUT, LINE, *(player(s).colour for s in range(seats))]
+    return fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
+                              [colour_strip(keep, W)])
 
 
 def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],
@@ -552,6 +558,6 @@ def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[st
     its moves are ringed in gold (without events, ``state.last_move`` is), a jump's arrow lights
     up, and a capture gets a red ✕.
     """
-    kit.require_labels(labels, LABEL_KEYS)
-    return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats, state.options.board),
+    require_labels(labels, LABEL_KEYS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats, state.options.board),
                       compress_level=COMPRESS)

@@ -22,7 +22,13 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engines.base import Event
 from engines.sosedi import ENGINE, NUMBER_TABLE, SosediOptions, SosediState, owner_of
-from render.common import (
+from render.canvas import paste
+from render.cards import panel_grid, player_card, wood_frame
+from render.dice import die_extent, die_image, draw_die
+from render.marks import paste_ring, veil
+from render.pieces import chip_image, draw_stack, marker_image
+from render.png import fitted_palette, random_game, to_png
+from render.theme import (
     BG,
     CHIP,
     CORK,
@@ -38,30 +44,9 @@ from render.common import (
     SS,
     WOOD_DARK,
     Box,
-    TextDraw,
-    chip_image,
-    die_extent,
-    die_image,
-    draw_die,
-    draw_stack,
-    ellipsize,
-    fit_font,
-    fitted_palette,
-    font,
-    marker_image,
-    panel_grid,
-    paste,
-    paste_ring,
-    pill,
     player,
-    player_card,
-    random_game,
-    require_labels,
-    seat_name,
-    to_png,
-    veil,
-    wood_frame,
 )
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
 
 LABEL_KEYS: tuple[str, ...] = (
     "bowl",  # caption over the bowl (classic, reverse)

@@ -15,9 +15,11 @@ from engines.base import Event
 from engines.lions import ENGINE, HUNTERS, LIONS, LionsOptions, LionsState, build
 from engines.lions_ai import LionsAI
 from engines.lions_board import CIRCLES, INDEX, LINES, NEIGHBOURS, SIZE
-from render import common
 from render import lions as board
 from render.lions import LABEL_KEYS, centre, label_spots, render_board
+from render.marks import dashed_ring, red_cross, round_ring
+from render.theme import GOLD, INK, RED
+from render.typeset import font
 from tests.render_helpers import (
     assert_ring_only_on,
     close,
@@ -36,7 +38,6 @@ from tests.render_helpers import (
 LABELS = {"turn": "Ходит", "winner": "Победитель", "draw": "Ничья", "lions": "Львы", "hunters": "Охотники",
           "push": "в затылок"}
 NAMES = ["Аня", "Борис"]
-GOLD, RED = common.GOLD, common.RED
 Box = tuple[int, int, int, int]
 render = renderer(render_board, LABELS, NAMES)
 count = count_close
@@ -117,8 +118,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     first = render(state)
     assert render(state) == first
     for cached in (board._base, board._draw_board, board._palette, board._piece, board._trail, board._joint,
-                   board._push_badge, board.label_spots, common.round_ring, common.dashed_ring, common.red_cross,
-                   common.font):
+                   board._push_badge, board.label_spots, round_ring, dashed_ring, red_cross,
+                   font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), [Event("step", 1, {"to": 3})]) == first
 
@@ -172,7 +173,7 @@ def test_every_circle_name_sits_nearest_its_own_circle_off_every_piece():
 def test_a_circle_name_is_printed_where_its_spot_is():
     img = rgb(render(fresh()))
     for c in (INDEX["+4"], INDEX["А"], INDEX["14"]):
-        assert count(img, around(label_spots()[c], 7), common.INK, 60) + count(
+        assert count(img, around(label_spots()[c], 7), INK, 60) + count(
             img, around(label_spots()[c], 7), board.GREY_INK, 30) > 10, CIRCLES[c].label
 
 

@@ -11,9 +11,13 @@ from PIL import Image, ImageChops
 
 from engines.base import Event
 from engines.parchis import CENTRE, ENGINE, HOME, ParchisOptions, ParchisState, cell_number, exit_cell
-from render import common
 from render import parchis as board
+from render.dice import die_image
+from render.marks import red_cross
 from render.parchis import LABEL_KEYS, cell_box, cell_centre, corridor_box, corridor_centre, home_spot, render_board
+from render.pieces import marker_image, numbered_token, standing_piece
+from render.theme import GOLD, INK, RED
+from render.typeset import font
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
@@ -44,7 +48,6 @@ LABELS = {
     "barrier": "барьер — не пройти",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий"]
-GOLD, RED, INK = common.GOLD, common.RED, common.INK
 Box = tuple[int, int, int, int]
 
 
@@ -133,8 +136,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, k=3)[150]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, common.numbered_token, common.standing_piece, board._ring,
-                   common.red_cross, board._centre_icon, common.die_image, common.marker_image, common.font):
+    for cached in (board._base, board._palette, numbered_token, standing_piece, board._ring,
+                   red_cross, board._centre_icon, die_image, marker_image, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), list(events)) == first
 

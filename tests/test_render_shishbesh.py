@@ -11,9 +11,13 @@ from PIL import ImageChops
 
 from engines.base import Event
 from engines.shishbesh import ENGINE, GEOMETRY, PARK, ShishbeshOptions, ShishbeshState
-from render import common
 from render import shishbesh as board
+from render.dice import die_image
+from render.marks import red_cross, round_ring
+from render.pieces import marker_image, numbered_token, standing_piece
 from render.shishbesh import LABEL_KEYS, cell_centre, home_centre, hut_centre, park_spot, pitch, render_board
+from render.theme import GOLD, RED
+from render.typeset import font
 from tests.render_helpers import (
     assert_ring_only_on,
     close,
@@ -42,7 +46,6 @@ LABELS = {
     "jump": "углы: 1 — к соседнему, 3 — по диагонали",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий"]
-GOLD, RED = common.GOLD, common.RED
 BOARDS = ("standard", "long")
 Box = tuple[int, int, int, int]
 render = renderer(render_board, LABELS, NAMES)
@@ -95,9 +98,9 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, 3, "long")[120]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, board._hut_piece, board._jump_arrow, common.round_ring,
-                   common.red_cross, common.numbered_token, common.standing_piece, common.die_image,
-                   common.marker_image, common.font):
+    for cached in (board._base, board._palette, board._hut_piece, board._jump_arrow, round_ring,
+                   red_cross, numbered_token, standing_piece, die_image,
+                   marker_image, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), list(events)) == first
 
