@@ -110,8 +110,6 @@ def _layout(seats: int) -> _Layout:
 # ---------------------------------------------------------------- cached art
 
 
-
-
 @lru_cache(maxsize=4)
 def _bowl_art(width: int) -> tuple[Image.Image, Image.Image]:
     """The bowl in two layers (back: inside; front: body and lip) so chips sit inside."""

@@ -95,8 +95,6 @@ def _layout(seats: int) -> _Layout:
 # ---------------------------------------------------------------- cached art
 
 
-
-
 @lru_cache(maxsize=4)
 def _slot(size: int) -> Image.Image:
     """An empty place for a die: a dashed rounded square with a question mark (RGBA)."""
