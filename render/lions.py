@@ -4,7 +4,7 @@ and a campfire) round А–Е, every circle named; lions and hunters as two piec
 and shape; the turn being built as a gold trail, the previous turn as a faint one, captures as red ✕,
 the push rule and the pushed pieces, and one card per player (side, pieces left, turn or result).
 
-Grid units (x 0..8, y 0..7, y down) map to pixels by :func:`grid_px`; :func:`centre` gives a circle's.
+Where the circles and their names are: :mod:`render.lions_geometry`.
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture (board, caves,
 camp, names of circles, card frames with the side words) is drawn once per (lions seat, words) at
 K× and scaled down, then cached; each call pastes trails, rings, crosses and pieces on a copy and maps
@@ -20,13 +20,31 @@ from dataclasses import replace
 from functools import lru_cache
 from itertools import pairwise
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFilter
 
 from engines.base import Event
 from engines.lions import ENGINE, HUNTERS, LIONS, Built, LionsOptions, LionsState, bits, build, pushed, sides
-from engines.lions_board import CIRCLES, LINES, SIZE
+from engines.lions_board import CIRCLES, LINES
 from render.canvas import paste, rounded_mask
 from render.cards import mark_card, panel_grid, seat_standing, shadowed_card
+from render.lions_geometry import (
+    BOARD,
+    FRAME,
+    MARGIN,
+    PIECE,
+    PIECES,
+    PUSH_AT,
+    P,
+    R,
+    W,
+    caves,
+    centre,
+    grid_px,
+    label_font,
+    label_spots,
+    prominent,
+    seg_dist,
+)
 from render.marks import dashed_ring, red_cross, round_ring
 from render.png import colour_strip, fitted_palette, to_png
 from render.theme import BG, CARD, GOLD, INK, IVORY, LIGHT, RED, RGB, SS, WOOD, Box, tint
@@ -35,22 +53,12 @@ from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_la
 # the pills of the mover / winner / a draw, the two sides' names, the push rule («в затылок») badge
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "draw", "lions", "hunters", "push")
 
-W = 1024
-MARGIN = 16
-FRAME = 10  # the wood rim round the sand
-P = 104  # one grid unit in px
-TOP, BOTTOM = 1.0, 0.62  # grid units of sand above row 0 (the cliff) and below row 7
-BOARD: Box = (MARGIN, MARGIN, W - MARGIN, MARGIN + round((TOP + 7 + BOTTOM) * P) + 2 * FRAME)
 GAP = 14
 RADIUS = 16
 PANEL_H = 100
 HEADER_H = 44
-R = 29  # a circle's radius
-PIECE = 68  # a piece's size: it hides its circle
-PIECES = 6
 K = 3  # the static board is drawn K times larger and scaled down
 COMPRESS = 3
-PUSH_AT = (2.62, 3.62)  # the push badge's place: the free sand left of the middle
 
 SAND: RGB = (233, 214, 170)
 CAMP: RGB = (216, 190, 140)
@@ -77,91 +85,8 @@ SIDE_INK: dict[str, RGB] = {LIONS: (132, 70, 18), HUNTERS: (24, 92, 52)}  # side
 # ---------------------------------------------------------------- geometry
 
 
-def grid_px(x: float, y: float) -> tuple[float, float]:
-    """Grid units to picture pixels (column 4 on the middle of the picture)."""
-    return W / 2 + (x - 4) * P, BOARD[1] + FRAME + (y + TOP) * P
-
-
-def centre(circle: int) -> tuple[int, int]:
-    c = CIRCLES[circle]
-    x, y = grid_px(c.x, c.y)
-    return round(x), round(y)
-
-
 def _cards() -> tuple[tuple[Box, ...], int]:
     return panel_grid(2, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
-
-
-def _caves() -> tuple[tuple[int, int], ...]:
-    """The lion circles paired by cave: those on row 0, left to right, two a cave."""
-    top = sorted((c.x, i) for i, c in enumerate(CIRCLES) if c.y == 0)
-    return tuple((top[k][1], top[k + 1][1]) for k in range(0, len(top), 2))
-
-
-def _prominent(label: str) -> bool:
-    """Names the rules talk about (1–6, А–Е, +1…+8) are printed bold; the plain numbers small and grey."""
-    return not label.isdigit() or int(label) <= PIECES
-
-
-def _label_font(label: str) -> ImageFont.FreeTypeFont:
-    return font(22, True) if _prominent(label) else font(17)
-
-
-def _seg_dist(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / (dx * dx + dy * dy)))
-    return math.dist(p, (ax + t * dx, ay + t * dy))
-
-
-def _obstacles() -> list[Box]:
-    """Boxes a circle's name must keep off: the push badge and the camp's tents and fire."""
-    out: list[Box] = []
-    for (x, y), (w, h) in ((PUSH_AT, (1.9, 0.5)), ((4, 7.05), (3.4, 0.75))):
-        (x0, y0), (x1, y1) = grid_px(x - w / 2, y - h / 2), grid_px(x + w / 2, y + h / 2)
-        out.append((round(x0), round(y0), round(x1), round(y1)))
-    return out
-
-
-@lru_cache(maxsize=1)
-def label_spots() -> tuple[tuple[int, int], ...]:
-    """Where each circle's name is printed: beside it, clear of its piece, the lines, the other circles and
-    the names placed before it, and nearer its own circle than any other (so it cannot be misread).
-
-    Directions are tried in a fixed order (up-right first); the first with room wins, else the roomiest.
-    A lion circle's name sits on the rock above its cave entrance.
-    """
-    ends = [(centre(a), centre(b)) for a, b in LINES]
-    taken = _obstacles()
-    spots: list[tuple[int, int]] = []
-    for i, c in enumerate(CIRCLES):
-        cx, cy = centre(i)
-        if c.y == 0:
-            spots.append((cx, round(cy - 0.64 * P)))
-            continue
-        fnt = _label_font(c.label)
-        hw, hh = fnt.getlength(c.label) / 2 + 2, fnt.size / 2
-        best: tuple[float, int, tuple[int, int]] | None = None
-        for rank, deg in enumerate((-45, -135, 45, 135, 0, 180, -90, 90)):
-            ux, uy = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-            dist = PIECE / 2
-            while math.hypot(max(abs(ux * dist) - hw, 0), max(abs(uy * dist) - hh, 0)) < PIECE / 2 + 1:
-                dist += 1  # push the name's box off the piece
-            lx, ly = cx + ux * dist, cy + uy * dist
-            probe = [(lx + sx * hw, ly + sy * hh) for sx in (-1, 0, 1) for sy in (-1, 0, 1)]
-            room = min(_seg_dist(p, a, b) for p in probe for a, b in ends)
-            others = [math.dist((lx, ly), centre(j)) for j in range(SIZE) if j != i]
-            room = min(room, min(others) - PIECE / 2 - hw, (min(others) - math.dist((lx, ly), (cx, cy))) / 2)
-            for x0, y0, x1, y1 in taken:
-                room = min(room, max(x0 - lx - hw, lx - hw - x1, y0 - ly - hh, ly - hh - y1))
-            score = (min(room, 12.0), -rank, (round(lx), round(ly)))
-            if best is None or score[:2] > best[:2]:
-                best = score
-        assert best is not None
-        lx, ly = best[2]
-        spots.append((lx, ly))
-        taken.append((round(lx - hw), round(ly - hh), round(lx + hw), round(ly + hh)))
-    return tuple(spots)
 
 
 # ---------------------------------------------------------------- cached art
@@ -169,7 +94,7 @@ def label_spots() -> tuple[tuple[int, int], ...]:
 
 def _draw_caves(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
     """Three rock domes along the top, each with a dark arched entrance round each of its lion circles."""
-    for a, b in _caves():
+    for a, b in caves():
         (xa, _), (xb, _) = (CIRCLES[a].x, 0), (CIRCLES[b].x, 0)
         mx, half = (xa + xb) / 2, (xb - xa) / 2 + 0.66
         dome = []
@@ -222,7 +147,7 @@ def _draw_grass(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
     for _ in range(160):
         x, y = rng.uniform(-0.5, 8.5), rng.uniform(0.8, 7.4)
         near_circle = min(math.dist((x, y), c[1:]) for c in CIRCLES) < 0.62
-        near_line = min(_seg_dist((x, y), a, b) for a, b in ends) < 0.22
+        near_line = min(seg_dist((x, y), a, b) for a, b in ends) < 0.22
         in_camp = 1.8 < x < 6.2 and y > 4.3
         if near_circle or near_line or in_camp or (abs(x - PUSH_AT[0]) < 1.1 and abs(y - PUSH_AT[1]) < 0.45):
             continue
@@ -261,8 +186,8 @@ def _draw_board() -> Image.Image:
         edge = 4 if c.label.startswith("+") else 3  # the circles the rules name by «+n» a little bolder
         a.ellipse((x - r, y - r, x + r, y + r), fill=SPOT, outline=LINE, width=edge * K)
     for c, (lx, ly) in zip(CIRCLES, label_spots(), strict=True):
-        bold = _prominent(c.label)
-        fnt = font(_label_font(c.label).size * K, bold)
+        bold = prominent(c.label)
+        fnt = font(label_font(c.label).size * K, bold)
         fill, stroke = (IVORY, INK) if c.y == 0 else (INK, SAND) if bold else (GREY_INK, SAND)
         a.text(((lx - BOARD[0]) * K, (ly - BOARD[1]) * K), c.label, font=fnt, fill=fill, anchor="mm",
                stroke_width=(3 if bold else 2) * K, stroke_fill=stroke)
