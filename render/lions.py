@@ -379,7 +379,7 @@ def _draw_push(img: Image.Image, d: ImageDraw.ImageDraw, word: str) -> None:
     x, y = (round(v) for v in grid_px(*PUSH_AT))
     fnt = fit_font(word, 1.5 * P, 20, 13, bold=True)
     box = pill(d, (x + 20, y), word, fnt, PUSH, (255, 255, 255), anchor="m", pad=(12, 5),
-                   max_width=1.6 * P)
+               max_width=1.6 * P)
     _at(img, _push_badge(34), (box[0] - 20, y))
 
 
@@ -396,7 +396,7 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
         text = labels["winner" if won else "draw" if drawn else "turn"]
         fnt = fit_font(text, pw * 0.35, 19, 13, bold=True)
         right = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
-                         max_width=pw * 0.4)[0] - 8
+                     max_width=pw * 0.4)[0] - 8
     text, fnt = seat_name(names, seat, right - x0 - 56, 24)
     d.text((x0 + 52, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     side, cy = state.side_of(seat), y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2
@@ -443,7 +443,7 @@ def _palette() -> Image.Image:
     n = len(game)
     keep = [GOLD, RED, INK, LIGHT, SPOT, SAND, LINE, CAVE, LION, MANE, HUNTER, HAT, PUSH, *SIDE_INK.values()]
     return fitted_palette(_compose, game, (n // 5, n // 2, n - 4, n - 3, n - 2, n - 1), LABEL_KEYS,
-                              [colour_strip(keep, W)])
+                          [colour_strip(keep, W)])
 
 
 def render_board(state: LionsState, names: Sequence[str], labels: Mapping[str, str],

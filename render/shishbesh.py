@@ -109,7 +109,7 @@ def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
             a, b = (ax * SS, ay * SS), (bx * SS, by * SS)
             ux, uy = (b[0] - a[0]) / math.dist(a, b), (b[1] - a[1]) / math.dist(a, b)
             draw_arrow(g, (a[0] + ux * 16 * SS, a[1] + uy * 16 * SS), (b[0] - ux * 16 * SS, b[1] - uy * 16 * SS),
-                           (*ARROW, 255), 3 * SS, 9 * SS, both=True)
+                       (*ARROW, 255), 3 * SS, 9 * SS, both=True)
     for ax, ay in spots:
         g.ellipse(((ax - 13) * SS, (ay - 13) * SS, (ax + 13) * SS, (ay + 13) * SS), fill=(*CORNER, 255),
                   outline=(*INK, 255), width=2 * SS)
@@ -241,7 +241,7 @@ def _draw_options(img: Image.Image, state: ShishbeshState) -> None:
     for (xy, size), numbers in places.items():
         for j, piece in enumerate(sorted(numbers)):
             paste(img, numbered_token(seat, piece + 1, tok), (xy[0] - size // 2 - tok // 3 + j * (tok - 4),
-                                                                  xy[1] - size // 2 - tok // 3))
+                                                              xy[1] - size // 2 - tok // 3))
 
 
 # ---------------------------------------------------------------- dice card and panels
@@ -342,7 +342,7 @@ def _palette(seats: int, board: str) -> Image.Image:
     n = len(game)
     keep = [GOLD, RED, INK, LIGHT, CELL, CORNER, HUT, LINE, *(player(s).colour for s in range(seats))]
     return fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
-                              [colour_strip(keep, W)])
+                          [colour_strip(keep, W)])
 
 
 def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],
@@ -356,4 +356,4 @@ def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[st
     """
     require_labels(labels, LABEL_KEYS)
     return to_png(_compose(state, names, labels, events), palette=_palette(state.seats, state.options.board),
-                      compress_level=COMPRESS)
+                  compress_level=COMPRESS)

@@ -473,7 +473,7 @@ def _palette(seats: int) -> Image.Image:
     n = len(game)
     keep = [GOLD, RED, INK, LIGHT, VIOLET, PAPER, *(player(s).colour for s in range(seats))]
     return fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1), LABEL_KEYS,
-                              [colour_strip(keep, W)], COLORS)
+                          [colour_strip(keep, W)], COLORS)
 
 
 def render_board(state: TisheState, names: Sequence[str], labels: Mapping[str, str],

@@ -120,8 +120,7 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     first = render(state)
     assert render(state) == first
     for cached in (board._base, board._draw_board, board._palette, board._piece, board._trail, board._joint,
-                   board._push_badge, geometry.label_spots, round_ring, dashed_ring, red_cross,
-                   font):
+                   board._push_badge, geometry.label_spots, round_ring, dashed_ring, red_cross, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), [Event("step", 1, {"to": 3})]) == first
 

@@ -100,9 +100,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, 3, "long")[120]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, board._hut_piece, board._jump_arrow, round_ring,
-                   red_cross, numbered_token, standing_piece, die_image,
-                   marker_image, font):
+    for cached in (board._base, board._palette, board._hut_piece, board._jump_arrow, round_ring, red_cross,
+                   numbered_token, standing_piece, die_image, marker_image, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), list(events)) == first
 

@@ -80,9 +80,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state = mid("tower", 5)
     first = render_board(state, NAMES[:5], LABELS)
     assert render_board(state, NAMES[:5], LABELS) == first
-    for cached in (board._base, board._palette, board._layout, board._die_patch,
-                   die_image, marker_image, stack_image, font,
-                   fit_name, _text_mask, _ring_parts):
+    for cached in (board._base, board._palette, board._layout, board._die_patch, die_image, marker_image,
+                   stack_image, font, fit_name, _text_mask, _ring_parts):
         cached.cache_clear()
     assert render_board(state, list(NAMES[:5]), dict(LABELS)) == first
 
