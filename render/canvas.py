@@ -19,7 +19,7 @@ def image_of(canvas: Image.Image | ImageDraw.ImageDraw) -> Image.Image:
     return canvas
 
 
-def paste(canvas: Image.Image | ImageDraw.ImageDraw, sprite: Image.Image, xy: tuple[int, int]):
+def paste(canvas: Image.Image | ImageDraw.ImageDraw, sprite: Image.Image, xy: tuple[int, int]) -> None:
     """Alpha-paste an RGBA sprite at ``xy`` (top-left)."""
     image_of(canvas).paste(sprite, (int(xy[0]), int(xy[1])), sprite)
 

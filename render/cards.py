@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -14,6 +14,19 @@ from render.marks import paste_ring, veil
 from render.pieces import marker_image
 from render.theme import CARD, FELT, FELT_DARK, FELT_TEXT, GOLD, INK, PANEL_DIM, RGB, WOOD, WOOD_DARK, Box, player
 from render.typeset import fit_font, pill, seat_name
+
+
+class SeatedState(Protocol):
+    """What a player card reads off a game state: whether the game is over, who won it, whose turn it is."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def turn(self) -> int: ...
 
 
 def felt(size: tuple[int, int], centre: RGB = FELT, edge: RGB = FELT_DARK) -> Image.Image:
@@ -83,7 +96,7 @@ def player_card(img: Image.Image, box: Box, seat: int, radius: int, header_h: in
     paste(img, marker_image(seat, marker), (x0 + inset, y0 + (header_h - marker) // 2))
 
 
-def seat_standing(state: Any, seat: int) -> tuple[bool, bool]:
+def seat_standing(state: SeatedState, seat: int) -> tuple[bool, bool]:
     """(won, current) for ``seat``: the winner of a finished game, the player to move in a running one."""
     return state.finished and state.winner == seat, not state.finished and state.turn == seat
 
@@ -101,8 +114,8 @@ def mark_card(img: Image.Image, box: Box, radius: int, won: bool, current: bool,
         paste_ring(img, w, h, radius, 6, GOLD, (x0 - 6, y0 - 6))
 
 
-def card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: Any, names: Sequence[str],
-                labels: Mapping[str, str], radius: int, header_h: int) -> None:
+def card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: SeatedState,
+                names: Sequence[str], labels: Mapping[str, str], radius: int, header_h: int) -> None:
     """A player card's frame and header: turn/winner ring and pill on the right, the name fitted
     into what is left (the card's marker is part of the cached base)."""
     x0, y0, x1, _ = box

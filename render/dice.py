@@ -26,8 +26,7 @@ def die_image(value: int | None, size: int, face: RGB = IVORY, pip: RGB = PIP) -
     big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     radius = round(s * 0.2)
-    blank = not value
-    alpha = 110 if blank else 255
+    alpha = 255 if value else 110  # a blank die is a faint place for one
     edge = (*shade(face, -0.32), alpha)
     d.rounded_rectangle((0, 0, s - 1, s - 1), radius=radius, fill=edge)
     inset = max(SS, round(s * 0.035))
@@ -36,11 +35,11 @@ def die_image(value: int | None, size: int, face: RGB = IVORY, pip: RGB = PIP) -
     d.rounded_rectangle(top_face, radius=radius - inset, fill=(*shade(face, -0.08), alpha))
     hi = (inset, inset, s - 1 - inset - round(s * 0.02), s - 1 - bottom - round(s * 0.03))
     d.rounded_rectangle(hi, radius=radius - inset, fill=(*face, alpha))
-    if not blank:
+    if value:
         fx0, fy0, fx1, fy1 = top_face
         cw, ch = (fx1 - fx0) / 4, (fy1 - fy0) / 4
         r = s * 0.088
-        for col, row in _PIPS[int(value)]:
+        for col, row in _PIPS[value]:
             cx, cy = fx0 + cw * (col + 1), fy0 + ch * (row + 1)
             d.ellipse((cx - r, cy - r * 0.92, cx + r, cy + r), fill=(*shade(pip, 0.25), 255))
             d.ellipse((cx - r, cy - r, cx + r, cy + r * 0.86), fill=(*pip, 255))

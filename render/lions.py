@@ -92,7 +92,13 @@ def _cards() -> tuple[tuple[Box, ...], int]:
 # ---------------------------------------------------------------- cached art
 
 
-def _draw_caves(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
+def _art_px(x: float, y: float) -> tuple[float, float]:
+    """Grid point (x, y) on the board's K-times canvas."""
+    px, py = grid_px(x, y)
+    return (px - BOARD[0]) * K, (py - BOARD[1]) * K
+
+
+def _draw_caves(d: ImageDraw.ImageDraw, rng: random.Random) -> None:
     """Three rock domes along the top, each with a dark arched entrance round each of its lion circles."""
     for a, b in caves():
         (xa, _), (xb, _) = (CIRCLES[a].x, 0), (CIRCLES[b].x, 0)
@@ -101,33 +107,33 @@ def _draw_caves(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
         for k in range(25):  # a lumpy half-ellipse from the cliff top down to the cave floor
             t = math.pi * k / 24
             r = 1 + (rng.uniform(-0.05, 0.05) if 0 < k < 24 else 0)
-            dome.append(at(mx - math.cos(t) * half * r, 0.44 - math.sin(t) * 1.6 * r))
+            dome.append(_art_px(mx - math.cos(t) * half * r, 0.44 - math.sin(t) * 1.6 * r))
         d.polygon(dome, fill=ROCK, outline=ROCK_DARK, width=3 * K)
         for _ in range(6):  # lighter boulders and dark cracks: rock, not a blob
             x, y = mx + rng.uniform(-half * 0.8, half * 0.8), rng.uniform(-0.9, -0.55)
-            (px, py), s = at(x, y), rng.uniform(0.1, 0.18) * P * K
+            (px, py), s = _art_px(x, y), rng.uniform(0.1, 0.18) * P * K
             d.ellipse((px - s, py - s * 0.6, px + s, py + s * 0.6), fill=ROCK_LIGHT)
         for _ in range(4):
             x, y = mx + rng.uniform(-half * 0.7, half * 0.7), rng.uniform(-0.8, 0.1)
-            d.line([at(x, y), at(x + rng.uniform(-0.15, 0.15), y + 0.25)], fill=ROCK_DARK, width=2 * K)
+            d.line([_art_px(x, y), _art_px(x + rng.uniform(-0.15, 0.15), y + 0.25)], fill=ROCK_DARK, width=2 * K)
         for c in (a, b):
             x = CIRCLES[c].x
-            (x0, top), (x1, floor) = at(x - 0.42, -0.48), at(x + 0.42, 0.44)
+            (x0, top), (x1, floor) = _art_px(x - 0.42, -0.48), _art_px(x + 0.42, 0.44)
             d.rectangle((x0, top + 0.4 * P * K, x1, floor), fill=CAVE)
             d.pieslice((x0, top, x1, top + 0.8 * P * K), 180, 360, fill=CAVE)
             d.arc((x0, top, x1, top + 0.8 * P * K), 180, 360, fill=ROCK_DARK, width=3 * K)
 
 
-def _draw_camp(d: ImageDraw.ImageDraw, at) -> None:
+def _draw_camp(d: ImageDraw.ImageDraw) -> None:
     """Trodden earth round А–Е with two tents and a campfire below them."""
-    (x0, y0), (x1, y1) = at(1.9, 4.45), at(6.1, 7.62)
+    (x0, y0), (x1, y1) = _art_px(1.9, 4.45), _art_px(6.1, 7.62)
     d.rounded_rectangle((x0, y0, x1, y1 + P * K), radius=0.7 * P * K, fill=CAMP)
     for tx in (2.72, 5.28):  # tents: a khaki triangle with a dark door
-        (left, base), (top_x, top_y), (right, _) = at(tx - 0.48, 7.36), at(tx, 6.74), at(tx + 0.48, 7.36)
+        (left, base), (top_x, top_y), (right, _) = _art_px(tx - 0.48, 7.36), _art_px(tx, 6.74), _art_px(tx + 0.48, 7.36)
         d.polygon([(left, base), (top_x, top_y), (right, base)], fill=TENT, outline=TENT_DARK, width=2 * K)
         d.polygon([(top_x - 0.12 * P * K, base), (top_x, top_y + 0.18 * P * K), (top_x + 0.12 * P * K, base)],
                   fill=TENT_DARK)
-    fx, fy = at(4, 7.14)
+    fx, fy = _art_px(4, 7.14)
     u = P * K
     for k in range(8):  # a ring of stones
         t = 2 * math.pi * k / 8
@@ -141,7 +147,7 @@ def _draw_camp(d: ImageDraw.ImageDraw, at) -> None:
                    (fx + w * 0.5 * u, fy - h * 0.5 * u), (fx + w * u, fy)], fill=colour)
 
 
-def _draw_grass(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
+def _draw_grass(d: ImageDraw.ImageDraw, rng: random.Random) -> None:
     """Tufts of grass where nothing else is: sand that reads as savanna."""
     ends = [(CIRCLES[a][1:], CIRCLES[b][1:]) for a, b in LINES]
     for _ in range(160):
@@ -151,7 +157,7 @@ def _draw_grass(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
         in_camp = 1.8 < x < 6.2 and y > 4.3
         if near_circle or near_line or in_camp or (abs(x - PUSH_AT[0]) < 1.1 and abs(y - PUSH_AT[1]) < 0.45):
             continue
-        px, py = at(x, y)
+        px, py = _art_px(x, y)
         s = 0.09 * P * K
         for dx in (-0.7, 0, 0.7):
             d.line((px + dx * s * 0.5, py, px + dx * s, py - s * (1.3 - abs(dx) * 0.4)), fill=GRASS, width=K * 2)
@@ -169,19 +175,14 @@ def _draw_board() -> Image.Image:
                                            radius=14 * K, fill=255)
     art = Image.new("RGB", big.size, SAND)
     a = ImageDraw.Draw(art)
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        px, py = grid_px(x, y)
-        return (px - BOARD[0]) * K, (py - BOARD[1]) * K
-
     rng = random.Random(7)  # fixed: the same art every time
-    _draw_grass(a, at, rng)
-    _draw_camp(a, at)
-    _draw_caves(a, at, rng)
+    _draw_grass(a, rng)
+    _draw_camp(a)
+    _draw_caves(a, rng)
     for i, j in LINES:
-        a.line([at(*CIRCLES[i][1:]), at(*CIRCLES[j][1:])], fill=LINE, width=5 * K)
+        a.line([_art_px(*CIRCLES[i][1:]), _art_px(*CIRCLES[j][1:])], fill=LINE, width=5 * K)
     for c in CIRCLES:
-        x, y = at(c.x, c.y)
+        x, y = _art_px(c.x, c.y)
         r = R * K
         edge = 4 if c.label.startswith("+") else 3  # the circles the rules name by «+n» a little bolder
         a.ellipse((x - r, y - r, x + r, y + r), fill=SPOT, outline=LINE, width=edge * K)
@@ -268,7 +269,8 @@ def _trail(a: int, b: int, style: str) -> tuple[Image.Image, tuple[int, int]]:
     x0, y0 = min(ax, bx) - 24, min(ay, by) - 24
     img = Image.new("RGBA", ((abs(bx - ax) + 48) * SS, (abs(by - ay) + 48) * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    p, q = ((ax - x0) * SS, (ay - y0) * SS), ((bx - x0) * SS, (by - y0) * SS)
+    p: tuple[float, float] = ((ax - x0) * SS, (ay - y0) * SS)
+    q: tuple[float, float] = ((bx - x0) * SS, (by - y0) * SS)
     n = math.dist(p, q)
     ux, uy = (q[0] - p[0]) / n, (q[1] - p[1]) / n
     now = style == "now"

@@ -81,8 +81,9 @@ CIRCUIT = tuple(_turn(*_ARM[i % rules.ARM], i // rules.ARM) for i in range(rules
 
 def grid_cell(colour: int, progress: int) -> tuple[int, int]:
     """The (col, row) of a piece of ``colour`` at ``progress`` 0..55 (circuit or lane)."""
-    if 0 <= progress <= LAST_CIRCUIT:
-        col, row = CIRCUIT[cell_of(colour, progress)]
+    cell = cell_of(colour, progress) if 0 <= progress <= LAST_CIRCUIT else None
+    if cell is not None:
+        col, row = CIRCUIT[cell]
     elif LAST_CIRCUIT < progress < CENTRE:
         col, row = _turn(*_LANE[progress - LAST_CIRCUIT - 1], colour)
     else:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -99,8 +98,8 @@ def red_cross(size: int) -> Image.Image:
     return img.reduce(SS)
 
 
-def draw_arrow(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: Any, width: float,
-               head: float, both: bool = False) -> None:
+def draw_arrow(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, ...],
+               width: float, head: float, both: bool = False) -> None:
     """A straight arrow from ``a`` to ``b`` with a ``head`` px long tip (at both ends when ``both``)."""
     n = math.dist(a, b)
     ux, uy = (b[0] - a[0]) / n, (b[1] - a[1]) / n

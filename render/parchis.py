@@ -165,7 +165,7 @@ def _draw_board(seats: int, home_word: str) -> Image.Image:
     return big.resize((side, side), Image.Resampling.LANCZOS)
 
 
-def _draw_home(d: ImageDraw.ImageDraw, colour: int, seat: int | None, word: str, size: int) -> None:
+def _draw_home(d: ImageDraw.ImageDraw, colour: int, seat: int | None, word: str, size: float) -> None:
     """``colour``'s home corner, its corridor and its triangle in the centre, in the colours of the
     ``seat`` that plays it (grey when nobody does, and then without the four spots and the home's
     ``word``, drawn ``size`` px)."""
@@ -352,9 +352,9 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     mx = (x0 + x1) // 2
     die = state.last_dice[0] if state.last_dice else 0
     if state.last_seat is not None and die:
-        seat = state.last_seat
-        text, fnt = seat_name(names, seat, x1 - x0 - 64, 20)
-        paste(img, marker_image(seat, 26), (x0 + 16, y0 + 19))
+        thrower = state.last_seat
+        text, fnt = seat_name(names, thrower, x1 - x0 - 64, 20)
+        paste(img, marker_image(thrower, 26), (x0 + 16, y0 + 19))
         d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     box = (mx - DIE // 2, y0 + 62, mx + DIE // 2, y0 + 62 + DIE)
     choosing = state.phase == PHASE_MOVE and not state.finished

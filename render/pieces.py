@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TypedDict, Unpack
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -175,13 +176,25 @@ def stack_image(
     return img
 
 
+class StackStyle(TypedDict, total=False):
+    """How :func:`stack_image` stacks the chips (its keyword arguments)."""
+
+    chip_w: int
+    step: int
+    per_column: int
+    max_columns: int
+    gap: int
+    rim: RGB | None
+    aspect: float
+
+
 def draw_stack(
     canvas: Image.Image | ImageDraw.ImageDraw,
     x: int,
     bottom: int,
     count: int,
     colour: RGB,
-    **style,
+    **style: Unpack[StackStyle],
 ) -> int:
     """Paste :func:`stack_image` standing on ``bottom`` from ``x``; returns its width."""
     img = stack_image(count, colour, **style)

@@ -6,14 +6,23 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar
 
 from PIL import Image
 
-from engines.base import Engine, Event, GameState
+from engines.base import Engine, Event, GameOptions, GameState
 from render.theme import BG, RGB
 
-State = TypeVar("State", bound=GameState)
+
+class PlayedState(GameState, Protocol):
+    """A game state that says when its game is over (every engine's does)."""
+
+    @property
+    def finished(self) -> bool: ...
+
+
+State = TypeVar("State", bound=PlayedState)
+Options = TypeVar("Options", bound=GameOptions)
 
 
 def to_png(
@@ -77,7 +86,9 @@ def _merge_palette(fine: Image.Image, colors: int) -> Image.Image:
         a = min(alive, key=lambda i: best[i])
         b = best[a][1]
         total = weight[a] + weight[b]
-        mean[a] = tuple((x * weight[a] + y * weight[b]) / total for x, y in zip(mean[a], mean[b], strict=True))
+        (r, g, u), (r2, g2, u2) = mean[a], mean[b]
+        mean[a] = ((r * weight[a] + r2 * weight[b]) / total, (g * weight[a] + g2 * weight[b]) / total,
+                   (u * weight[a] + u2 * weight[b]) / total)
         weight[a] = total
         alive.remove(b)
         del best[b]
@@ -99,12 +110,12 @@ def colour_strip(colours: Sequence[RGB], width: int) -> Image.Image:
     return strip
 
 
-def random_game(engine: Engine[State, Any], options: Any, seats: int, seed: str, rng: random.Random,
+def random_game(engine: Engine[State, Options], options: Options, seats: int, seed: str, rng: random.Random,
                 limit: int | None = None) -> list[tuple[State, Sequence[Event]]]:
     """Every (state, events of the action that made it) of a game played by ``rng``, ``limit`` states at most."""
     state, events = engine.new_game(options, seats, seed)
     game: list[tuple[State, Sequence[Event]]] = [(state, events)]
-    while not state.finished and (limit is None or len(game) < limit):  # type: ignore[attr-defined]
+    while not state.finished and (limit is None or len(game) < limit):
         state, events, _entry = engine.apply(state, rng.choice(engine.legal_actions(state)).code)
         game.append((state, events))
     return game

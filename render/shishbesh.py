@@ -195,7 +195,7 @@ def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]
     for seat, _piece, start, end, jump in moves:
         if jump:
             arm = state.arm(seat)
-            sprite, xy = _jump_arrow(board, geo.cell(arm, start), geo.cell(arm, end))  # type: ignore[arg-type]
+            sprite, xy = _jump_arrow(board, geo.cell(arm, start), geo.cell(arm, end))
             paste(img, sprite, xy)
     for faint in (True, False):
         for seat, piece, start, end, _jump in moves:
@@ -209,10 +209,10 @@ def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]
         if e.kind in _MOVES and e.seat is not None:
             mover = (e.seat, int(e.data["to"]))
         elif e.kind == "capture" and mover is not None:
-            xy = position_centre(state, *mover)
-            if xy is not None:
+            taken = position_centre(state, *mover)
+            if taken is not None:
                 r = round(pitch(board) * 0.42)
-                paste(img, red_cross(28), (xy[0] + r - 16, xy[1] - r - 12))
+                paste(img, red_cross(28), (taken[0] + r - 16, taken[1] - r - 12))
 
 
 def _options(state: ShishbeshState) -> list[tuple[int, int, int]]:
@@ -260,9 +260,9 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, 
     x0, y0, x1, y1 = DICE_CARD
     mx = (x0 + x1) // 2
     if state.last_seat is not None and state.last_dice:
-        seat = state.last_seat
-        text, fnt = seat_name(names, seat, x1 - x0 - 64, 20)
-        paste(img, marker_image(seat, 26), (x0 + 16, y0 + 19))
+        thrower = state.last_seat
+        text, fnt = seat_name(names, thrower, x1 - x0 - 64, 20)
+        paste(img, marker_image(thrower, 26), (x0 + 16, y0 + 19))
         d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     choosing = state.phase == PHASE_MOVE and not state.finished
     left = list(state.dice) if choosing else []

@@ -96,7 +96,7 @@ def draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Image
 
 
 def _draw_park(d: ImageDraw.ImageDraw, board: str, arm: int, style: PlayerStyle | None, word: str,
-               size: int) -> None:
+               size: float) -> None:
     """``arm``'s park: a mandala round the four waiting spots in its player's colours (grey when
     nobody plays the arm; then without the park's ``word``, drawn ``size`` px)."""
     colour, wash = (style.colour, style.tint) if style else (NEUTRAL, PAPER)

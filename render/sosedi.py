@@ -88,7 +88,7 @@ class _Layout:
     width: int
     height: int
     table: Box
-    dice: tuple[Box, Box, Box]
+    dice: tuple[Box, ...]  # the three big dice
     side: Box  # the bowl / tower area
     panels: tuple[Box, ...]
 
@@ -104,7 +104,7 @@ def _layout(seats: int) -> _Layout:
     dice = tuple((dx + i * (DIE + DIE_GAP), dy, dx + i * (DIE + DIE_GAP) + DIE, dy + DIE)
                  for i in range(3))
     side = (MARGIN + 660, MARGIN + 16, W - MARGIN - 16, MARGIN + TABLE_H - 16)
-    return _Layout(W, height, table, dice, side, panels)  # type: ignore[arg-type]
+    return _Layout(W, height, table, dice, side, panels)
 
 
 # ---------------------------------------------------------------- cached art

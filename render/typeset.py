@@ -11,12 +11,17 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, AnyStr
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render.canvas import image_of, rounded_mask
 from render.theme import RGB, Box, player
+
+if TYPE_CHECKING:
+    from PIL.ImageText import Text
+
+Ink = float | tuple[int, ...] | str  # a colour as ImageDraw takes it (Pillow's own alias is private)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
@@ -64,7 +69,7 @@ def ellipsize(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
     return text[:lo].rstrip() + "…" if lo else "…"
 
 
-def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool = False):
+def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The largest font from ``size`` down to ``min_size`` in which ``text`` fits."""
     while size > min_size and font(size, bold).getlength(text) > max_width:
         size -= 2 if size > 30 else 1
@@ -72,7 +77,8 @@ def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool =
 
 
 @lru_cache(maxsize=1024)
-def fit_name(name: str, max_width: float, size: int, bold: bool = True, fallback: str = "?"):
+def fit_name(name: str, max_width: float, size: int, bold: bool = True,
+             fallback: str = "?") -> tuple[str, ImageFont.FreeTypeFont]:
     """A player name cleaned and ellipsised for ``max_width``: ``(text, font)``; cached, as the same
     names are fitted on every frame."""
     text = clean_text(name, bold) or fallback
@@ -118,11 +124,11 @@ class TextDraw(ImageDraw.ImageDraw):
     lines, bitmap fonts, extra options) takes Pillow's own path.
     """
 
-    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
-             anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
-        simple = (not args and not kwargs and isinstance(text, str) and "\n" not in text
-                  and isinstance(font, ImageFont.FreeTypeFont) and fill is not None and self.mode == "RGB")
-        if not simple:
+    def text(self, xy: tuple[float, float], text: AnyStr | Text[AnyStr], fill: Ink | None = None,
+             font: ImageFont.BaseImageFont | None = None, anchor: str | None = None, *args: Any,
+             **kwargs: Any) -> None:
+        if (args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont)
+                or fill is None or self.mode != "RGB"):  # not one plain line on an RGB image: Pillow's own path
             super().text(xy, text, fill, font, anchor, *args, **kwargs)
             return
         if not text:
