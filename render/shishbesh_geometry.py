@@ -92,8 +92,8 @@ def park_spot(board: str, arm: int, i: int) -> tuple[int, int]:
 
 
 def corner_cells(board: str) -> tuple[int, ...]:
-    geo = rules.GEOMETRY[board]
-    return tuple(geo.cell(0, c) for c in geo.corners)  # type: ignore[misc]
+    """The absolute circuit cells of the four corners: arm 0's corner positions, as arm 0 counts from cell 0."""
+    return rules.GEOMETRY[board].corners
 
 
 def position_centre(state: ShishbeshState, seat: int, position: int) -> tuple[int, int] | None:
