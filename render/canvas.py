@@ -14,8 +14,9 @@ from render.theme import RGB, SS
 
 
 def image_of(canvas: Image.Image | ImageDraw.ImageDraw) -> Image.Image:
+    """The image itself, or the image an ImageDraw draws on."""
     if isinstance(canvas, ImageDraw.ImageDraw):
-        return canvas._image  # the image an ImageDraw draws on
+        return canvas._image
     return canvas
 
 
@@ -35,10 +36,12 @@ def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
 
 
 def downsample(big: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """A sprite drawn :data:`SS` times larger brought down to ``size`` (Lanczos: smooth edges)."""
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
 def shade(colour: RGB, k: float) -> RGB:
+    """``colour`` lightened towards white by ``k`` > 0, or darkened towards black by ``k`` < 0."""
     if k >= 0:
         r, g, b = (round(c + (255 - c) * k) for c in colour)
     else:

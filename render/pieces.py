@@ -16,6 +16,7 @@ from render.typeset import font, pill
 
 
 def shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """The polygon of a seat's ``shape`` (any but the circle) of radius about ``r`` round (cx, cy)."""
     if shape == "square":
         k = r * 0.86
         return [(cx - k, cy - k), (cx + k, cy - k), (cx + k, cy + k), (cx - k, cy + k)]

@@ -25,6 +25,7 @@ CX = CY = MARGIN + SIDE // 2
 
 
 def arm_len(board: str) -> int:
+    """L of the module docstring: an arm's outer lanes run L cells out from their corners."""
     return rules.GEOMETRY[board].quarter // 2 - 1
 
 
@@ -76,11 +77,13 @@ def hut_centre(board: str, cell: int) -> tuple[int, int]:
 
 
 def park_centre(board: str, arm: int) -> tuple[int, int]:
+    """The middle of ``arm``'s park, in the picture corner beside the lane its pieces leave by."""
     c = 2.1 + arm_len(board) / 2
     return grid_point(board, c, c, arm)
 
 
 def park_radius(board: str) -> int:
+    """A park's radius in px."""
     return round(pitch(board) * (1.8 if board == "standard" else 2.2))
 
 

@@ -65,4 +65,5 @@ PLAYERS: tuple[PlayerStyle, ...] = tuple(
 
 
 def player(seat: int) -> PlayerStyle:
+    """How ``seat`` is drawn."""
     return PLAYERS[seat % len(PLAYERS)]
