@@ -4,7 +4,7 @@ and a campfire) round А–Е, every circle named; lions and hunters as two piec
 and shape; the turn being built as a gold trail, the previous turn as a faint one, captures as red ✕,
 the push rule and the pushed pieces, and one card per player (side, pieces left, turn or result).
 
-Grid units (x 0..8, y 0..7, y down) map to pixels by :func:`grid_px`; :func:`centre` gives a circle's.
+Where the circles and their names are: :mod:`render.lions_geometry`.
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture (board, caves,
 camp, names of circles, card frames with the side words) is drawn once per (lions seat, words) at
 K× and scaled down, then cached; each call pastes trails, rings, crosses and pieces on a copy and maps
@@ -20,33 +20,45 @@ from dataclasses import replace
 from functools import lru_cache
 from itertools import pairwise
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFilter
 
 from engines.base import Event
 from engines.lions import ENGINE, HUNTERS, LIONS, Built, LionsOptions, LionsState, bits, build, pushed, sides
-from engines.lions_board import CIRCLES, LINES, SIZE
-from render import common as kit
-from render.common import GOLD, INK, IVORY, RED, RGB, SS, Box, font, paste
+from engines.lions_board import CIRCLES, LINES
+from render.canvas import paste, rounded_mask
+from render.cards import mark_card, panel_grid, seat_standing, shadowed_card
+from render.lions_geometry import (
+    BOARD,
+    FRAME,
+    MARGIN,
+    PIECE,
+    PIECES,
+    PUSH_AT,
+    P,
+    R,
+    W,
+    caves,
+    centre,
+    grid_px,
+    label_font,
+    label_spots,
+    prominent,
+    seg_dist,
+)
+from render.marks import dashed_ring, red_cross, round_ring
+from render.png import colour_strip, fitted_palette, to_png
+from render.theme import BG, CARD, GOLD, INK, IVORY, LIGHT, RED, RGB, SS, WOOD, Box, tint
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
 
 # the pills of the mover / winner / a draw, the two sides' names, the push rule («в затылок») badge
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "draw", "lions", "hunters", "push")
 
-W = 1024
-MARGIN = 16
-FRAME = 10  # the wood rim round the sand
-P = 104  # one grid unit in px
-TOP, BOTTOM = 1.0, 0.62  # grid units of sand above row 0 (the cliff) and below row 7
-BOARD: Box = (MARGIN, MARGIN, W - MARGIN, MARGIN + round((TOP + 7 + BOTTOM) * P) + 2 * FRAME)
 GAP = 14
 RADIUS = 16
 PANEL_H = 100
 HEADER_H = 44
-R = 29  # a circle's radius
-PIECE = 68  # a piece's size: it hides its circle
-PIECES = 6
 K = 3  # the static board is drawn K times larger and scaled down
 COMPRESS = 3
-PUSH_AT = (2.62, 3.62)  # the push badge's place: the free sand left of the middle
 
 SAND: RGB = (233, 214, 170)
 CAMP: RGB = (216, 190, 140)
@@ -73,132 +85,55 @@ SIDE_INK: dict[str, RGB] = {LIONS: (132, 70, 18), HUNTERS: (24, 92, 52)}  # side
 # ---------------------------------------------------------------- geometry
 
 
-def grid_px(x: float, y: float) -> tuple[float, float]:
-    """Grid units to picture pixels (column 4 on the middle of the picture)."""
-    return W / 2 + (x - 4) * P, BOARD[1] + FRAME + (y + TOP) * P
-
-
-def centre(circle: int) -> tuple[int, int]:
-    c = CIRCLES[circle]
-    x, y = grid_px(c.x, c.y)
-    return round(x), round(y)
-
-
 def _cards() -> tuple[tuple[Box, ...], int]:
-    return kit.panel_grid(2, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
-
-
-def _caves() -> tuple[tuple[int, int], ...]:
-    """The lion circles paired by cave: those on row 0, left to right, two a cave."""
-    top = sorted((c.x, i) for i, c in enumerate(CIRCLES) if c.y == 0)
-    return tuple((top[k][1], top[k + 1][1]) for k in range(0, len(top), 2))
-
-
-def _prominent(label: str) -> bool:
-    """Names the rules talk about (1–6, А–Е, +1…+8) are printed bold; the plain numbers small and grey."""
-    return not label.isdigit() or int(label) <= PIECES
-
-
-def _label_font(label: str) -> ImageFont.FreeTypeFont:
-    return font(22, True) if _prominent(label) else font(17)
-
-
-def _seg_dist(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / (dx * dx + dy * dy)))
-    return math.dist(p, (ax + t * dx, ay + t * dy))
-
-
-def _obstacles() -> list[Box]:
-    """Boxes a circle's name must keep off: the push badge and the camp's tents and fire."""
-    out: list[Box] = []
-    for (x, y), (w, h) in ((PUSH_AT, (1.9, 0.5)), ((4, 7.05), (3.4, 0.75))):
-        (x0, y0), (x1, y1) = grid_px(x - w / 2, y - h / 2), grid_px(x + w / 2, y + h / 2)
-        out.append((round(x0), round(y0), round(x1), round(y1)))
-    return out
-
-
-@lru_cache(maxsize=1)
-def label_spots() -> tuple[tuple[int, int], ...]:
-    """Where each circle's name is printed: beside it, clear of its piece, the lines, the other circles and
-    the names placed before it, and nearer its own circle than any other (so it cannot be misread).
-
-    Directions are tried in a fixed order (up-right first); the first with room wins, else the roomiest.
-    A lion circle's name sits on the rock above its cave entrance.
-    """
-    ends = [(centre(a), centre(b)) for a, b in LINES]
-    taken = _obstacles()
-    spots: list[tuple[int, int]] = []
-    for i, c in enumerate(CIRCLES):
-        cx, cy = centre(i)
-        if c.y == 0:
-            spots.append((cx, round(cy - 0.64 * P)))
-            continue
-        fnt = _label_font(c.label)
-        hw, hh = fnt.getlength(c.label) / 2 + 2, fnt.size / 2
-        best: tuple[float, int, tuple[int, int]] | None = None
-        for rank, deg in enumerate((-45, -135, 45, 135, 0, 180, -90, 90)):
-            ux, uy = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-            dist = PIECE / 2
-            while math.hypot(max(abs(ux * dist) - hw, 0), max(abs(uy * dist) - hh, 0)) < PIECE / 2 + 1:
-                dist += 1  # push the name's box off the piece
-            lx, ly = cx + ux * dist, cy + uy * dist
-            probe = [(lx + sx * hw, ly + sy * hh) for sx in (-1, 0, 1) for sy in (-1, 0, 1)]
-            room = min(_seg_dist(p, a, b) for p in probe for a, b in ends)
-            others = [math.dist((lx, ly), centre(j)) for j in range(SIZE) if j != i]
-            room = min(room, min(others) - PIECE / 2 - hw, (min(others) - math.dist((lx, ly), (cx, cy))) / 2)
-            for x0, y0, x1, y1 in taken:
-                room = min(room, max(x0 - lx - hw, lx - hw - x1, y0 - ly - hh, ly - hh - y1))
-            score = (min(room, 12.0), -rank, (round(lx), round(ly)))
-            if best is None or score[:2] > best[:2]:
-                best = score
-        assert best is not None
-        lx, ly = best[2]
-        spots.append((lx, ly))
-        taken.append((round(lx - hw), round(ly - hh), round(lx + hw), round(ly + hh)))
-    return tuple(spots)
+    return panel_grid(2, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
 
 
 # ---------------------------------------------------------------- cached art
 
 
-def _draw_caves(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
+def _art_px(x: float, y: float) -> tuple[float, float]:
+    """Grid point (x, y) on the board's K-times canvas."""
+    px, py = grid_px(x, y)
+    return (px - BOARD[0]) * K, (py - BOARD[1]) * K
+
+
+def _draw_caves(d: ImageDraw.ImageDraw, rng: random.Random) -> None:
     """Three rock domes along the top, each with a dark arched entrance round each of its lion circles."""
-    for a, b in _caves():
+    for a, b in caves():
         (xa, _), (xb, _) = (CIRCLES[a].x, 0), (CIRCLES[b].x, 0)
         mx, half = (xa + xb) / 2, (xb - xa) / 2 + 0.66
         dome = []
         for k in range(25):  # a lumpy half-ellipse from the cliff top down to the cave floor
             t = math.pi * k / 24
             r = 1 + (rng.uniform(-0.05, 0.05) if 0 < k < 24 else 0)
-            dome.append(at(mx - math.cos(t) * half * r, 0.44 - math.sin(t) * 1.6 * r))
+            dome.append(_art_px(mx - math.cos(t) * half * r, 0.44 - math.sin(t) * 1.6 * r))
         d.polygon(dome, fill=ROCK, outline=ROCK_DARK, width=3 * K)
         for _ in range(6):  # lighter boulders and dark cracks: rock, not a blob
             x, y = mx + rng.uniform(-half * 0.8, half * 0.8), rng.uniform(-0.9, -0.55)
-            (px, py), s = at(x, y), rng.uniform(0.1, 0.18) * P * K
+            (px, py), s = _art_px(x, y), rng.uniform(0.1, 0.18) * P * K
             d.ellipse((px - s, py - s * 0.6, px + s, py + s * 0.6), fill=ROCK_LIGHT)
         for _ in range(4):
             x, y = mx + rng.uniform(-half * 0.7, half * 0.7), rng.uniform(-0.8, 0.1)
-            d.line([at(x, y), at(x + rng.uniform(-0.15, 0.15), y + 0.25)], fill=ROCK_DARK, width=2 * K)
+            d.line([_art_px(x, y), _art_px(x + rng.uniform(-0.15, 0.15), y + 0.25)], fill=ROCK_DARK, width=2 * K)
         for c in (a, b):
             x = CIRCLES[c].x
-            (x0, top), (x1, floor) = at(x - 0.42, -0.48), at(x + 0.42, 0.44)
+            (x0, top), (x1, floor) = _art_px(x - 0.42, -0.48), _art_px(x + 0.42, 0.44)
             d.rectangle((x0, top + 0.4 * P * K, x1, floor), fill=CAVE)
             d.pieslice((x0, top, x1, top + 0.8 * P * K), 180, 360, fill=CAVE)
             d.arc((x0, top, x1, top + 0.8 * P * K), 180, 360, fill=ROCK_DARK, width=3 * K)
 
 
-def _draw_camp(d: ImageDraw.ImageDraw, at) -> None:
+def _draw_camp(d: ImageDraw.ImageDraw) -> None:
     """Trodden earth round А–Е with two tents and a campfire below them."""
-    (x0, y0), (x1, y1) = at(1.9, 4.45), at(6.1, 7.62)
+    (x0, y0), (x1, y1) = _art_px(1.9, 4.45), _art_px(6.1, 7.62)
     d.rounded_rectangle((x0, y0, x1, y1 + P * K), radius=0.7 * P * K, fill=CAMP)
     for tx in (2.72, 5.28):  # tents: a khaki triangle with a dark door
-        (left, base), (top_x, top_y), (right, _) = at(tx - 0.48, 7.36), at(tx, 6.74), at(tx + 0.48, 7.36)
+        (left, base), (top_x, top_y), (right, _) = _art_px(tx - 0.48, 7.36), _art_px(tx, 6.74), _art_px(tx + 0.48, 7.36)
         d.polygon([(left, base), (top_x, top_y), (right, base)], fill=TENT, outline=TENT_DARK, width=2 * K)
         d.polygon([(top_x - 0.12 * P * K, base), (top_x, top_y + 0.18 * P * K), (top_x + 0.12 * P * K, base)],
                   fill=TENT_DARK)
-    fx, fy = at(4, 7.14)
+    fx, fy = _art_px(4, 7.14)
     u = P * K
     for k in range(8):  # a ring of stones
         t = 2 * math.pi * k / 8
@@ -212,17 +147,17 @@ def _draw_camp(d: ImageDraw.ImageDraw, at) -> None:
                    (fx + w * 0.5 * u, fy - h * 0.5 * u), (fx + w * u, fy)], fill=colour)
 
 
-def _draw_grass(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
+def _draw_grass(d: ImageDraw.ImageDraw, rng: random.Random) -> None:
     """Tufts of grass where nothing else is: sand that reads as savanna."""
     ends = [(CIRCLES[a][1:], CIRCLES[b][1:]) for a, b in LINES]
     for _ in range(160):
         x, y = rng.uniform(-0.5, 8.5), rng.uniform(0.8, 7.4)
         near_circle = min(math.dist((x, y), c[1:]) for c in CIRCLES) < 0.62
-        near_line = min(_seg_dist((x, y), a, b) for a, b in ends) < 0.22
+        near_line = min(seg_dist((x, y), a, b) for a, b in ends) < 0.22
         in_camp = 1.8 < x < 6.2 and y > 4.3
         if near_circle or near_line or in_camp or (abs(x - PUSH_AT[0]) < 1.1 and abs(y - PUSH_AT[1]) < 0.45):
             continue
-        px, py = at(x, y)
+        px, py = _art_px(x, y)
         s = 0.09 * P * K
         for dx in (-0.7, 0, 0.7):
             d.line((px + dx * s * 0.5, py, px + dx * s, py - s * (1.3 - abs(dx) * 0.4)), fill=GRASS, width=K * 2)
@@ -232,33 +167,28 @@ def _draw_grass(d: ImageDraw.ImageDraw, at, rng: random.Random) -> None:
 def _draw_board() -> Image.Image:
     """Sand, caves, camp, lines, circles and their names (RGB, the board's size), drawn K× and scaled down."""
     bw, bh = BOARD[2] - BOARD[0], BOARD[3] - BOARD[1]
-    big = Image.new("RGB", (bw * K, bh * K), kit.BG)
+    big = Image.new("RGB", (bw * K, bh * K), BG)
     d = ImageDraw.Draw(big)
-    d.rounded_rectangle((0, 0, bw * K - 1, bh * K - 1), radius=20 * K, fill=kit.WOOD)
+    d.rounded_rectangle((0, 0, bw * K - 1, bh * K - 1), radius=20 * K, fill=WOOD)
     sand = Image.new("L", big.size, 0)
     ImageDraw.Draw(sand).rounded_rectangle((FRAME * K, FRAME * K, (bw - FRAME) * K, (bh - FRAME) * K),
                                            radius=14 * K, fill=255)
     art = Image.new("RGB", big.size, SAND)
     a = ImageDraw.Draw(art)
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        px, py = grid_px(x, y)
-        return (px - BOARD[0]) * K, (py - BOARD[1]) * K
-
     rng = random.Random(7)  # fixed: the same art every time
-    _draw_grass(a, at, rng)
-    _draw_camp(a, at)
-    _draw_caves(a, at, rng)
+    _draw_grass(a, rng)
+    _draw_camp(a)
+    _draw_caves(a, rng)
     for i, j in LINES:
-        a.line([at(*CIRCLES[i][1:]), at(*CIRCLES[j][1:])], fill=LINE, width=5 * K)
+        a.line([_art_px(*CIRCLES[i][1:]), _art_px(*CIRCLES[j][1:])], fill=LINE, width=5 * K)
     for c in CIRCLES:
-        x, y = at(c.x, c.y)
+        x, y = _art_px(c.x, c.y)
         r = R * K
         edge = 4 if c.label.startswith("+") else 3  # the circles the rules name by «+n» a little bolder
         a.ellipse((x - r, y - r, x + r, y + r), fill=SPOT, outline=LINE, width=edge * K)
     for c, (lx, ly) in zip(CIRCLES, label_spots(), strict=True):
-        bold = _prominent(c.label)
-        fnt = font(_label_font(c.label).size * K, bold)
+        bold = prominent(c.label)
+        fnt = font(label_font(c.label).size * K, bold)
         fill, stroke = (IVORY, INK) if c.y == 0 else (INK, SAND) if bold else (GREY_INK, SAND)
         a.text(((lx - BOARD[0]) * K, (ly - BOARD[1]) * K), c.label, font=fnt, fill=fill, anchor="mm",
                stroke_width=(3 if bold else 2) * K, stroke_fill=stroke)
@@ -339,7 +269,8 @@ def _trail(a: int, b: int, style: str) -> tuple[Image.Image, tuple[int, int]]:
     x0, y0 = min(ax, bx) - 24, min(ay, by) - 24
     img = Image.new("RGBA", ((abs(bx - ax) + 48) * SS, (abs(by - ay) + 48) * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    p, q = ((ax - x0) * SS, (ay - y0) * SS), ((bx - x0) * SS, (by - y0) * SS)
+    p: tuple[float, float] = ((ax - x0) * SS, (ay - y0) * SS)
+    q: tuple[float, float] = ((bx - x0) * SS, (by - y0) * SS)
     n = math.dist(p, q)
     ux, uy = (q[0] - p[0]) / n, (q[1] - p[1]) / n
     now = style == "now"
@@ -373,15 +304,15 @@ def _joint(size: int) -> Image.Image:
 def _draw_card_frame(img: Image.Image, box: Box, side: str, word: str) -> None:
     """A card's static part: its header in the side's tint with the side's piece, and the side's word."""
     x0, y0, x1, y1 = box
-    kit.shadowed_card(img, box, kit.CARD, RADIUS)
+    shadowed_card(img, box, CARD, RADIUS)
     colour = SIDE_COLOUR[side]
-    mask = kit.rounded_mask(x1 - x0, y1 - y0, RADIUS)
-    img.paste(kit.tint(colour, 0.3), (x0, y0, x1, y0 + HEADER_H), mask.crop((0, 0, x1 - x0, HEADER_H)))
+    mask = rounded_mask(x1 - x0, y1 - y0, RADIUS)
+    img.paste(tint(colour, 0.3), (x0, y0, x1, y0 + HEADER_H), mask.crop((0, 0, x1 - x0, HEADER_H)))
     img.paste(colour, (x0, y0 + HEADER_H - 3, x1, y0 + HEADER_H))
     _put(img, side, 34, (x0 + 28, y0 + HEADER_H // 2 - 1))
-    fnt = kit.fit_font(word, (x1 - x0) - 300, 24, 14, bold=True)
+    fnt = fit_font(word, (x1 - x0) - 300, 24, 14, bold=True)
     cy = y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2
-    ImageDraw.Draw(img).text((x0 + 16, cy), kit.ellipsize(word, fnt, (x1 - x0) - 300), font=fnt,
+    ImageDraw.Draw(img).text((x0 + 16, cy), ellipsize(word, fnt, (x1 - x0) - 300), font=fnt,
                              fill=SIDE_INK[side], anchor="lm")
 
 
@@ -389,7 +320,7 @@ def _draw_card_frame(img: Image.Image, box: Box, side: str, word: str) -> None:
 def _base(lions_seat: int, lions_word: str, hunters_word: str) -> Image.Image:
     """The static picture: everything that never moves."""
     cards, height = _cards()
-    img = Image.new("RGB", (W, height), kit.BG)
+    img = Image.new("RGB", (W, height), BG)
     img.paste(_draw_board(), BOARD[:2])
     for seat, box in enumerate(cards):
         side = LIONS if seat == lions_seat else HUNTERS
@@ -421,36 +352,36 @@ def _draw_turn(img: Image.Image, state: LionsState, lions: int, hunters: int, bu
         for path in state.last_paths:
             _draw_path(img, path, state.side_of(state.last_seat))
     for c in (*state.last_taken, *(c for c, _own in built.taken)):
-        _at(img, kit.red_cross(46), centre(c))
+        _at(img, red_cross(46), centre(c))
     playing = not state.finished and state.draw_offer is None
     for path in state.segments if playing else ():
         _draw_path(img, path, "now")
         if len(path) > 1:
-            _at(img, kit.round_ring(2 * R + 12, GOLD, 150), centre(path[0]))
+            _at(img, round_ring(2 * R + 12, GOLD, 150), centre(path[0]))
     if playing and built.current:
         for action in ENGINE.legal_actions(state):
             if action.kind == "step":
-                _at(img, kit.dashed_ring(2 * R + 14, GOLD), centre(int(action.code[1:])))
+                _at(img, dashed_ring(2 * R + 14, GOLD), centre(int(action.code[1:])))
     for side, mask in ((LIONS, lions), (HUNTERS, hunters)):
         for c in bits(mask):
             _put(img, side, PIECE, centre(c))
     if playing and built.current:
-        _at(img, kit.round_ring(PIECE + 14, GOLD, 255, 5), centre(built.current[-1]))
+        _at(img, round_ring(PIECE + 14, GOLD, 255, 5), centre(built.current[-1]))
     if playing and state.push_on:  # rule 6: who must move first (while still on its circle)
         must = pushed(*sides(state)) & built.mover & ~built.moved
         for c in bits(must):
             (x, y), (lx, ly) = centre(c), label_spots()[c]
             n = math.dist((x, y), (lx, ly))
-            _at(img, kit.round_ring(PIECE + 6, PUSH, 255, 3), (x, y))
+            _at(img, round_ring(PIECE + 6, PUSH, 255, 3), (x, y))
             _at(img, _push_badge(28), (round(x - (lx - x) / n * 34), round(y - (ly - y) / n * 34)))  # off its name
 
 
 def _draw_push(img: Image.Image, d: ImageDraw.ImageDraw, word: str) -> None:
     """The push rule is on: a badge and its word on the sand left of the middle."""
     x, y = (round(v) for v in grid_px(*PUSH_AT))
-    fnt = kit.fit_font(word, 1.5 * P, 20, 13, bold=True)
-    box = kit.pill(d, (x + 20, y), word, fnt, PUSH, (255, 255, 255), anchor="m", pad=(12, 5),
-                   max_width=1.6 * P)
+    fnt = fit_font(word, 1.5 * P, 20, 13, bold=True)
+    box = pill(d, (x + 20, y), word, fnt, PUSH, (255, 255, 255), anchor="m", pad=(12, 5),
+               max_width=1.6 * P)
     _at(img, _push_badge(34), (box[0] - 20, y))
 
 
@@ -459,16 +390,16 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
     """A card's live part: the turn / winner / draw pill and ring, the name, the pieces left of six."""
     x0, y0, x1, y1 = box
     pw = x1 - x0
-    won, current = kit.seat_standing(state, seat)
+    won, current = seat_standing(state, seat)
     drawn = state.finished and state.winner is None
-    kit.mark_card(img, box, RADIUS, won, current, state.finished and not drawn)
+    mark_card(img, box, RADIUS, won, current, state.finished and not drawn)
     right = x1 - 10
     if current or won or drawn:
         text = labels["winner" if won else "draw" if drawn else "turn"]
-        fnt = kit.fit_font(text, pw * 0.35, 19, 13, bold=True)
-        right = kit.pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
-                         max_width=pw * 0.4)[0] - 8
-    text, fnt = kit.seat_name(names, seat, right - x0 - 56, 24)
+        fnt = fit_font(text, pw * 0.35, 19, 13, bold=True)
+        right = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
+                     max_width=pw * 0.4)[0] - 8
+    text, fnt = seat_name(names, seat, right - x0 - 56, 24)
     d.text((x0 + 52, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     side, cy = state.side_of(seat), y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2
     for k in range(PIECES):  # the pieces still on the board, then the lost ones faded
@@ -479,7 +410,7 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
 def _compose(state: LionsState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     img = _base(state.options.lions_seat, labels["lions"], labels["hunters"]).copy()
-    d = kit.TextDraw(img)
+    d = TextDraw(img)
     built = build(state)  # the position after the steps so far
     lions, hunters = (built.mover, built.opp) if state.side == LIONS else (built.opp, built.mover)
     _draw_turn(img, state, lions, hunters, built)
@@ -512,9 +443,9 @@ def _palette() -> Image.Image:
     """The fixed palette, fitted once to a sample game and the colours marks must keep."""
     game = _sample_game()
     n = len(game)
-    keep = [GOLD, RED, INK, kit.LIGHT, SPOT, SAND, LINE, CAVE, LION, MANE, HUNTER, HAT, PUSH, *SIDE_INK.values()]
-    return kit.fitted_palette(_compose, game, (n // 5, n // 2, n - 4, n - 3, n - 2, n - 1), LABEL_KEYS,
-                              [kit.colour_strip(keep, W)])
+    keep = [GOLD, RED, INK, LIGHT, SPOT, SAND, LINE, CAVE, LION, MANE, HUNTER, HAT, PUSH, *SIDE_INK.values()]
+    return fitted_palette(_compose, game, (n // 5, n // 2, n - 4, n - 3, n - 2, n - 1), LABEL_KEYS,
+                          [colour_strip(keep, W)])
 
 
 def render_board(state: LionsState, names: Sequence[str], labels: Mapping[str, str],
@@ -525,5 +456,5 @@ def render_board(state: LionsState, names: Sequence[str], labels: Mapping[str, s
     :data:`LABEL_KEYS`; a missing key raises KeyError. ``events`` are accepted for the common
     renderer API and not needed: the state itself carries the last turn and the one being built.
     """
-    kit.require_labels(labels, LABEL_KEYS)
-    return kit.to_png(_compose(state, names, labels, events), palette=_palette(), compress_level=COMPRESS)
+    require_labels(labels, LABEL_KEYS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(), compress_level=COMPRESS)

@@ -23,8 +23,14 @@ from PIL import Image, ImageDraw
 from engines import ludo as rules
 from engines.base import Event
 from engines.ludo import CENTRE, COLOURS, LAST_CIRCUIT, PHASE_MOVE, PIECES, SAFE_CELLS, YARD, LudoState, cell_of
-from render import common as kit
-from render.common import FELT_TEXT, GOLD, INK, RGB, Box, fit_font, font, marker_image, paste, pill, player
+from render.canvas import paste, rounded_mask
+from render.cards import mark_card, player_card, seat_standing, turn_line, wood_frame
+from render.dice import draw_die
+from render.marks import dashed_ring, paste_ring
+from render.pieces import draw_crowd, marker_image, numbered_token, put_piece, shape_points
+from render.png import fitted_palette, random_game, to_png
+from render.theme import BG, CARD, CHIP, FELT_TEXT, GOLD, INK, IVORY, RED, RGB, Box, player
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
 
 # the pills of the player to move and of the winner, the legend of the safe cells, the yard's name
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "safe_cells", "yard")
@@ -75,8 +81,9 @@ CIRCUIT = tuple(_turn(*_ARM[i % rules.ARM], i // rules.ARM) for i in range(rules
 
 def grid_cell(colour: int, progress: int) -> tuple[int, int]:
     """The (col, row) of a piece of ``colour`` at ``progress`` 0..55 (circuit or lane)."""
-    if 0 <= progress <= LAST_CIRCUIT:
-        col, row = CIRCUIT[cell_of(colour, progress)]
+    cell = cell_of(colour, progress) if 0 <= progress <= LAST_CIRCUIT else None
+    if cell is not None:
+        col, row = CIRCUIT[cell]
     elif LAST_CIRCUIT < progress < CENTRE:
         col, row = _turn(*_LANE[progress - LAST_CIRCUIT - 1], colour)
     else:
@@ -147,7 +154,7 @@ def _fill(seats: int, colour: int) -> RGB:
 
 
 def _star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    return kit._shape_points("star", cx, cy, r)
+    return shape_points("star", cx, cy, r)
 
 
 def _arrow_points(cx: float, cy: float, r: float, dx: int, dy: int) -> list[tuple[float, float]]:
@@ -199,7 +206,7 @@ def _grid_art(seats: int) -> Image.Image:
 
 def _draw_strip(img: Image.Image, words: Mapping[str, str]) -> None:
     _x0, y0, x1, y1 = STRIP
-    kit.wood_frame(img, STRIP, RADIUS, 6, RADIUS - 4)
+    wood_frame(img, STRIP, RADIUS, 6, RADIUS - 4)
     d = ImageDraw.Draw(img)
     lx = LEGEND_X
     rows = ((y0 + 30, "safe_cells"), (y1 - 30, "yard"))
@@ -212,11 +219,11 @@ def _draw_strip(img: Image.Image, words: Mapping[str, str]) -> None:
         else:
             d.rectangle((lx + 20, cy - 17, lx + 54, cy + 17), fill=player(0).colour)
             d.ellipse((lx + 22, cy - 15, lx + 52, cy + 15), fill=player(0).tint, outline=INK, width=2)
-            paste(img, kit.numbered_token(0, 1, 22), (lx + 26, cy - 11))
+            paste(img, numbered_token(0, 1, 22), (lx + 26, cy - 11))
         room = x1 - 16 - (lx + 86)
         text = words[key]
         fnt = fit_font(text, room, 22, 15, bold=True)
-        d.text((lx + 86, cy), kit.ellipsize(text, fnt, room), font=fnt, fill=FELT_TEXT, anchor="lm")
+        d.text((lx + 86, cy), ellipsize(text, fnt, room), font=fnt, fill=FELT_TEXT, anchor="lm")
 
 
 def _draw_cards(img: Image.Image, seats: int) -> None:
@@ -226,24 +233,24 @@ def _draw_cards(img: Image.Image, seats: int) -> None:
         x0, y0, x1, y1 = box = card_box(colour)
         seat = owners.get(colour)
         if seat is None:
-            img.paste(NEUTRAL_CARD, box, kit.rounded_mask(x1 - x0, y1 - y0, RADIUS))
+            img.paste(NEUTRAL_CARD, box, rounded_mask(x1 - x0, y1 - y0, RADIUS))
             for i in range(PIECES):
                 x, y = yard_spot(colour, i)
                 d.ellipse((x - 38, y - 38, x + 38, y + 38), outline=NEUTRAL, width=3)
             continue
         style = player(seat)
-        kit.player_card(img, box, seat, RADIUS, HEADER_H, shadow=False)
+        player_card(img, box, seat, RADIUS, HEADER_H, shadow=False)
         for i in range(PIECES):
             x, y = yard_spot(colour, i)
             d.ellipse((x - 40, y - 40, x + 40, y + 40), fill=style.tint, outline=style.colour, width=4)
-        d.line((x0 + 12, y1 - STATUS_H, x1 - 12, y1 - STATUS_H), fill=kit.CHIP, width=2)
+        d.line((x0 + 12, y1 - STATUS_H, x1 - 12, y1 - STATUS_H), fill=CHIP, width=2)
 
 
 @lru_cache(maxsize=16)
 def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     """The static picture for (seats, legend words): everything that never moves."""
-    img = Image.new("RGB", (W, HEIGHT), kit.BG)
-    kit.wood_frame(img, BOARD, 22, 6, 16, paper=PAPER, shadow=True)
+    img = Image.new("RGB", (W, HEIGHT), BG)
+    wood_frame(img, BOARD, 22, 6, 16, paper=PAPER, shadow=True)
     img.paste(_grid_art(seats), (GX, GY))
     _draw_cards(img, seats)
     _draw_strip(img, dict(zip(_STATIC_KEYS, words, strict=True)))
@@ -276,7 +283,7 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState) -> 
         for i, progress in enumerate(state.of(seat)):
             if progress in (YARD, CENTRE):
                 size = YARD_PIECE if progress == YARD else CENTRE_PIECE
-                kit.put_piece(img, seat, i + 1, size, _where(state, seat, i, progress))
+                put_piece(img, seat, i + 1, size, _where(state, seat, i, progress))
             else:
                 cells.setdefault(cell_centre(state.colour(seat), progress), []).append((seat, i))
     for (cx, cy), who in sorted(cells.items()):
@@ -291,7 +298,7 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState) -> 
         block = len(who) == 2 and bool(walls)
         if len(who) > 4:  # a crowd: every colour first, then the seconds, so each colour shows
             who = sorted(who, key=lambda p: (seats[: who.index(p)].count(p[0]), p[0]))
-        kit.draw_crowd(img, d, (cx, cy), who, *(_BLOCK if block else _STACKS[min(len(who), 5) - 1]))
+        draw_crowd(img, d, (cx, cy), who, *(_BLOCK if block else _STACKS[min(len(who), 5) - 1]))
 
 
 def _fresh_move(state: LudoState, events: Sequence[Event]) -> bool:
@@ -326,8 +333,8 @@ def _draw_route(d: ImageDraw.ImageDraw, state: LudoState) -> None:
 
 def _cross(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
     """A red ✕ on an ivory badge centred on (x, y)."""
-    d.ellipse((x - 15, y - 15, x + 15, y + 15), fill=kit.IVORY, outline=INK, width=3)
-    for w, c in ((9, INK), (5, kit.RED)):
+    d.ellipse((x - 15, y - 15, x + 15, y + 15), fill=IVORY, outline=INK, width=3)
+    for w, c in ((9, INK), (5, RED)):
         d.line((x - 7, y - 7, x + 7, y + 7), fill=c, width=w)
         d.line((x - 7, y + 7, x + 7, y - 7), fill=c, width=w)
 
@@ -340,7 +347,7 @@ def _draw_captures(d: ImageDraw.ImageDraw, state: LudoState, events: Sequence[Ev
         mover, _piece, _start, end = state.last_move
         x, y = cell_centre(state.colour(mover), end)
         _cross(d, x + C // 2 - 8, y - C // 2 + 8)
-        _ring(d, yard_spot(state.colour(e.seat), int(e.data.get("piece", 0))), 40, kit.RED, 4)
+        _ring(d, yard_spot(state.colour(e.seat), int(e.data.get("piece", 0))), 40, RED, 4)
 
 
 def _draw_options(img: Image.Image, state: LudoState, numbers: bool) -> None:
@@ -348,9 +355,9 @@ def _draw_options(img: Image.Image, state: LudoState, numbers: bool) -> None:
     for _code, piece, _start, end, _effect in state.moves:
         x, y = _where(state, state.turn, piece, end)
         if numbers:
-            paste(img, kit.numbered_token(state.turn, piece + 1, 28), (x + C // 2 - 22, y - C // 2 - 8))
+            paste(img, numbered_token(state.turn, piece + 1, 28), (x + C // 2 - 22, y - C // 2 - 8))
             continue
-        ring = kit.dashed_ring(40 if end == CENTRE else C - 2, player(state.turn).colour, width=5)
+        ring = dashed_ring(40 if end == CENTRE else C - 2, player(state.turn).colour, width=5)
         paste(img, ring, (x - ring.width // 2, y - ring.height // 2))
 
 
@@ -361,15 +368,15 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, state: LudoS
                labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box = card_box(state.colour(seat))
     pw = x1 - x0
-    won, current = kit.seat_standing(state, seat)
-    kit.mark_card(img, box, RADIUS, won, current, state.finished, veil_alpha=90, edged=True)
-    text, fnt = kit.seat_name(names, seat, pw - 62, 24)
+    won, current = seat_standing(state, seat)
+    mark_card(img, box, RADIUS, won, current, state.finished, veil_alpha=90, edged=True)
+    text, fnt = seat_name(names, seat, pw - 62, 24)
     d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     cy = y1 - STATUS_H // 2
     home = state.of(seat).count(CENTRE)
     for i in range(PIECES):  # the pieces in the centre
         x, y = home_dot(state.colour(seat), i)
-        d.ellipse((x - 9, y - 9, x + 9, y + 9), fill=player(seat).colour if i < home else kit.CARD, outline=INK,
+        d.ellipse((x - 9, y - 9, x + 9, y + 9), fill=player(seat).colour if i < home else CARD, outline=INK,
                   width=2)
     x, _y = home_dot(state.colour(seat), PIECES)
     d.text((x - 6, cy + 1), f"{home}/{PIECES}", font=font(20, True), fill=INK, anchor="lm")
@@ -385,35 +392,35 @@ def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names:
     box = (x0 + 20, (y0 + y1 - DIE) // 2, x0 + 20 + DIE, (y0 + y1 + DIE) // 2)
     choosing = state.phase == PHASE_MOVE and not state.finished
     if choosing:
-        kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
+        paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
     die = state.last_dice[0] if state.last_dice else 0
-    kit.draw_die(img, box, die or None)
+    draw_die(img, box, die or None)
     if any(e.kind == "third_six" for e in events):  # the third six burns the turn
         _cross(d, box[2] - 2, box[1] + 2)
     tx = box[2] + 22
     room = LEGEND_X - 30 - tx
     if state.last_seat is not None and die:  # who threw
-        text, fnt = kit.seat_name(names, state.last_seat, room - 36, 22)
+        text, fnt = seat_name(names, state.last_seat, room - 36, 22)
         paste(img, marker_image(state.last_seat, 28), (tx, y0 + 30 - 14))
         d.text((tx + 36, y0 + 30), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     ry = y1 - 30
     if choosing:  # the pieces that can play the waiting throw
         x = tx
         for _code, piece, _start, _end, _effect in state.moves:
-            paste(img, kit.numbered_token(state.turn, piece + 1, 34), (x, ry - 17))
+            paste(img, numbered_token(state.turn, piece + 1, 34), (x, ry - 17))
             x += 42
         d.text((x + 2, ry), f"+{state.die}", font=font(22, True), fill=GOLD, anchor="lm")
         return
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
-    kit.turn_line(img, d, (tx, ry), labels["winner" if state.finished else "turn"], seat, names, LEGEND_X - 30, 180)
+    turn_line(img, d, (tx, ry), labels["winner" if state.finished else "turn"], seat, names, LEGEND_X - 30, 180)
 
 
 def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = kit.TextDraw(img)
+    d = TextDraw(img)
     choosing = state.phase == PHASE_MOVE and not state.finished
     for seat in range(state.seats):
         _draw_card(img, d, seat, state, names, labels)
@@ -432,13 +439,13 @@ def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
 @lru_cache(maxsize=4)
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour."""
-    game = kit.random_game(rules.ENGINE, rules.LudoOptions(bonuses=True), seats, "5" * 64, random.Random(seats), 2000)
+    game = random_game(rules.ENGINE, rules.LudoOptions(bonuses=True), seats, "5" * 64, random.Random(seats), 2000)
     n = len(game)
     capture = next((i for i, (_s, e) in enumerate(game) if any(x.kind == "capture" for x in e)), 0)
-    swatch = Image.new("RGB", (W, 24), kit.RED)  # the marks' colours, whatever the sample game held
-    for i, colour in enumerate((GOLD, INK, kit.IVORY, NEUTRAL, *(player(s).colour for s in range(4)))):
+    swatch = Image.new("RGB", (W, 24), RED)  # the marks' colours, whatever the sample game held
+    for i, colour in enumerate((GOLD, INK, IVORY, NEUTRAL, *(player(s).colour for s in range(4)))):
         swatch.paste(colour, (i * 48 + 48, 0, i * 48 + 96, 24))
-    return kit.fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1, capture), LABEL_KEYS, [swatch])
+    return fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1, capture), LABEL_KEYS, [swatch])
 
 
 def render_board(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
@@ -450,5 +457,5 @@ def render_board(state: LudoState, names: Sequence[str], labels: Mapping[str, st
     ``events`` are those of the last action: with them the last move's route is drawn only
     when that action moved a piece, and a piece taken is marked with a red ✕.
     """
-    kit.require_labels(labels, LABEL_KEYS)
-    return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
+    require_labels(labels, LABEL_KEYS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)

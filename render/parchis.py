@@ -1,13 +1,8 @@
 """The «Парчис» board: the classic cross with four corner homes, 68 numbered circuit cells
 running counter-clockwise round the arms, four coloured corridors of seven cells into the
 centre, the last throw and its bonus, the moves on offer, a legend, and one panel per player.
-
-Geometry: each arm is three lanes wide and eight cells long. Colour c's arm is the bottom one
-turned c quarter turns counter-clockwise: the circuit comes down its left lane (17c − 8 …
-17c − 1), crosses its tip (17c: the turn-off cell 68, 17, 34 or 51) and goes up its right lane
-(17c + 1 … 17c + 8, with the exit 17c + 5), while the colour's corridor runs up the middle
-lane to the centre; the colour's home is the corner beside its exit. Colours nobody plays
-(two players) stay neutral.
+Where the cells are: :mod:`render.parchis_geometry`. Colours nobody plays (two players) stay
+neutral.
 
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture (board,
 numbers, homes, legend, empty cards) is drawn once per (seats, words), supersampled, and
@@ -26,30 +21,59 @@ from PIL import Image, ImageChops, ImageDraw
 from engines import parchis as rules
 from engines.base import Event
 from engines.parchis import CENTRE, HOME, LAST_CIRCUIT, PHASE_MOVE, SEGUROS, ParchisState
-from render import common as kit
-from render.common import FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, font, paste, player
+from render.canvas import paste
+from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_stack, wood_frame
+from render.dice import draw_die
+from render.marks import paste_ring, red_cross
+from render.parchis_geometry import (
+    BOARD,
+    CX,
+    CY,
+    HALF,
+    LANE,
+    MARGIN,
+    L,
+    box_centre,
+    cell_box,
+    centre_spot,
+    corridor_box,
+    home_box,
+    home_spot,
+    spot_box,
+    track_cell,
+    turned,
+)
+from render.pieces import marker_image, numbered_token, put_piece
+from render.png import colour_strip, fitted_palette, random_game, to_png
+from render.theme import (
+    BG,
+    CARD,
+    FELT_MUTED,
+    FELT_TEXT,
+    GOLD,
+    INK,
+    LIGHT,
+    RED,
+    RGB,
+    SS,
+    WOOD,
+    Box,
+    player,
+    tint,
+)
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name, wrap_text
 
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "seguro", "home", "barrier")
 _STATIC_KEYS = ("seguro", "home", "barrier")
 
 W = 1024
-MARGIN = 16
 GAP = 14
 RADIUS = 16
-L = 36  # a cell's length along the track
-LANE = 64  # a lane's width: a cell's other side
-ARM = 3 * LANE  # an arm's width, and the centre square's side
-HALF = ARM // 2
-HOME_SIDE = 8 * L  # a corner home's side: an arm's length
-FRAME = 10
-BOARD: Box = (MARGIN, MARGIN, MARGIN + 2 * (HOME_SIDE + FRAME) + ARM, MARGIN + 2 * (HOME_SIDE + FRAME) + ARM)
-CX = CY = (BOARD[0] + BOARD[2]) // 2  # the board's centre
 DICE_CARD: Box = (BOARD[2] + GAP, MARGIN, W - MARGIN, MARGIN + 452)
 LEGEND_CARD: Box = (BOARD[2] + GAP, DICE_CARD[3] + GAP, W - MARGIN, BOARD[3])
 PANEL_H = 92
 HEADER_H = 44
 DIE = 96
-HOME_STEP = 40  # home spots sit this far from the home's middle, both ways
 K = 3  # the static board is drawn K times larger and scaled down
 COMPRESS = 2  # zlib level: 4 costs ~2 ms more for ~8 % fewer bytes
 
@@ -62,93 +86,12 @@ NEUTRAL: RGB = (206, 198, 182)  # a colour nobody plays
 MUTED_INK: RGB = (112, 104, 92)
 
 
-# ---------------------------------------------------------------- geometry
-
-
-def _turn(dx: int, dy: int, quarter: int) -> tuple[int, int]:
-    """(dx, dy) turned ``quarter`` quarter turns counter-clockwise as seen (y grows down)."""
-    for _ in range(quarter % 4):
-        dx, dy = dy, -dx
-    return dx, dy
-
-
-def _box(x0: int, y0: int, x1: int, y1: int, quarter: int) -> Box:
-    """A box given from the centre as for the bottom arm, turned to arm ``quarter``."""
-    (ax, ay), (bx, by) = _turn(x0, y0, quarter), _turn(x1, y1, quarter)
-    return (CX + min(ax, bx), CY + min(ay, by), CX + max(ax, bx), CY + max(ay, by))
-
-
-def _lane(arm: int, lane: int, row: int) -> Box:
-    """Cell ``row`` (0 next to the centre .. 7 at the tip) of ``lane`` (0 left, 1 middle, 2 right)."""
-    x0, y0 = -HALF + lane * LANE, HALF + row * L
-    return _box(x0, y0, x0 + LANE, y0 + L, arm)
-
-
-def _mid(box: Box) -> tuple[int, int]:
-    return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
-
-
-def cell_box(number: int) -> Box:
-    """The rectangle of circuit cell ``number`` (1..68)."""
-    if not 1 <= number <= rules.CELLS:
-        raise ValueError(f"no cell {number}")
-    arm, t = divmod(number + 8, 17)
-    t -= 8  # -8..8 along arm ``arm``: left lane outward, the tip, right lane inward
-    return _lane(arm % 4, 1 if t == 0 else 2 if t > 0 else 0, 7 if t == 0 else 8 - abs(t))
-
-
-def cell_centre(number: int) -> tuple[int, int]:
-    return _mid(cell_box(number))
-
-
-def corridor_box(colour: int, k: int) -> Box:
-    """Corridor cell ``k`` (1 after the turn-off cell .. 7 next to the centre) of ``colour``."""
-    return _lane(colour, 1, 7 - k)
-
-
-def corridor_centre(colour: int, k: int) -> tuple[int, int]:
-    return _mid(corridor_box(colour, k))
-
-
-def home_box(colour: int) -> Box:
-    return _box(HALF, HALF, HALF + HOME_SIDE, HALF + HOME_SIDE, colour)
-
-
-def home_spot(colour: int, i: int) -> tuple[int, int]:
-    """Where piece ``i`` (0..3) of ``colour`` stands at home."""
-    x, y = _mid(home_box(colour))
-    return x + (-HOME_STEP, HOME_STEP)[i % 2], y + (-HOME_STEP, HOME_STEP)[i // 2] + 14
-
-
-def centre_spot(colour: int, i: int) -> tuple[int, int]:
-    """Where piece ``i`` of ``colour`` stands in the centre: a row along the colour's triangle."""
-    dx, dy = _turn(-45 + 30 * i, HALF - 22, colour)
-    return CX + dx, CY + dy
-
-
-def _where(colour: int, progress: int) -> tuple[tuple[int, ...], Box] | None:
-    """(a key, the rectangle) of a circuit or corridor position; None at home or in the centre."""
-    number = rules.cell_number(colour, progress)
-    if number is not None:
-        return (number,), cell_box(number)
-    if LAST_CIRCUIT < progress < CENTRE:
-        return (colour, progress - LAST_CIRCUIT), corridor_box(colour, progress - LAST_CIRCUIT)
-    return None
-
-
-def _spot_box(colour: int, progress: int, i: int) -> Box:
-    """The box a mark rings: a cell, or a square round piece ``i``'s home or centre spot."""
-    place = _where(colour, progress)
-    if place is not None:
-        return place[1]
-    x, y = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
-    r = 27 if progress == HOME else 16
-    return (x - r, y - r, x + r, y + r)
+# ---------------------------------------------------------------- layout
 
 
 def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
     """The players' cards and the picture's height."""
-    return kit.panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    return panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
 
 
 # ---------------------------------------------------------------- cached art
@@ -182,7 +125,7 @@ def _centre_icon(seat: int, colour: int, size: int) -> Image.Image:
     c = s / 2
     img = Image.new("RGBA", (s, s), (*CELL, 255))
     d = ImageDraw.Draw(img)
-    pts = [_turn(-1, 1, colour), _turn(1, 1, colour)]
+    pts = [turned(-1, 1, colour), turned(1, 1, colour)]
     d.polygon([(c + x * c, c + y * c) for x, y in pts] + [(c, c)], fill=(*player(seat).colour, 255))
     d.line((0, 0, s, s), fill=(*INK, 255), width=SS)
     d.line((0, s, s, 0), fill=(*INK, 255), width=SS)
@@ -201,75 +144,88 @@ def _draw_cell(d: ImageDraw.ImageDraw, box: Box, origin: tuple[int, int], fill: 
     d.text((cx, cy), text, font=font(size * K, True), fill=ink, anchor="mm")
 
 
+def _at(x: float, y: float) -> tuple[float, float]:
+    """Picture pixel (x, y) on the board's K-times canvas."""
+    return (x - BOARD[0]) * K, (y - BOARD[1]) * K
+
+
 def _draw_board(seats: int, home_word: str) -> Image.Image:
     """The board alone (RGB, BOARD's size), drawn K times larger and scaled down."""
-    origin, side = BOARD[:2], BOARD[2] - BOARD[0]
-    big = Image.new("RGB", (side * K, side * K), kit.BG)
+    side = BOARD[2] - BOARD[0]
+    big = Image.new("RGB", (side * K, side * K), BG)
     d = ImageDraw.Draw(big)
-    d.rounded_rectangle((0, 0, side * K - 1, side * K - 1), radius=20 * K, fill=kit.WOOD)
+    d.rounded_rectangle((0, 0, side * K - 1, side * K - 1), radius=20 * K, fill=WOOD)
     d.rounded_rectangle((6 * K, 6 * K, (side - 6) * K, (side - 6) * K), radius=14 * K, fill=PAPER)
     seat_of = {colour: seat for seat, colour in enumerate(rules.COLOURS[seats])}
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        return (x - origin[0]) * K, (y - origin[1]) * K
-
-    fnt = kit.fit_font(home_word, 150, 22, 13, bold=True)
-    home_word = kit.ellipsize(home_word, fnt, 150)
+    fnt = fit_font(home_word, 150, 22, 13, bold=True)
+    home_word = ellipsize(home_word, fnt, 150)
     for colour in range(4):
-        seat = seat_of.get(colour)
-        style = player(seat) if seat is not None else None
-        x0, y0 = at(*home_box(colour)[:2])
-        x1, y1 = at(*home_box(colour)[2:])
-        d.rectangle((x0, y0, x1, y1), fill=style.colour if style else NEUTRAL, outline=LINE, width=2 * K)
-        pts = [_turn(-HALF, HALF, colour), _turn(HALF, HALF, colour), (0, 0)]  # its triangle in the centre
-        d.polygon([at(CX + x, CY + y) for x, y in pts], fill=kit.tint(style.colour, 0.75) if style else NEUTRAL,
-                  outline=LINE, width=2 * K)
-        for k in range(1, 8):  # its corridor
-            _draw_cell(d, corridor_box(colour, k), origin, kit.tint(style.colour, 0.5) if style else NEUTRAL, str(k),
-                       MUTED_INK, 13)
-        if style is None:
-            continue
-        cx, cy = at(*_mid(home_box(colour)))
-        r = 112 * K
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CELL, outline=INK, width=3 * K)
-        for i in range(4):
-            sx, sy = at(*home_spot(colour, i))
-            d.ellipse((sx - 25 * K, sy - 25 * K, sx + 25 * K, sy + 25 * K), fill=style.tint, outline=LINE, width=2 * K)
-        d.text((cx, cy - 74 * K), home_word, font=font(fnt.size * K, True), fill=MUTED_INK, anchor="mm")
-    for number in range(1, rules.CELLS + 1):  # the circuit; an exit in its seat's colour
+        _draw_home(d, colour, seat_of.get(colour), home_word, fnt.size)
+    _draw_circuit(d, seat_of)
+    return big.resize((side, side), Image.Resampling.LANCZOS)
+
+
+def _draw_home(d: ImageDraw.ImageDraw, colour: int, seat: int | None, word: str, size: float) -> None:
+    """``colour``'s home corner, its corridor and its triangle in the centre, in the colours of the
+    ``seat`` that plays it (grey when nobody does, and then without the four spots and the home's
+    ``word``, drawn ``size`` px)."""
+    style = player(seat) if seat is not None else None
+    x0, y0 = _at(*home_box(colour)[:2])
+    x1, y1 = _at(*home_box(colour)[2:])
+    d.rectangle((x0, y0, x1, y1), fill=style.colour if style else NEUTRAL, outline=LINE, width=2 * K)
+    pts = [turned(-HALF, HALF, colour), turned(HALF, HALF, colour), (0, 0)]  # its triangle in the centre
+    d.polygon([_at(CX + x, CY + y) for x, y in pts], fill=tint(style.colour, 0.75) if style else NEUTRAL,
+              outline=LINE, width=2 * K)
+    for k in range(1, 8):  # its corridor
+        _draw_cell(d, corridor_box(colour, k), BOARD[:2], tint(style.colour, 0.5) if style else NEUTRAL, str(k),
+                   MUTED_INK, 13)
+    if style is None:
+        return
+    cx, cy = _at(*box_centre(home_box(colour)))
+    r = 112 * K
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CELL, outline=INK, width=3 * K)
+    for i in range(4):
+        sx, sy = _at(*home_spot(colour, i))
+        d.ellipse((sx - 25 * K, sy - 25 * K, sx + 25 * K, sy + 25 * K), fill=style.tint, outline=LINE, width=2 * K)
+    d.text((cx, cy - 74 * K), word, font=font(size * K, True), fill=MUTED_INK, anchor="mm")
+
+
+def _draw_circuit(d: ImageDraw.ImageDraw, seat_of: Mapping[int, int]) -> None:
+    """The 68 numbered cells (an exit in the colour of the seat ``seat_of`` gives its colour, the seguros
+    ringed), and each played colour's turn-off: a chevron from the arm's tip into its corridor."""
+    for number in range(1, rules.CELLS + 1):
         colour, step = divmod(number - 5, 17)
         seat = seat_of.get(colour) if step == 0 else None
         if seat is not None:
             style = player(seat)
-            _draw_cell(d, cell_box(number), origin, style.colour, str(number), style.ink, ring=style.ink)
+            _draw_cell(d, cell_box(number), BOARD[:2], style.colour, str(number), style.ink, ring=style.ink)
         else:
             safe = number in SEGUROS
-            _draw_cell(d, cell_box(number), origin, SAFE if safe else CELL, str(number),
+            _draw_cell(d, cell_box(number), BOARD[:2], SAFE if safe else CELL, str(number),
                        ring=SEGURO_RING if safe else None)
-    for colour, seat in seat_of.items():  # the turn-off: a chevron from the tip into the corridor
-        tip = _turn(0, -1, colour)
-        cx, cy = at(*_mid(cell_box(17 * colour or rules.CELLS)))
+    for colour, seat in seat_of.items():
+        tip = turned(0, -1, colour)
+        cx, cy = _at(*box_centre(cell_box(17 * colour or rules.CELLS)))
         cx, cy = cx + tip[0] * 15 * K, cy + tip[1] * 15 * K
-        corners = [(tip[0] * 5, tip[1] * 5), _turn(-6, 2, colour), _turn(6, 2, colour)]
+        corners = [(tip[0] * 5, tip[1] * 5), turned(-6, 2, colour), turned(6, 2, colour)]
         d.polygon([(cx + x * K, cy + y * K) for x, y in corners], fill=player(seat).colour, outline=INK)
-    return big.resize((side, side), Image.Resampling.LANCZOS)
 
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = LEGEND_CARD
-    kit.shadowed_card(img, LEGEND_CARD, kit.CARD, RADIUS)
+    shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
     fnt = font(19)
     for i, key in enumerate(("seguro", "barrier")):
         sx, sy = (x0 + x1) // 2, y0 + 40 + (y1 - y0) // 2 * i
         box = (sx - LANE // 2, sy - L // 2, sx + LANE // 2, sy + L // 2)
-        sample = Image.new("RGB", ((LANE + 1) * K, (L + 1) * K), kit.CARD)
+        sample = Image.new("RGB", ((LANE + 1) * K, (L + 1) * K), CARD)
         _draw_cell(ImageDraw.Draw(sample), box, box[:2], SAFE if i == 0 else CELL, "12" if i == 0 else "",
                    ring=SEGURO_RING if i == 0 else None)
         img.paste(sample.resize((LANE + 1, L + 1), Image.Resampling.LANCZOS), box[:2])
         if key == "barrier":
             _draw_group(img, d, box, [(0, 0), (0, 1)])
-        for j, line in enumerate(kit.wrap_text(words[key], fnt, x1 - x0 - 24, 3)):
+        for j, line in enumerate(wrap_text(words[key], fnt, x1 - x0 - 24, 3)):
             d.text(((x0 + x1) // 2, sy + 44 + j * 24), line, font=fnt, fill=INK, anchor="mm")
 
 
@@ -278,12 +234,12 @@ def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     """The static picture for (seats, words): everything that never moves."""
     by_key = dict(zip(_STATIC_KEYS, words, strict=True))
     panels, height = _panels(seats)
-    img = Image.new("RGB", (W, height), kit.BG)
+    img = Image.new("RGB", (W, height), BG)
     img.paste(_draw_board(seats, by_key["home"]), BOARD[:2])
     _draw_legend(img, by_key)
-    kit.wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
+    wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
     for seat, box in enumerate(panels):
-        kit.player_card(img, box, seat, RADIUS, HEADER_H)
+        player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -293,7 +249,7 @@ def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
 def _draw_group(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, who: list[tuple[int, int]]) -> None:
     """The (seat, piece)s on one cell side by side across it; two of one seat are a barrier: a bar
     in its colour joins them and the cell gets a thick ink frame."""
-    (cx, cy), wide = _mid(box), box[2] - box[0] > box[3] - box[1]
+    (cx, cy), wide = box_centre(box), box[2] - box[0] > box[3] - box[1]
     barrier = len(who) == 2 and who[0][0] == who[1][0]
     if barrier:
         bar = (box[0] + 8, cy - 6, box[2] - 8, cy + 6) if wide else (cx - 6, box[1] + 8, cx + 6, box[3] - 8)
@@ -301,7 +257,7 @@ def _draw_group(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, who: list[tu
     size, step = (34, 0) if len(who) == 1 else (30, 32) if len(who) == 2 else (22, 20)
     for k, (seat, i) in enumerate(who):
         off = round((k - (len(who) - 1) / 2) * step)
-        kit.put_piece(img, seat, i + 1, size, (cx + off, cy) if wide else (cx, cy + off))
+        put_piece(img, seat, i + 1, size, (cx + off, cy) if wide else (cx, cy + off))
     if barrier:
         d.rectangle(box, outline=INK, width=4)
 
@@ -311,15 +267,15 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState) 
     for seat in range(state.seats):
         colour = state.colour(seat)
         for i, progress in enumerate(state.of(seat)):
-            place = _where(colour, progress)
+            place = track_cell(colour, progress)
             if place is not None:
                 places.setdefault(place[0], (place[1], []))[1].append((seat, i))
             else:  # at home and in the centre every piece has its own spot
                 spot = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
-                kit.put_piece(img, seat, i + 1, 46 if progress == HOME else 26, spot)
+                put_piece(img, seat, i + 1, 46 if progress == HOME else 26, spot)
         arrived = state.of(seat).count(CENTRE)
         if arrived:
-            dx, dy = _turn(0, HALF - 56, colour)
+            dx, dy = turned(0, HALF - 56, colour)
             d.text((CX + dx, CY + dy), f"{arrived}/4", font=font(22, True), fill=INK, anchor="mm", stroke_width=3,
                    stroke_fill=LIGHT)
     for box, who in places.values():
@@ -347,7 +303,7 @@ def _draw_marks(img: Image.Image, state: ParchisState, events: Sequence[Event]) 
     for faint in (True, False):
         for seat, piece, start, end in moves:
             where = start if faint else end
-            _ring_at(img, _spot_box(state.colour(seat), where, piece), GOLD, 140 if faint else 255,
+            _ring_at(img, spot_box(state.colour(seat), where, piece), GOLD, 140 if faint else 255,
                      round_=where in (HOME, CENTRE))
     mover: tuple[int, int] | None = None
     for e in events:
@@ -355,19 +311,19 @@ def _draw_marks(img: Image.Image, state: ParchisState, events: Sequence[Event]) 
             mover = (e.seat, int(e.data["to"]))
         elif e.kind in ("capture", "third_six") and e.seat is not None and e.data.get("piece") is not None:
             if e.kind == "capture" and mover is not None:
-                box = _spot_box(state.colour(mover[0]), mover[1], 0)
-                paste(img, kit.red_cross(30), (box[2] - 22, box[1] - 10))
-            _ring_at(img, _spot_box(state.colour(e.seat), HOME, int(e.data["piece"])), RED, round_=True)
+                box = spot_box(state.colour(mover[0]), mover[1], 0)
+                paste(img, red_cross(30), (box[2] - 22, box[1] - 10))
+            _ring_at(img, spot_box(state.colour(e.seat), HOME, int(e.data["piece"])), RED, round_=True)
 
 
 def _draw_options(img: Image.Image, state: ParchisState) -> None:
     """Phase move: every landing place on offer, dashed in the mover's colour, with the piece number."""
     seat = state.turn
-    boxes = [(piece, _spot_box(state.colour(seat), end, piece), end) for _code, piece, _start, end, _e in state.moves]
+    boxes = [(piece, spot_box(state.colour(seat), end, piece), end) for _code, piece, _start, end, _e in state.moves]
     for _piece, box, end in boxes:
         _ring_at(img, box, player(seat).colour, dashed=True, round_=end == CENTRE)
     for piece, box, _end in boxes:  # the numbers over every ring
-        paste(img, kit.numbered_token(seat, piece + 1, 26), (box[0] - 13, box[1] - 13))
+        paste(img, numbered_token(seat, piece + 1, 26), (box[0] - 13, box[1] - 13))
 
 
 # ---------------------------------------------------------------- dice card and panels
@@ -384,7 +340,7 @@ def _draw_place(img: Image.Image, d: ImageDraw.ImageDraw, x: int, cy: int, state
     if progress == CENTRE:
         paste(img, _centre_icon(seat, state.colour(seat), 22), (x, cy - 11))
     else:
-        d.rectangle((x, cy - 12, x + 22, cy + 12), fill=kit.tint(player(seat).colour, 0.5), outline=INK, width=1)
+        d.rectangle((x, cy - 12, x + 22, cy + 12), fill=tint(player(seat).colour, 0.5), outline=INK, width=1)
         d.text((x + 11, cy + 1), str(progress - LAST_CIRCUIT), font=font(16, True), fill=INK, anchor="mm")
     return 22
 
@@ -396,43 +352,43 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     mx = (x0 + x1) // 2
     die = state.last_dice[0] if state.last_dice else 0
     if state.last_seat is not None and die:
-        seat = state.last_seat
-        text, fnt = kit.seat_name(names, seat, x1 - x0 - 64, 20)
-        paste(img, kit.marker_image(seat, 26), (x0 + 16, y0 + 19))
+        thrower = state.last_seat
+        text, fnt = seat_name(names, thrower, x1 - x0 - 64, 20)
+        paste(img, marker_image(thrower, 26), (x0 + 16, y0 + 19))
         d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     box = (mx - DIE // 2, y0 + 62, mx + DIE // 2, y0 + 62 + DIE)
     choosing = state.phase == PHASE_MOVE and not state.finished
     if choosing and not state.bonus:
-        kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
-    kit.draw_die(img, box, die or None)
+        paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
+    draw_die(img, box, die or None)
     top = box[3] + 26
     if choosing and (state.bonus or state.count != die):
-        kit.pill(d, (mx, top), f"+{state.count}" if state.bonus else f"= {state.count}", font(26, True), GOLD, INK,
-                 anchor="m", pad=(14, 5))
+        pill(d, (mx, top), f"+{state.count}" if state.bonus else f"= {state.count}", font(26, True), GOLD, INK,
+             anchor="m", pad=(14, 5))
         top += 36
     for row, (_code, piece, _start, end, effect) in enumerate(state.moves[:4] if choosing else ()):
         cy, x = top + 16 + row * 38, mx - 58
-        paste(img, kit.numbered_token(state.turn, piece + 1, 30), (x, cy - 15))
+        paste(img, numbered_token(state.turn, piece + 1, 30), (x, cy - 15))
         d.text((x + 38, cy), "→", font=font(20, True), fill=FELT_MUTED, anchor="lm")
         width = _draw_place(img, d, x + 66, cy, state, state.turn, end, LIGHT)
         if effect == rules.EFFECT_CAPTURE:
-            paste(img, kit.red_cross(22), (x + 72 + width, cy - 11))
+            paste(img, red_cross(22), (x + 72 + width, cy - 11))
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
     label = labels["winner" if state.finished else "turn"]
-    kit.turn_stack(img, d, mx, y1 - 64, label, seat, names, x1 - x0, gap=23)
+    turn_stack(img, d, mx, y1 - 64, label, seat, names, x1 - x0, gap=23)
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     ph = y1 - y0
-    kit.card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
+    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
     # the body: how many at home and in the centre, then every piece out on the board with its cell
     cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(22, True)
-    fnt = kit.fit_font(labels["home"], 90, 18, 12, bold=True)
-    home = kit.ellipsize(labels["home"], fnt, 90)
+    fnt = fit_font(labels["home"], 90, 18, 12, bold=True)
+    home = ellipsize(labels["home"], fnt, 90)
     d.text((x, cy), home, font=fnt, fill=MUTED_INK, anchor="lm")
     x += round(fnt.getlength(home)) + 6
     d.text((x, cy + 1), str(own.count(HOME)), font=num, fill=INK, anchor="lm")
@@ -441,14 +397,14 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     x += 92
     for i, progress in enumerate(own):
         if progress not in (HOME, CENTRE) and x <= x1 - 70:
-            paste(img, kit.numbered_token(seat, i + 1, 28), (x, cy - 14))
+            paste(img, numbered_token(seat, i + 1, 28), (x, cy - 14))
             x += 34 + _draw_place(img, d, x + 34, cy, state, seat, progress) + 14
 
 
 def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = kit.TextDraw(img)
+    d = TextDraw(img)
     _draw_pieces(img, d, state)
     _draw_marks(img, state, events)
     if state.phase == PHASE_MOVE and not state.finished:
@@ -463,11 +419,11 @@ def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour
     and a strip of the colours the marks must keep."""
-    game = kit.random_game(rules.ENGINE, rules.ParchisOptions(), seats, "7" * 64, random.Random(seats), 3000)
+    game = random_game(rules.ENGINE, rules.ParchisOptions(), seats, "7" * 64, random.Random(seats), 3000)
     n = len(game)
     keep = [GOLD, RED, INK, LIGHT, CELL, SAFE, LINE, *(player(s).colour for s in range(seats))]
-    return kit.fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
-                              [kit.colour_strip(keep, W)])
+    return fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
+                          [colour_strip(keep, W)])
 
 
 def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
@@ -479,5 +435,5 @@ def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str,
     ``events`` are those of the last action: its moves are ringed in gold (without events,
     ``state.last_move`` is), a capture gets a red ✕ and the captured piece a red ring.
     """
-    kit.require_labels(labels, LABEL_KEYS)
-    return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
+    require_labels(labels, LABEL_KEYS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)

@@ -1,14 +1,8 @@
 """The «Шиш-беш» board: a cross of round cells (13 × 13 grid, or 15 × 15 on the long board), the
 four dark corners with their jump arrows, huts on the shelter cells, start triangles on the arm
 ends, hourglass homes in the middle lanes, park mandalas in the picture's corners, the last
-throw, the moves on offer, a legend and one card per player.
-
-Geometry, as settled in shared/rules/shishbesh.md: arm 0 points down, arms follow
-counter-clockwise as seen (1 right, 2 up, 3 left). In arm 0's frame (grid units from the
-centre, y down) a quarter of the circuit is its end cell (0, L+1), up the right lane
-(1, L+1) … (1, 2), the corner (1, 1), out along (2, 1) … (L+1, 1); the next quarter is the
-same turned. Arm a's home cell k is (0, L+1−k); its park is the picture corner beside the
-lane its pieces leave by; a hut sits just outside its shelter cell, in that corner.
+throw, the moves on offer, a legend and one card per player. Where the cells are:
+:mod:`render.shishbesh_geometry`; the empty board: :mod:`render.shishbesh_board`.
 
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture is drawn
 once per (seats, board, shelters, words), supersampled, and cached; each call pastes pieces,
@@ -27,150 +21,47 @@ from PIL import Image, ImageDraw
 from engines import shishbesh as rules
 from engines.base import Event
 from engines.shishbesh import PARK, PHASE_MOVE, ShishbeshOptions, ShishbeshState
-from render import common as kit
-from render.common import FELT_TEXT, GOLD, INK, RED, RGB, SS, Box, font, paste, player
+from render.canvas import paste
+from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_stack, wood_frame
+from render.dice import draw_die
+from render.marks import dashed_ring, draw_arrow, paste_ring, red_cross, round_ring, veil
+from render.pieces import marker_image, numbered_token, put_piece
+from render.png import colour_strip, fitted_palette, random_game, to_png
+from render.shishbesh_board import ARROW, CELL, CORNER, HUT, LINE, MUTED_INK, draw_board, house
+from render.shishbesh_geometry import BOARD, MARGIN, hut_centre, jump_ends, park_spot, pitch, position_centre
+from render.theme import BG, CARD, FELT_DARK, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, player
+from render.typeset import TextDraw, ellipsize, fit_font, font, require_labels, seat_name, wrap_text
 
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "park", "hut", "jump")
 _STATIC_KEYS = ("park", "hut", "jump")
 _MOVES = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
 
 W = 1024
-MARGIN = 16
 GAP = 14
 RADIUS = 16
-SIDE = 788
-FRAME = 12
-BOARD: Box = (MARGIN, MARGIN, MARGIN + SIDE, MARGIN + SIDE)
-CX = CY = MARGIN + SIDE // 2
 DICE_CARD: Box = (BOARD[2] + GAP, MARGIN, W - MARGIN, MARGIN + 262)
 LEGEND_CARD: Box = (BOARD[2] + GAP, DICE_CARD[3] + GAP, W - MARGIN, BOARD[3])
 PANEL_H = 92
 HEADER_H = 44
 DIE = 66
-K = 3  # the static board is drawn K times larger and box-averaged down (K × K pixels to one)
 COMPRESS = 4  # zlib level: ~6 ms to encode a frame, some 20 % smaller than level 2
 
-PAPER: RGB = (236, 226, 204)
-CROSS: RGB = (246, 239, 222)
-CELL: RGB = (252, 249, 241)
-LINE: RGB = (134, 120, 96)
-CORNER: RGB = (58, 60, 72)
-ARROW: RGB = (150, 112, 70)
-HUT: RGB = (176, 102, 52)
-NEUTRAL: RGB = (206, 198, 182)
-MUTED_INK: RGB = (112, 104, 92)
 
-
-# ---------------------------------------------------------------- geometry
-
-
-def _arm_len(board: str) -> int:
-    return rules.GEOMETRY[board].quarter // 2 - 1
-
-
-def pitch(board: str) -> float:
-    """The distance between neighbouring cells in px."""
-    return (SIDE - 2 * FRAME) / (2 * _arm_len(board) + 3)
-
-
-def _turn(dx: float, dy: float, arm: int) -> tuple[float, float]:
-    """(dx, dy) turned ``arm`` quarter turns counter-clockwise as seen (y grows down)."""
-    for _ in range(arm % 4):
-        dx, dy = dy, -dx
-    return dx, dy
-
-
-def _pt(board: str, dx: float, dy: float, arm: int = 0) -> tuple[int, int]:
-    """The pixel of grid offset (dx, dy) in arm ``arm``'s frame."""
-    tx, ty = _turn(dx, dy, arm)
-    p = pitch(board)
-    return round(CX + tx * p), round(CY + ty * p)
-
-
-def _grid(board: str, cell: int) -> tuple[int, int, int]:
-    """(arm, dx, dy): absolute circuit ``cell`` in its arm's frame."""
-    length = _arm_len(board)
-    arm, t = divmod(cell % rules.GEOMETRY[board].circuit, 2 * length + 2)
-    if t == 0:
-        return arm, 0, length + 1
-    if t <= length + 1:
-        return arm, 1, length + 2 - t
-    return arm, t - length, 1
-
-
-def cell_centre(board: str, cell: int) -> tuple[int, int]:
-    """The centre of absolute circuit cell ``cell`` (arm a's end cell is a × quarter)."""
-    arm, dx, dy = _grid(board, cell)
-    return _pt(board, dx, dy, arm)
-
-
-def home_centre(board: str, arm: int, k: int) -> tuple[int, int]:
-    """The centre of home cell ``k`` (1 next to the end cell .. 4 or 5) of ``arm``."""
-    return _pt(board, 0, _arm_len(board) + 1 - k, arm)
-
-
-def hut_centre(board: str, cell: int) -> tuple[int, int]:
-    """Where the hut of shelter ``cell`` stands: just outside it, in the picture corner."""
-    arm, dx, dy = _grid(board, cell)
-    return _pt(board, dx + 0.78, dy, arm) if dx == 1 else _pt(board, dx, dy + 0.78, arm)
-
-
-def park_centre(board: str, arm: int) -> tuple[int, int]:
-    c = 2.1 + _arm_len(board) / 2
-    return _pt(board, c, c, arm)
-
-
-def park_radius(board: str) -> int:
-    return round(pitch(board) * (1.8 if board == "standard" else 2.2))
-
-
-def park_spot(board: str, arm: int, i: int) -> tuple[int, int]:
-    """Where piece ``i`` (0..3) of ``arm``'s player waits in the park."""
-    x, y = park_centre(board, arm)
-    step = round(pitch(board) * 0.52)
-    return x + (-step, step)[i % 2], y + (-step, step)[i // 2] - step // 3
-
-
-def corner_cells(board: str) -> tuple[int, ...]:
-    geo = rules.GEOMETRY[board]
-    return tuple(geo.cell(0, c) for c in geo.corners)  # type: ignore[misc]
-
-
-def _place(state: ShishbeshState, seat: int, position: int) -> tuple[int, int] | None:
-    """The centre of a circuit or home position of ``seat`` (None in the park)."""
-    geo, board = state.options.geometry, state.options.board
-    cell = geo.cell(state.arm(seat), position)
-    if cell is not None:
-        return cell_centre(board, cell)
-    if position in geo.home:
-        return home_centre(board, state.arm(seat), position - geo.home[0] + 1)
-    return None
+# ---------------------------------------------------------------- layout
 
 
 def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
-    return kit.panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    return panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
 
 
 # ---------------------------------------------------------------- cached art
-
-
-def _house(d: ImageDraw.ImageDraw, cx: float, cy: float, w: float, fill: RGB, line: RGB, width: float,
-           door: bool = True) -> None:
-    """An upright house ``w`` wide centred on (cx, cy): a body under a roof."""
-    h = w * 0.5
-    body = (cx - w * 0.36, cy - h * 0.1, cx + w * 0.36, cy + h * 0.9)
-    roof = [(cx - w * 0.5, cy), (cx, cy - w * 0.52), (cx + w * 0.5, cy)]
-    d.rectangle(body, fill=fill, outline=line, width=round(width))
-    d.polygon(roof, fill=fill, outline=line, width=round(width))
-    if door:
-        d.rectangle((cx - w * 0.1, cy + h * 0.35, cx + w * 0.1, cy + h * 0.9), fill=line)
 
 
 @lru_cache(maxsize=4)
 def _house_icon(size: int) -> Image.Image:
     """A hut (RGBA)."""
     big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
-    _house(ImageDraw.Draw(big), size * SS / 2, size * SS * 0.48, size * SS * 0.76, HUT, INK, max(1, size // 30) * SS)
+    house(ImageDraw.Draw(big), size * SS / 2, size * SS * 0.48, size * SS * 0.76, HUT, INK, max(1, size // 30) * SS)
     return big.reduce(SS)
 
 
@@ -180,121 +71,32 @@ def _hut_piece(seat: int, number: int, size: int) -> Image.Image:
     s = size * SS
     img = Image.new("RGBA", (s, round(s * 1.08)), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    _house(d, s / 2, s * 0.5, s * 0.98, player(seat).tint, INK, 2.5 * SS, door=False)
+    house(d, s / 2, s * 0.5, s * 0.98, player(seat).tint, INK, 2.5 * SS, door=False)
     img = img.reduce(SS)
     tok = round(size * 0.6)
-    paste(img, kit.numbered_token(seat, number, tok), ((size - tok) // 2, round(size * 0.43)))
+    paste(img, numbered_token(seat, number, tok), ((size - tok) // 2, round(size * 0.43)))
     return img
-
-
-def _jump_ends(board: str, frm: int, to: int) -> tuple[tuple[float, float], tuple[float, float]]:
-    """An arrow's ends between two corner cells, stopping short of their circles."""
-    (ax, ay), (bx, by) = cell_centre(board, frm), cell_centre(board, to)
-    n, cut = math.hypot(bx - ax, by - ay), pitch(board) * 0.46
-    ux, uy = (bx - ax) / n, (by - ay) / n
-    return (ax + ux * cut, ay + uy * cut), (bx - ux * cut, by - uy * cut)
 
 
 @lru_cache(maxsize=32)
 def _jump_arrow(board: str, frm: int, to: int) -> tuple[Image.Image, tuple[int, int]]:
     """The highlighted arrow of a jump (RGBA sprite, its top-left)."""
-    (ax, ay), (bx, by) = _jump_ends(board, frm, to)
+    (ax, ay), (bx, by) = jump_ends(board, frm, to)
     x0, y0 = round(min(ax, bx)) - 20, round(min(ay, by)) - 20
     w, h = round(abs(bx - ax)) + 40, round(abs(by - ay)) + 40
     img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     a, b = ((ax - x0) * SS, (ay - y0) * SS), ((bx - x0) * SS, (by - y0) * SS)
-    kit.draw_arrow(d, a, b, (*INK, 255), 11 * SS, 22 * SS)
+    draw_arrow(d, a, b, (*INK, 255), 11 * SS, 22 * SS)
     ux, uy = b[0] - a[0], b[1] - a[1]
     n = math.hypot(ux, uy)
-    kit.draw_arrow(d, a, (b[0] - ux / n * 3 * SS, b[1] - uy / n * 3 * SS), (*GOLD, 255), 6 * SS, 17 * SS)
+    draw_arrow(d, a, (b[0] - ux / n * 3 * SS, b[1] - uy / n * 3 * SS), (*GOLD, 255), 6 * SS, 17 * SS)
     return img.reduce(SS), (x0, y0)
-
-
-def _draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Image.Image:
-    """The board alone (RGB, SIDE × SIDE), drawn K times larger and scaled down.
-
-    Box-averaging (``reduce``) anti-aliases as well as Lanczos does but without its ringing: each
-    edge gets a few clean in-between shades rather than halos of near-colours, which keeps the
-    palette frame some 15 % smaller.
-    """
-    geo, length, p = rules.GEOMETRY[board], _arm_len(board), pitch(board)
-    big = Image.new("RGB", (SIDE * K, SIDE * K), kit.BG)
-    d = ImageDraw.Draw(big)
-    d.rounded_rectangle((0, 0, SIDE * K - 1, SIDE * K - 1), radius=20 * K, fill=kit.WOOD)
-    d.rounded_rectangle((6 * K, 6 * K, (SIDE - 6) * K, (SIDE - 6) * K), radius=14 * K, fill=PAPER)
-    seat_of = {rules.ARMS[seats][s]: s for s in range(seats)}
-
-    def at(xy: tuple[float, float]) -> tuple[float, float]:
-        return (xy[0] - MARGIN) * K, (xy[1] - MARGIN) * K
-
-    def disc(xy: tuple[float, float], r: float, fill: RGB, line: RGB = LINE, width: float = 2) -> None:
-        x, y = at(xy)
-        d.ellipse((x - r * K, y - r * K, x + r * K, y + r * K), fill=fill, outline=line, width=round(width * K))
-
-    e = length + 1.5  # the cross: two bands three cells wide
-    for a, b in (((-1.5, -e), (1.5, e)), ((-e, -1.5), (e, 1.5))):
-        d.rounded_rectangle((*at(_pt(board, *a)), *at(_pt(board, *b))), radius=12 * K, fill=CROSS, outline=LINE,
-                            width=K)
-    fnt = kit.fit_font(park_word, park_radius(board) * 1.2, 20, 12, bold=True)
-    park_word = kit.ellipsize(park_word, fnt, park_radius(board) * 1.2)
-    for arm in range(4):  # parks and homes
-        seat = seat_of.get(arm)
-        style = player(seat) if seat is not None else None
-        colour, wash = (style.colour, style.tint) if style else (NEUTRAL, PAPER)
-        cx, cy = park_centre(board, arm)
-        r = park_radius(board)
-        disc((cx, cy), r, wash, colour, 4)
-        for k in range(12):  # petals
-            ang = k * math.pi / 6
-            px, py = cx + math.cos(ang) * r * 0.8, cy + math.sin(ang) * r * 0.8
-            disc((px, py), r * 0.2, kit.tint(colour, 0.35, wash), colour, 1.5)
-        disc((cx, cy), r * 0.68, CELL, colour, 2)
-        for i in range(4):
-            disc(park_spot(board, arm, i), p * 0.3, kit.tint(colour, 0.25, CELL), LINE, 1.5)
-        if style:
-            d.text(at((cx, cy + r * 0.5)), park_word, font=font(fnt.size * K, True), fill=MUTED_INK, anchor="mm")
-        top, bottom = _pt(board, 0, 1.55, arm), _pt(board, 0, length + 0.45, arm)  # the hourglass home
-        mid = ((top[0] + bottom[0]) / 2, (top[1] + bottom[1]) / 2)
-        ux, uy = _turn(1, 0, arm)
-        wide, narrow = p * 0.47, p * 0.2
-        pts = [(top[0] - ux * wide, top[1] - uy * wide), (top[0] + ux * wide, top[1] + uy * wide),
-               (mid[0] + ux * narrow, mid[1] + uy * narrow), (bottom[0] + ux * wide, bottom[1] + uy * wide),
-               (bottom[0] - ux * wide, bottom[1] - uy * wide), (mid[0] - ux * narrow, mid[1] - uy * narrow)]
-        d.polygon([at(q) for q in pts], fill=kit.tint(colour, 0.55, CROSS), outline=colour, width=2 * K)
-        for k in range(1, geo.home_cells + 1):
-            disc(home_centre(board, arm, k), p * 0.3, kit.tint(colour, 0.2, CELL), colour, 2)
-    corners = corner_cells(board)
-    for i, c in enumerate(corners):  # the jump arrows: round the centre square and across it
-        for step in (1, 2) if i < 2 else (1,):
-            a, b = _jump_ends(board, c, corners[(i + step) % 4])
-            kit.draw_arrow(d, at(a), at(b), ARROW, 4 * K, 13 * K, both=True)
-    shelters = geo.shelters(staggered)
-    for cell in range(geo.circuit):
-        xy = cell_centre(board, cell)
-        arm, t = divmod(cell, geo.quarter)
-        if cell in corners:
-            disc(xy, p * 0.42, CORNER, INK, 2)
-            disc(xy, p * 0.3, CORNER, (96, 98, 112), 1.5)
-        elif t == 0:  # an arm's end: the start field with its triangle
-            seat = seat_of.get(arm)
-            colour = player(seat).colour if seat is not None else NEUTRAL
-            disc(xy, p * 0.42, colour, INK, 2)
-            x, y = at(xy)
-            s = p * 0.26 * K
-            tri = [_turn(u, v, arm) for u, v in ((1, 0), (-0.5, -0.55), (-0.5, 0.55))]
-            d.polygon([(x + u * s, y + v * s) for u, v in tri], fill=CELL if seat is not None else LINE)
-        else:
-            disc(xy, p * 0.42, CELL)
-        if cell in shelters:
-            x, y = at(hut_centre(board, cell))
-            _house(d, x, y, p * 0.62 * K, HUT, INK, 1.5 * K)
-    return big.reduce(K)
 
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = LEGEND_CARD
-    kit.shadowed_card(img, LEGEND_CARD, kit.CARD, RADIUS)
+    shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
     fnt = font(18)
     mx, half = (x0 + x1) // 2, (y1 - y0) // 2
@@ -306,14 +108,14 @@ def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
         for bx, by in (spots[(i + 1) % 4], spots[(i + 2) % 4]) if i < 2 else (spots[(i + 1) % 4],):
             a, b = (ax * SS, ay * SS), (bx * SS, by * SS)
             ux, uy = (b[0] - a[0]) / math.dist(a, b), (b[1] - a[1]) / math.dist(a, b)
-            kit.draw_arrow(g, (a[0] + ux * 16 * SS, a[1] + uy * 16 * SS), (b[0] - ux * 16 * SS, b[1] - uy * 16 * SS),
-                           (*ARROW, 255), 3 * SS, 9 * SS, both=True)
+            draw_arrow(g, (a[0] + ux * 16 * SS, a[1] + uy * 16 * SS), (b[0] - ux * 16 * SS, b[1] - uy * 16 * SS),
+                       (*ARROW, 255), 3 * SS, 9 * SS, both=True)
     for ax, ay in spots:
         g.ellipse(((ax - 13) * SS, (ay - 13) * SS, (ax + 13) * SS, (ay + 13) * SS), fill=(*CORNER, 255),
                   outline=(*INK, 255), width=2 * SS)
     paste(img, big.reduce(SS), (mx - 50, y0 + half + 26))
     for top, key in ((y0 + 124, "hut"), (y0 + half + 142, "jump")):
-        for j, line in enumerate(kit.wrap_text(words[key], fnt, x1 - x0 - 20, 4)):
+        for j, line in enumerate(wrap_text(words[key], fnt, x1 - x0 - 20, 4)):
             d.text((mx, top + j * 23), line, font=fnt, fill=INK, anchor="mm")
 
 
@@ -322,12 +124,12 @@ def _base(seats: int, board: str, staggered: bool, words: tuple[str, ...]) -> Im
     """The static picture: everything that never moves."""
     by_key = dict(zip(_STATIC_KEYS, words, strict=True))
     panels, height = _panels(seats)
-    img = Image.new("RGB", (W, height), kit.BG)
-    img.paste(_draw_board(seats, board, staggered, by_key["park"]), BOARD[:2])
+    img = Image.new("RGB", (W, height), BG)
+    img.paste(draw_board(seats, board, staggered, by_key["park"]), BOARD[:2])
     _draw_legend(img, by_key)
-    kit.wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
+    wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
     for seat, box in enumerate(panels):
-        kit.player_card(img, box, seat, RADIUS, HEADER_H)
+        player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -346,9 +148,9 @@ def _draw_pieces(img: Image.Image, state: ShishbeshState) -> None:
             if state.huts[k] and cell is not None:
                 huts.append((seat, i, cell))
                 continue
-            xy = park_spot(board, arm, i) if pos == PARK else _place(state, seat, pos)
+            xy = park_spot(board, arm, i) if pos == PARK else position_centre(state, seat, pos)
             assert xy is not None
-            kit.put_piece(img, seat, i + 1, size, xy)
+            put_piece(img, seat, i + 1, size, xy)
     hs = round(pitch(board) * 0.84)
     for seat, i, cell in huts:
         x, y = hut_centre(board, cell)
@@ -376,13 +178,13 @@ def _spot(state: ShishbeshState, seat: int, piece: int, pos: int, hut: bool) -> 
         return hut_centre(board, cell), round(p * 0.86)
     if pos == PARK:
         return park_spot(board, state.arm(seat), piece), round(p * 0.8)
-    xy = _place(state, seat, pos)
+    xy = position_centre(state, seat, pos)
     assert xy is not None
     return xy, round(p * (0.96 if cell is not None else 0.76))
 
 
 def _ring_at(img: Image.Image, xy: tuple[int, int], size: int, colour: RGB, alpha: int = 255) -> None:
-    paste(img, kit.round_ring(size, colour, alpha), (xy[0] - size // 2, xy[1] - size // 2))
+    paste(img, round_ring(size, colour, alpha), (xy[0] - size // 2, xy[1] - size // 2))
 
 
 def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]) -> None:
@@ -393,7 +195,7 @@ def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]
     for seat, _piece, start, end, jump in moves:
         if jump:
             arm = state.arm(seat)
-            sprite, xy = _jump_arrow(board, geo.cell(arm, start), geo.cell(arm, end))  # type: ignore[arg-type]
+            sprite, xy = _jump_arrow(board, geo.cell(arm, start), geo.cell(arm, end))
             paste(img, sprite, xy)
     for faint in (True, False):
         for seat, piece, start, end, _jump in moves:
@@ -407,10 +209,10 @@ def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]
         if e.kind in _MOVES and e.seat is not None:
             mover = (e.seat, int(e.data["to"]))
         elif e.kind == "capture" and mover is not None:
-            xy = _place(state, *mover)
-            if xy is not None:
+            taken = position_centre(state, *mover)
+            if taken is not None:
                 r = round(pitch(board) * 0.42)
-                paste(img, kit.red_cross(28), (xy[0] + r - 16, xy[1] - r - 12))
+                paste(img, red_cross(28), (taken[0] + r - 16, taken[1] - r - 12))
 
 
 def _options(state: ShishbeshState) -> list[tuple[int, int, int]]:
@@ -435,11 +237,11 @@ def _draw_options(img: Image.Image, state: ShishbeshState) -> None:
             numbers.append(piece)
     tok = round(pitch(board) * 0.5)
     for (xy, size), _numbers in places.items():
-        paste(img, kit.dashed_ring(size, player(seat).colour), (xy[0] - size // 2, xy[1] - size // 2))
+        paste(img, dashed_ring(size, player(seat).colour), (xy[0] - size // 2, xy[1] - size // 2))
     for (xy, size), numbers in places.items():
         for j, piece in enumerate(sorted(numbers)):
-            paste(img, kit.numbered_token(seat, piece + 1, tok), (xy[0] - size // 2 - tok // 3 + j * (tok - 4),
-                                                                  xy[1] - size // 2 - tok // 3))
+            paste(img, numbered_token(seat, piece + 1, tok), (xy[0] - size // 2 - tok // 3 + j * (tok - 4),
+                                                              xy[1] - size // 2 - tok // 3))
 
 
 # ---------------------------------------------------------------- dice card and panels
@@ -458,9 +260,9 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, 
     x0, y0, x1, y1 = DICE_CARD
     mx = (x0 + x1) // 2
     if state.last_seat is not None and state.last_dice:
-        seat = state.last_seat
-        text, fnt = kit.seat_name(names, seat, x1 - x0 - 64, 20)
-        paste(img, kit.marker_image(seat, 26), (x0 + 16, y0 + 19))
+        thrower = state.last_seat
+        text, fnt = seat_name(names, thrower, x1 - x0 - 64, 20)
+        paste(img, marker_image(thrower, 26), (x0 + 16, y0 + 19))
         d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     choosing = state.phase == PHASE_MOVE and not state.finished
     left = list(state.dice) if choosing else []
@@ -469,15 +271,15 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, 
         waiting = value in left
         if waiting:
             left.remove(value)
-            kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
-        kit.draw_die(img, box, value or None)
+            paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
+        draw_die(img, box, value or None)
         if choosing and not waiting:  # played already
-            paste(img, kit.veil(DIE, DIE, round(DIE * 0.2), kit.FELT_DARK, 150), box[:2])
+            paste(img, veil(DIE, DIE, round(DIE * 0.2), FELT_DARK, 150), box[:2])
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
     label = labels["winner" if state.finished else "turn"]
-    kit.turn_stack(img, d, mx, y1 - 80, label, seat, names, x1 - x0, gap=27)
+    turn_stack(img, d, mx, y1 - 80, label, seat, names, x1 - x0, gap=27)
 
 
 @lru_cache(maxsize=16)
@@ -496,11 +298,11 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     ph = y1 - y0
-    kit.card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
+    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
     geo, own = state.options.geometry, state.of(seat)
     cy, x, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, font(22, True)
-    fnt = kit.fit_font(labels["park"], 90, 18, 12, bold=True)
-    word = kit.ellipsize(labels["park"], fnt, 90)
+    fnt = fit_font(labels["park"], 90, 18, 12, bold=True)
+    word = ellipsize(labels["park"], fnt, 90)
     d.text((x, cy), word, font=fnt, fill=MUTED_INK, anchor="lm")
     x += round(fnt.getlength(word)) + 6
     d.text((x, cy + 1), str(own.count(PARK)), font=num, fill=INK, anchor="lm")
@@ -509,7 +311,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     x += 112
     for i, pos in enumerate(own):
         if 0 <= pos <= geo.end and x <= x1 - 70:
-            paste(img, kit.numbered_token(seat, i + 1, 28), (x, cy - 14))
+            paste(img, numbered_token(seat, i + 1, 28), (x, cy - 14))
             text = str(pos)
             d.text((x + 34, cy + 1), text, font=num, fill=INK, anchor="lm")
             if state.huts[rules.PIECES * seat + i]:
@@ -522,7 +324,7 @@ def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, s
              events: Sequence[Event] = ()) -> Image.Image:
     opts = state.options
     img = _base(state.seats, opts.board, opts.shelters == "staggered", tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = kit.TextDraw(img)
+    d = TextDraw(img)
     _draw_marks(img, state, events)
     _draw_pieces(img, state)
     if state.phase == PHASE_MOVE and not state.finished:
@@ -536,11 +338,11 @@ def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, s
 @lru_cache(maxsize=8)
 def _palette(seats: int, board: str) -> Image.Image:
     """The fixed palette for (seats, board), fitted once to a sample game and the colours marks must keep."""
-    game = kit.random_game(rules.ENGINE, ShishbeshOptions(board=board), seats, "7" * 64, random.Random(seats), 3000)
+    game = random_game(rules.ENGINE, ShishbeshOptions(board=board), seats, "7" * 64, random.Random(seats), 3000)
     n = len(game)
-    keep = [GOLD, RED, INK, kit.LIGHT, CELL, CORNER, HUT, LINE, *(player(s).colour for s in range(seats))]
-    return kit.fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
-                              [kit.colour_strip(keep, W)])
+    keep = [GOLD, RED, INK, LIGHT, CELL, CORNER, HUT, LINE, *(player(s).colour for s in range(seats))]
+    return fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
+                          [colour_strip(keep, W)])
 
 
 def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],
@@ -552,6 +354,6 @@ def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[st
     its moves are ringed in gold (without events, ``state.last_move`` is), a jump's arrow lights
     up, and a capture gets a red ✕.
     """
-    kit.require_labels(labels, LABEL_KEYS)
-    return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats, state.options.board),
-                      compress_level=COMPRESS)
+    require_labels(labels, LABEL_KEYS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats, state.options.board),
+                  compress_level=COMPRESS)

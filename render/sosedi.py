@@ -22,7 +22,13 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engines.base import Event
 from engines.sosedi import ENGINE, NUMBER_TABLE, SosediOptions, SosediState, owner_of
-from render.common import (
+from render.canvas import paste
+from render.cards import panel_grid, player_card, wood_frame
+from render.dice import die_extent, die_image, draw_die
+from render.marks import paste_ring, veil
+from render.pieces import chip_image, draw_stack, marker_image
+from render.png import fitted_palette, random_game, to_png
+from render.theme import (
     BG,
     CHIP,
     CORK,
@@ -38,30 +44,9 @@ from render.common import (
     SS,
     WOOD_DARK,
     Box,
-    TextDraw,
-    chip_image,
-    die_extent,
-    die_image,
-    draw_die,
-    draw_stack,
-    ellipsize,
-    fit_font,
-    fitted_palette,
-    font,
-    marker_image,
-    panel_grid,
-    paste,
-    paste_ring,
-    pill,
     player,
-    player_card,
-    random_game,
-    require_labels,
-    seat_name,
-    to_png,
-    veil,
-    wood_frame,
 )
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
 
 LABEL_KEYS: tuple[str, ...] = (
     "bowl",  # caption over the bowl (classic, reverse)
@@ -103,7 +88,7 @@ class _Layout:
     width: int
     height: int
     table: Box
-    dice: tuple[Box, Box, Box]
+    dice: tuple[Box, ...]  # the three big dice
     side: Box  # the bowl / tower area
     panels: tuple[Box, ...]
 
@@ -119,12 +104,10 @@ def _layout(seats: int) -> _Layout:
     dice = tuple((dx + i * (DIE + DIE_GAP), dy, dx + i * (DIE + DIE_GAP) + DIE, dy + DIE)
                  for i in range(3))
     side = (MARGIN + 660, MARGIN + 16, W - MARGIN - 16, MARGIN + TABLE_H - 16)
-    return _Layout(W, height, table, dice, side, panels)  # type: ignore[arg-type]
+    return _Layout(W, height, table, dice, side, panels)
 
 
 # ---------------------------------------------------------------- cached art
-
-
 
 
 @lru_cache(maxsize=4)
@@ -408,11 +391,9 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
                 throw: _Throw | None) -> None:
     x0, y0, x1, y1 = box
     pw, ph = x1 - x0, y1 - y0
-    style = player(seat)
-    tower = state.options.mode == "tower"
     finished = state.finished
     is_result = finished and state.result_seat == seat
-    safe = tower and state.safe[seat] and not is_result
+    safe = state.options.mode == "tower" and state.safe[seat] and not is_result
     current = not finished and state.turn == seat
     delta = throw.delta[seat] if throw else 0
     classic = state.options.mode == "classic"
@@ -427,16 +408,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
     text, fnt = seat_name(names, seat, pw - 58 - 12 - badge_w, 28)
     d.text((x0 + 58, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
 
-    # bottom: chips / coasters held, as a big number and as a stack
-    held = state.chips[seat]
-    num_font = font(60, True)
-    d.text((x0 + 14, y1 - 44), str(held), font=num_font, fill=INK, anchor="lm")
-    sx = x0 + 14 + round(num_font.getlength(str(held))) + 16
-    chip_w, chip_gap = 26, 4
-    max_cols = max(1, (x1 - 14 - sx + chip_gap) // (chip_w + chip_gap))
-    colour, rim = (CORK, CORK_RIM) if tower else (style.colour, None)
-    draw_stack(img, sx, y1 - 14, held, colour, chip_w=chip_w, step=5, per_column=10,
-               max_columns=max_cols, gap=chip_gap, rim=rim)
+    _draw_held(img, d, box, seat, state)
 
     if safe:
         veil_img = veil(pw, ph, RADIUS, PANEL_DIM, 150)
@@ -445,11 +417,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
         pill(d, (x1 - 10, y0 + HEADER_H // 2 - 1), _signed(delta), badge_font, INK, LIGHT,
              anchor="r", pad=(10, 4))
 
-    # right of the owned numbers: this seat's status
-    dice_w = len(NUMBER_TABLE[state.seats][seat]) * (SMALL_DIE + 8)
-    status_w = pw - 28 - dice_w - 6
-    py = y0 + HEADER_H + 14 + SMALL_DIE // 2
-    status = None
+    status = None  # right of the owned numbers: this seat's status
     if safe:
         status = ("safe", (84, 88, 96), LIGHT)
     elif is_result:
@@ -458,8 +426,31 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int,
         status = ("turn", GOLD, INK)
     if status:
         key, fill, ink = status
-        fnt = fit_font(labels[key], status_w - 24, 24, 17, bold=True)
-        pill(d, (x1 - 14, py), labels[key], fnt, fill, ink, anchor="r", max_width=status_w)
+        _draw_status(d, box, len(NUMBER_TABLE[state.seats][seat]), labels[key], fill, ink)
+
+
+def _draw_held(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: SosediState) -> None:
+    """Along the card's bottom: the chips (coasters in tower mode) ``seat`` holds, as a big number and
+    as a stack."""
+    x0, _y0, x1, y1 = box
+    held = state.chips[seat]
+    num_font = font(60, True)
+    d.text((x0 + 14, y1 - 44), str(held), font=num_font, fill=INK, anchor="lm")
+    sx = x0 + 14 + round(num_font.getlength(str(held))) + 16
+    chip_w, chip_gap = 26, 4
+    max_cols = max(1, (x1 - 14 - sx + chip_gap) // (chip_w + chip_gap))
+    colour, rim = (CORK, CORK_RIM) if state.options.mode == "tower" else (player(seat).colour, None)
+    draw_stack(img, sx, y1 - 14, held, colour, chip_w=chip_w, step=5, per_column=10,
+               max_columns=max_cols, gap=chip_gap, rim=rim)
+
+
+def _draw_status(d: ImageDraw.ImageDraw, box: Box, owned: int, text: str, fill: RGB, ink: RGB) -> None:
+    """A seat's status pill, right of the ``owned`` numbers on its card."""
+    x0, y0, x1, _y1 = box
+    status_w = x1 - x0 - 28 - owned * (SMALL_DIE + 8) - 6
+    py = y0 + HEADER_H + 14 + SMALL_DIE // 2
+    fnt = fit_font(text, status_w - 24, 24, 17, bold=True)
+    pill(d, (x1 - 14, py), text, fnt, fill, ink, anchor="r", max_width=status_w)
 
 
 def _compose(state: SosediState, names: Sequence[str], labels: Mapping[str, str],

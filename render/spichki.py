@@ -20,36 +20,14 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from engines.base import Event
 from engines.spichki import DOUBLE_ON_TARGET, ENGINE, SpichkiOptions, SpichkiState, judge
-from render.common import (
-    BG,
-    FELT_DARK,
-    FELT_MUTED,
-    FELT_TEXT,
-    GOLD,
-    INK,
-    LIGHT,
-    RGB,
-    SS,
-    Box,
-    TextDraw,
-    draw_die,
-    ellipsize,
-    fit_font,
-    fitted_palette,
-    font,
-    mark_card,
-    marker_image,
-    panel_grid,
-    paste,
-    paste_ring,
-    pill,
-    player_card,
-    random_game,
-    require_labels,
-    seat_name,
-    to_png,
-    wood_frame,
-)
+from render.canvas import paste
+from render.cards import mark_card, panel_grid, player_card, wood_frame
+from render.dice import draw_die
+from render.marks import paste_ring
+from render.pieces import marker_image
+from render.png import fitted_palette, random_game, to_png
+from render.theme import BG, FELT_DARK, FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RGB, SS, Box
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
 
 LABEL_KEYS: tuple[str, ...] = (
     "target",  # caption over the target pair
@@ -115,8 +93,6 @@ def _layout(seats: int) -> _Layout:
 
 
 # ---------------------------------------------------------------- cached art
-
-
 
 
 @lru_cache(maxsize=4)

@@ -12,7 +12,9 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from render.common import BG, GOLD, LIGHT, RGB, clean_text, ellipsize, fit_name, font, to_png
+from render.png import to_png
+from render.theme import BG, GOLD, LIGHT, RGB
+from render.typeset import clean_text, ellipsize, fit_name, font
 
 WIDTH = 800  # shown about 360 pt wide on a phone: the 28 px labels read like 12 pt text
 MARGIN = 32

@@ -23,8 +23,14 @@ from PIL import Image, ImageDraw
 from engines import tishe as rules
 from engines.base import Action, Event
 from engines.tishe import HOME, OFF, PHASE_CHOOSE, TisheState
-from render import common as kit
-from render.common import FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RGB, SS, Box, fit_font, font, paste, pill, player
+from render.canvas import paste, rounded_mask
+from render.cards import mark_card, panel_grid, player_card, seat_standing, shadowed_card, turn_line, wood_frame
+from render.dice import draw_die
+from render.marks import dashed_ring, paste_ring
+from render.pieces import draw_crowd, marker_image, numbered_token
+from render.png import colour_strip, fitted_palette, random_game, to_png
+from render.theme import BG, CARD, FELT_DARK, FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, player
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name, wrap_text
 
 # legend texts (cell_*), the band caption, the word over circle 100, the missed-turns badge word
 # (drawn as "<missed> <n>"), and the pills of the player to move and of the winner
@@ -102,7 +108,7 @@ class _Layout:
 @lru_cache(maxsize=8)
 def _layout(seats: int) -> _Layout:
     cols = {2: 2, 3: 3, 4: 2}.get(seats, 3)
-    panels, height = kit.panel_grid(seats, cols, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    panels, height = panel_grid(seats, cols, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
     pair, between = 2 * SLOT + 4, 14
     x = BAND[2] - 10 - (seats * pair + (seats - 1) * between)
     y = (BAND[1] + BAND[3]) // 2 - SLOT // 2
@@ -150,7 +156,7 @@ def _circle(n: int, size: int = DOT) -> Image.Image:
 
 def _draw_board(img: Image.Image, seats: int, words: Mapping[str, str]) -> None:
     x0, y0, _x1, _y1 = BOARD
-    kit.wood_frame(img, BOARD, 22, 6, 16, paper=PAPER, shadow=True)
+    wood_frame(img, BOARD, 22, 6, 16, paper=PAPER, shadow=True)
     d = ImageDraw.Draw(img)
     for n in range(1, HOME):  # the path: a faint band between neighbours, and which way it runs
         (ax, ay), (bx, by) = centre(n), centre(n + 1)
@@ -166,19 +172,19 @@ def _draw_board(img: Image.Image, seats: int, words: Mapping[str, str]) -> None:
     pill(d, (x0 + 14, y0 + 1), text, fnt, INK, GOLD, pad=(8, 2), max_width=3 * CELL)
     # the band of checkers off the board
     bx0, by0, bx1, by1 = BAND
-    img.paste(BAND_FILL, BAND, kit.rounded_mask(bx1 - bx0, by1 - by0, 12))
+    img.paste(BAND_FILL, BAND, rounded_mask(bx1 - bx0, by1 - by0, 12))
     lay = _layout(seats)
     room = lay.slots[0][0] - bx0 - 24
     text = words["off_board"]
     fnt = fit_font(text, room, 22, 14, bold=True)
-    d.text((bx0 + 14, (by0 + by1) // 2), kit.ellipsize(text, fnt, room), font=fnt, fill=MUTED_INK, anchor="lm")
+    d.text((bx0 + 14, (by0 + by1) // 2), ellipsize(text, fnt, room), font=fnt, fill=MUTED_INK, anchor="lm")
     for x, y in lay.slots:
         d.ellipse((x + 2, y + 2, x + SLOT - 2, y + SLOT - 2), outline=PATH_DARK, width=2)
 
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = LEGEND_CARD
-    kit.shadowed_card(img, LEGEND_CARD, kit.CARD, RADIUS)
+    shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
     rows: tuple[tuple[str | None, tuple[int, ...]], ...] = (
         ("cell_zero", (30,)), ("cell_one", (21,)), ("cell_seven", (27,)), (None, (17, 71)), ("cell_five", (25,)),
@@ -193,7 +199,7 @@ def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
         if key is None:  # 17 and 71 hold both a 1 and a 7: the checker stays
             d.text((x0 + 118, cy), "±0", font=font(26, True), fill=INK, anchor="lm")
             continue
-        lines = kit.wrap_text(words[key], fnt, x1 - x0 - 74, 3)
+        lines = wrap_text(words[key], fnt, x1 - x0 - 74, 3)
         for j, line in enumerate(lines):
             d.text((x0 + 64, cy + (j - (len(lines) - 1) / 2) * 23), line, font=fnt, fill=INK, anchor="lm")
 
@@ -203,12 +209,12 @@ def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     """The static picture for (seats, legend words): everything that never moves."""
     lay = _layout(seats)
     by_key = dict(zip(_STATIC_KEYS, words, strict=True))
-    img = Image.new("RGB", (W, lay.height), kit.BG)
+    img = Image.new("RGB", (W, lay.height), BG)
     _draw_board(img, seats, by_key)
     _draw_legend(img, by_key)
-    kit.wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
+    wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
     for seat, box in enumerate(lay.panels):
-        kit.player_card(img, box, seat, RADIUS, HEADER_H)
+        player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -228,13 +234,13 @@ def _draw_checkers(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, 
         seat, i = divmod(slot, 2)
         if pos == OFF:
             x, y = lay.slots[slot]
-            paste(img, kit.numbered_token(seat, i + 1, SLOT), (x, y))
+            paste(img, numbered_token(seat, i + 1, SLOT), (x, y))
             if (seat, i) in marked:  # just taken off: a red ring
-                d.ellipse((x - 4, y - 4, x + SLOT + 4, y + SLOT + 4), outline=kit.RED, width=3)
+                d.ellipse((x - 4, y - 4, x + SLOT + 4, y + SLOT + 4), outline=RED, width=3)
         else:
             groups.setdefault(pos, []).append((seat, i))
     for pos, who in sorted(groups.items()):
-        kit.draw_crowd(img, d, centre(pos), who, *_STACKS[min(len(who), 5) - 1])
+        draw_crowd(img, d, centre(pos), who, *_STACKS[min(len(who), 5) - 1])
 
 
 def _bezier(p0: tuple[float, float], p1: tuple[float, float], bend: float) -> list[tuple[float, float]]:
@@ -313,7 +319,7 @@ def _draw_arrow(img: Image.Image, path: list[tuple[float, float]], colour: RGB, 
 def _cross(d: ImageDraw.ImageDraw, n: int) -> None:
     cx, cy = centre(n)
     r = 17
-    for w, c in ((11, INK), (6, kit.RED)):
+    for w, c in ((11, INK), (6, RED)):
         d.line((cx - r, cy - r, cx + r, cy + r), fill=c, width=w)
         d.line((cx - r, cy + r, cx + r, cy - r), fill=c, width=w)
 
@@ -350,16 +356,21 @@ def _draw_options(img: Image.Image, state: TisheState, actions: Sequence[Action]
     for action in actions:
         number, where = _option(state, action)
         cx, cy = centre(where.final or where.direct)  # taken off: ring the circle that does it
-        ghost = kit.dashed_ring(DOT + 12, player(state.turn).colour, dash=19 / 30)
+        ghost = dashed_ring(DOT + 12, player(state.turn).colour, dash=19 / 30)
         paste(img, ghost, (cx - ghost.width // 2, cy - ghost.height // 2))
-        paste(img, kit.numbered_token(state.turn, number, 24), (cx + DOT // 2 - 18, cy - DOT // 2 - 6))
+        paste(img, numbered_token(state.turn, number, 24), (cx + DOT // 2 - 18, cy - DOT // 2 - 6))
 
 
 def _option(state: TisheState, action: Action) -> tuple[int, rules.Landing]:
     """(checker number from 1, where it would land) of a legal move of the waiting throw."""
     own = state.of(state.turn)
-    index = own.index(OFF) if action.kind == "enter" else action.args[0] - 1
+    index = own.index(OFF) if action.kind == "enter" else _checker_index(action)
     return index + 1, rules.land(own[index], sum(state.dice))
+
+
+def _checker_index(action: Action) -> int:
+    """The index (from 0) of the checker a move action moves: its first argument counts from 1."""
+    return int(action.args[0]) - 1
 
 
 # ---------------------------------------------------------------- dice card and panels
@@ -374,17 +385,17 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
     choosing = state.phase == PHASE_CHOOSE and not state.finished
     for value, box in zip(dice, boxes, strict=True):
         if choosing:
-            kit.paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
-        kit.draw_die(img, box, value or None)
+            paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
+        draw_die(img, box, value or None)
     sx = (boxes[1][2] + x1 - 6) // 2
     if all(dice):
         text = "?" if choosing else str(sum(dice))
-        fill, ink = (GOLD, INK) if choosing else (kit.FELT_DARK, FELT_TEXT)
+        fill, ink = (GOLD, INK) if choosing else (FELT_DARK, FELT_TEXT)
         d.ellipse((sx - 19, dy + DIE // 2 - 19, sx + 19, dy + DIE // 2 + 19), fill=fill)
         d.text((sx, dy + DIE // 2 + 1), text, font=font(24, True), fill=ink, anchor="mm")
     if state.last_seat is not None and all(dice):  # who threw
-        text, fnt = kit.seat_name(names, state.last_seat, x1 - x0 - 70, 22)
-        paste(img, kit.marker_image(state.last_seat, 28), (x0 + 16, y0 + 16))
+        text, fnt = seat_name(names, state.last_seat, x1 - x0 - 70, 22)
+        paste(img, marker_image(state.last_seat, 28), (x0 + 16, y0 + 16))
         d.text((x0 + 52, y0 + 30), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     ry = y1 - 32
     if choosing:  # the choices of the waiting throw: checker -> circle
@@ -393,7 +404,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
         widths = [30 + 22 + round(fnt.getlength(t)) for _n, t in parts]
         x = (x0 + x1 - sum(widths) - 10 * (len(parts) - 1)) // 2
         for (number, text), w in zip(parts, widths, strict=True):
-            paste(img, kit.numbered_token(state.turn, number, 28), (x, ry - 14))
+            paste(img, numbered_token(state.turn, number, 28), (x, ry - 14))
             d.text((x + 31, ry), "→", font=font(18, True), fill=FELT_MUTED, anchor="lm")
             d.text((x + 52, ry), text, font=fnt, fill=LIGHT, anchor="lm")
             x += w + 10
@@ -401,15 +412,15 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
-    kit.turn_line(img, d, (x0 + 16, ry), labels["winner" if state.finished else "turn"], seat, names, x1 - 12, 170)
+    turn_line(img, d, (x0 + 16, ry), labels["winner" if state.finished else "turn"], seat, names, x1 - 12, 170)
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: TisheState,
                 names: Sequence[str], labels: Mapping[str, str]) -> None:
     x0, y0, x1, y1 = box
     pw, ph = x1 - x0, y1 - y0
-    won, current = kit.seat_standing(state, seat)
-    kit.mark_card(img, box, RADIUS, won, current, state.finished)
+    won, current = seat_standing(state, seat)
+    mark_card(img, box, RADIUS, won, current, state.finished)
     if won:
         img.paste(GOLD, (x0, y0 + HEADER_H - 4, x1, y0 + HEADER_H + 1))
     # header: the name, and the status pill on the right
@@ -424,14 +435,14 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
         pbox = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, fill, ink, anchor="r", pad=(9, 4),
                     max_width=pw * 0.45 / len(badges))
         right = pbox[0] - 8
-    text, fnt = kit.seat_name(names, seat, right - x0 - 52, 24)
+    text, fnt = seat_name(names, seat, right - x0 - 52, 24)
     d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     # body: both checkers and their circles, then turns still to miss
     cy = y0 + HEADER_H + (ph - HEADER_H) // 2
     num = font(26, True)
     x = x0 + 12
     for i, pos in enumerate(state.of(seat)):
-        paste(img, kit.numbered_token(seat, i + 1, 32), (x, cy - 16))
+        paste(img, numbered_token(seat, i + 1, 32), (x, cy - 16))
         text = "—" if pos == OFF else str(pos)
         d.text((x + 38, cy + 1), text, font=num, fill=INK if pos else MUTED_INK, anchor="lm")
         x += 38 + max(48, round(num.getlength(text))) + 16
@@ -441,7 +452,7 @@ def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     lay = _layout(state.seats)
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
-    d = kit.TextDraw(img)
+    d = TextDraw(img)
     fresh = _fresh_move(state, events)
     marked = {(e.seat, int(e.data.get("checker", 0))) for e in events if e.kind == "bump" and e.seat is not None}
     if fresh and state.last_move[4] == OFF:
@@ -463,11 +474,11 @@ def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour and to the
     colours marks must keep, merged down to :data:`COLORS`."""
-    game = kit.random_game(rules.ENGINE, rules.TisheOptions(both_home=True), seats, "5" * 64, random.Random(seats), 600)
+    game = random_game(rules.ENGINE, rules.TisheOptions(both_home=True), seats, "5" * 64, random.Random(seats), 600)
     n = len(game)
-    keep = [GOLD, kit.RED, INK, LIGHT, VIOLET, PAPER, *(player(s).colour for s in range(seats))]
-    return kit.fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1), LABEL_KEYS,
-                              [kit.colour_strip(keep, W)], COLORS)
+    keep = [GOLD, RED, INK, LIGHT, VIOLET, PAPER, *(player(s).colour for s in range(seats))]
+    return fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1), LABEL_KEYS,
+                          [colour_strip(keep, W)], COLORS)
 
 
 def render_board(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
@@ -479,5 +490,5 @@ def render_board(state: TisheState, names: Sequence[str], labels: Mapping[str, s
     ``events`` are those of the last action: with them the last move's arrow is drawn only
     when that action moved a checker, and checkers just taken off are ringed in red.
     """
-    kit.require_labels(labels, LABEL_KEYS)
-    return kit.to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
+    require_labels(labels, LABEL_KEYS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)

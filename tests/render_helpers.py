@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 from PIL import Image, ImageChops
 
 from engines.base import Engine, Event, GameState
-from render import common
+from render.png import random_game
+from render.theme import player
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -30,7 +31,7 @@ def seed(k: int) -> str:
 
 def play_game(engine: Engine[State, Any], options: Any, seats: int, k: int) -> list[tuple[State, Sequence[Event]]]:
     """Every (state, events of the action that made it) of test game ``k``, its choices drawn at random (seeded)."""
-    return common.random_game(engine, options, seats, seed(k), random.Random(k))
+    return random_game(engine, options, seats, seed(k), random.Random(k))
 
 
 def find_state(play: Callable[[int], Iterable[Step]], pred: Callable[..., bool], games: int) -> Step:
@@ -85,7 +86,7 @@ def png_size(png: bytes) -> Point:
 
 def seat_colour(seat: int) -> Pixel:
     """The colour ``seat`` is drawn in."""
-    return common.player(seat).colour
+    return player(seat).colour
 
 
 def decode(png: bytes) -> Image.Image:

@@ -15,9 +15,13 @@ from engines.base import Event
 from engines.lions import ENGINE, HUNTERS, LIONS, LionsOptions, LionsState, build
 from engines.lions_ai import LionsAI
 from engines.lions_board import CIRCLES, INDEX, LINES, NEIGHBOURS, SIZE
-from render import common
 from render import lions as board
-from render.lions import LABEL_KEYS, centre, label_spots, render_board
+from render import lions_geometry as geometry
+from render.lions import LABEL_KEYS, render_board
+from render.lions_geometry import centre, label_spots
+from render.marks import dashed_ring, red_cross, round_ring
+from render.theme import GOLD, INK, RED
+from render.typeset import font
 from tests.render_helpers import (
     assert_ring_only_on,
     close,
@@ -36,7 +40,6 @@ from tests.render_helpers import (
 LABELS = {"turn": "Ходит", "winner": "Победитель", "draw": "Ничья", "lions": "Львы", "hunters": "Охотники",
           "push": "в затылок"}
 NAMES = ["Аня", "Борис"]
-GOLD, RED = common.GOLD, common.RED
 Box = tuple[int, int, int, int]
 render = renderer(render_board, LABELS, NAMES)
 count = count_close
@@ -117,8 +120,7 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     first = render(state)
     assert render(state) == first
     for cached in (board._base, board._draw_board, board._palette, board._piece, board._trail, board._joint,
-                   board._push_badge, board.label_spots, common.round_ring, common.dashed_ring, common.red_cross,
-                   common.font):
+                   board._push_badge, geometry.label_spots, round_ring, dashed_ring, red_cross, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), [Event("step", 1, {"to": 3})]) == first
 
@@ -149,14 +151,15 @@ def test_every_label_is_drawn_and_the_hidden_ones_change_nothing():
 
 
 def test_circles_stand_on_the_grid_inside_the_board_and_lines_join_them_straight():
-    x0, y0, x1, y1 = board.BOARD
+    x0, y0, x1, y1 = geometry.BOARD
     pts = [centre(c) for c in range(SIZE)]
     assert len(set(pts)) == SIZE
-    assert all(x0 + board.P / 2 < x < x1 - board.P / 2 and y0 + board.P / 2 < y < y1 - board.P / 2 for x, y in pts)
+    assert all(x0 + geometry.P / 2 < x < x1 - geometry.P / 2 and y0 + geometry.P / 2 < y < y1 - geometry.P / 2
+               for x, y in pts)
     for c, (x, y) in zip(CIRCLES, pts, strict=True):
-        assert (x - pts[0][0], y - pts[0][1]) == (round(c.x * board.P), round(c.y * board.P))
+        assert (x - pts[0][0], y - pts[0][1]) == (round(c.x * geometry.P), round(c.y * geometry.P))
     for a, b in LINES:  # one grid step or a diagonal: never shorter than a piece's width
-        assert math.dist(pts[a], pts[b]) >= board.P - 1
+        assert math.dist(pts[a], pts[b]) >= geometry.P - 1
 
 
 def test_every_circle_name_sits_nearest_its_own_circle_off_every_piece():
@@ -164,15 +167,15 @@ def test_every_circle_name_sits_nearest_its_own_circle_off_every_piece():
     assert len(set(spots)) == SIZE
     for c, spot in enumerate(spots):
         own = math.dist(spot, centre(c))
-        assert own > board.PIECE / 2
+        assert own > geometry.PIECE / 2
         assert all(math.dist(spot, centre(j)) > own + 8 for j in range(SIZE) if j != c), CIRCLES[c].label
-        assert inside(around(spot, 10), board.BOARD)
+        assert inside(around(spot, 10), geometry.BOARD)
 
 
 def test_a_circle_name_is_printed_where_its_spot_is():
     img = rgb(render(fresh()))
     for c in (INDEX["+4"], INDEX["А"], INDEX["14"]):
-        assert count(img, around(label_spots()[c], 7), common.INK, 60) + count(
+        assert count(img, around(label_spots()[c], 7), INK, 60) + count(
             img, around(label_spots()[c], 7), board.GREY_INK, 30) > 10, CIRCLES[c].label
 
 
@@ -242,7 +245,7 @@ def test_the_path_of_the_turn_being_built_is_a_gold_trail_from_its_start():
         mid = around(between(p, q), 6)
         assert count(a, mid, GOLD, 20) > 20 and count(b, mid, GOLD, 20) == 0
     start = centre(path[0])
-    ring = (start[0] + board.R + 1, start[1] - 4, start[0] + board.R + 7, start[1] + 5)  # just outside the circle
+    ring = (start[0] + geometry.R + 1, start[1] - 4, start[0] + geometry.R + 7, start[1] + 5)  # just outside the circle
     assert count(a, ring, GOLD, 70) > 5 and count(b, ring, GOLD, 70) == 0
     off = around(between(INDEX["11"], INDEX["14"]), 12)  # a line the path does not take
     assert not differs(a, b, off)
@@ -252,7 +255,7 @@ def test_the_picked_piece_is_ringed_and_its_free_neighbours_marked():
     here = INDEX["9"]
     picked, calm = rgb(render(steps(spread(), f"p{here}"))), rgb(render(spread()))
     x, y = centre(here)
-    edge = board.PIECE // 2 + 4
+    edge = geometry.PIECE // 2 + 4
     assert count(picked, (x - 3, y - edge - 4, x + 4, y - edge + 3), GOLD, 40) > 10
     assert count(calm, (x - 3, y - edge - 4, x + 4, y - edge + 3), GOLD, 40) == 0
     free = [c for c in NEIGHBOURS[here] if c not in spread().lions + spread().hunters]
@@ -260,7 +263,7 @@ def test_the_picked_piece_is_ringed_and_its_free_neighbours_marked():
     for c in range(SIZE):  # a dashed ring on each free neighbour, and nowhere else
         if c != here:
             cx, cy = centre(c)
-            rim = (cx - 3, cy - board.R - 9, cx + 4, cy - board.R - 1)
+            rim = (cx - 3, cy - geometry.R - 9, cx + 4, cy - geometry.R - 1)
             assert differs(picked, calm, rim) == (c in free), CIRCLES[c].label
 
 
@@ -297,12 +300,12 @@ def test_the_push_rule_shows_a_badge_and_rings_the_pushed_piece():
     # hunters on 13, 15, 17 in a straight column: the lion on 19 must move (rule 6)
     state = fresh(lions=ix("19", "9", "+4", "3", "5"), hunters=ix("13", "15", "17", "В", "Г", "+6"))
     on, off = rgb(render(replace(state, push_on=True))), rgb(render(state))
-    x, y = (round(v) for v in board.grid_px(*board.PUSH_AT))
+    x, y = (round(v) for v in geometry.grid_px(*geometry.PUSH_AT))
     assert count(on, around((x, y), 30), board.PUSH, 30) > 200 and count(off, around((x, y), 30), board.PUSH, 30) == 0
-    lion = around(centre(INDEX["19"]), board.PIECE // 2 + 16)
+    lion = around(centre(INDEX["19"]), geometry.PIECE // 2 + 16)
     assert count(on, lion, board.PUSH, 30) > 80 and count(off, lion, board.PUSH, 30) == 0
     x, y = centre(INDEX["19"])
-    rim = (x + board.PIECE // 2 - 3, y - 5, x + board.PIECE // 2 + 2, y + 6)  # the ring round the pushed lion
+    rim = (x + geometry.PIECE // 2 - 3, y - 5, x + geometry.PIECE // 2 + 2, y + 6)  # the ring round the pushed lion
     assert count(on, rim, board.PUSH, 40) > 5 and count(off, rim, board.PUSH, 40) == 0
     hunters_turn = rgb(render(replace(state, push_on=True, turn=1)))  # the pushed lion moves on the lions' turn
     assert count(hunters_turn, lion, board.PUSH, 30) == 0

@@ -10,9 +10,14 @@ from PIL import Image, ImageChops
 
 from engines.base import Event
 from engines.ludo import CENTRE, ENGINE, SAFE_CELLS, YARD, LudoOptions, LudoState, cell_of, find_moves
-from render import common
 from render import ludo as board
+from render.canvas import rounded_mask
+from render.dice import die_image
 from render.ludo import LABEL_KEYS, card_box, cell_centre, centre_slot, grid_cell, home_dot, render_board, yard_spot
+from render.marks import dashed_ring
+from render.pieces import marker_image, numbered_token, standing_piece
+from render.theme import CARD, GOLD, INK, IVORY, RED
+from render.typeset import font
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
@@ -37,7 +42,6 @@ from tests.render_helpers import (
 
 LABELS = {"turn": "Ходит", "winner": "Победитель", "safe_cells": "★ и старт — здесь не рубят", "yard": "Двор"}
 NAMES = ["Аня", "Борис", "Вика", "Григорий"]
-GOLD, RED = common.GOLD, common.RED
 
 
 def play(seats: int, k: int = 1, **opts) -> list[tuple[LudoState, list[Event]]]:
@@ -93,8 +97,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, k=3)[120]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, common.numbered_token, common.standing_piece, common.dashed_ring,
-                   common.die_image, common.marker_image, common.font, common.rounded_mask):
+    for cached in (board._base, board._palette, numbered_token, standing_piece, dashed_ring,
+                   die_image, marker_image, font, rounded_mask):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), list(events)) == first
 
@@ -210,7 +214,7 @@ def test_pieces_in_the_centre_are_counted_on_the_card(home):
     filled = [close(img.getpixel(home_dot(2, i)), seat_colour(2), 20) for i in range(4)]
     assert filled == [i < home for i in range(4)]
     for i in range(4):  # and each stands in its slot of the triangle (a light halo round it)
-        halo = count(img, around(centre_slot(2, i), 16), common.IVORY, 12)
+        halo = count(img, around(centre_slot(2, i), 16), IVORY, 12)
         assert (halo > 30) == (i < home), (i, halo)
 
 
@@ -290,7 +294,7 @@ def test_choosing_marks_where_each_offered_move_would_land():
         x, y = cell_centre(2, end)
         ring = [(x - 30, y - 31, x + 31, y - 24), (x - 30, y + 25, x + 31, y + 32)]  # the dashed ring's top and bottom
         dashes = sum(count(img, b, seat_colour(2)) - count(rolled, b, seat_colour(2)) for b in ring)
-        ink = sum(count(img, b, common.INK, 20) - count(rolled, b, common.INK, 20) for b in ring)
+        ink = sum(count(img, b, INK, 20) - count(rolled, b, INK, 20) for b in ring)
         assert dashes > 40 or (end == 0 and ink > 40), (end, dashes, ink)  # (the start cell is green already)
         badge = (x + 8, y - 40, x + 40, y - 8)  # and the piece's number at its corner
         assert end == 0 or count(img, badge, seat_colour(2)) > 40 + count(rolled, badge, seat_colour(2)), end
@@ -328,7 +332,7 @@ def test_the_winner_is_ringed_and_the_others_recede():
         assert (gold_share(img, ring_points(box), is_gold) > 0.9) == (seat == 1)
         (ax, ay), (bx, by) = yard_spot(state.colour(seat), 0), yard_spot(state.colour(seat), 3)
         shade = img.getpixel(((ax + bx) // 2, (ay + by) // 2))  # the card's blank middle, between the spots
-        assert (shade == common.CARD) == (seat == 1), (seat, shade)
+        assert (shade == CARD) == (seat == 1), (seat, shade)
 
 
 def test_long_names_are_cut_and_stay_inside_their_cards():

@@ -11,9 +11,15 @@ from PIL import Image, ImageChops
 
 from engines.base import Event
 from engines.parchis import CENTRE, ENGINE, HOME, ParchisOptions, ParchisState, cell_number, exit_cell
-from render import common
 from render import parchis as board
-from render.parchis import LABEL_KEYS, cell_box, cell_centre, corridor_box, corridor_centre, home_spot, render_board
+from render import parchis_geometry as geometry
+from render.dice import die_image
+from render.marks import red_cross
+from render.parchis import LABEL_KEYS, render_board
+from render.parchis_geometry import cell_box, cell_centre, corridor_box, corridor_centre, home_spot
+from render.pieces import marker_image, numbered_token, standing_piece
+from render.theme import GOLD, INK, RED
+from render.typeset import font
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
@@ -44,7 +50,6 @@ LABELS = {
     "barrier": "барьер — не пройти",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий"]
-GOLD, RED, INK = common.GOLD, common.RED, common.INK
 Box = tuple[int, int, int, int]
 
 
@@ -133,8 +138,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, k=3)[150]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, common.numbered_token, common.standing_piece, board._ring,
-                   common.red_cross, board._centre_icon, common.die_image, common.marker_image, common.font):
+    for cached in (board._base, board._palette, numbered_token, standing_piece, board._ring,
+                   red_cross, board._centre_icon, die_image, marker_image, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), list(events)) == first
 
@@ -165,7 +170,7 @@ def test_the_68_cells_are_distinct_and_each_touches_the_next():
         assert touch(boxes[a], boxes[b]), (a, b)
     for a in range(1, 69):
         assert not any(overlap(boxes[a], boxes[b]) for b in range(a + 1, 69)), a
-    x0, y0, x1, y1 = board.BOARD
+    x0, y0, x1, y1 = geometry.BOARD
     assert all(x0 < cell_centre(n)[0] < x1 and y0 < cell_centre(n)[1] < y1 for n in boxes)
     with pytest.raises(ValueError):
         cell_box(69)
@@ -175,8 +180,8 @@ def test_the_numbers_run_counter_clockwise_once_round():
     turned = 0.0
     for a, b in pairwise([*range(1, 69), 1]):
         (ax, ay), (bx, by) = cell_centre(a), cell_centre(b)
-        angle_a = math.atan2(board.CY - ay, ax - board.CX)  # y up, as seen
-        angle_b = math.atan2(board.CY - by, bx - board.CX)
+        angle_a = math.atan2(geometry.CY - ay, ax - geometry.CX)  # y up, as seen
+        angle_b = math.atan2(geometry.CY - by, bx - geometry.CX)
         step = (angle_b - angle_a + math.pi) % (2 * math.pi) - math.pi
         assert step > -0.05, (a, b)  # never backwards
         turned += step
@@ -187,8 +192,8 @@ def test_turn_offs_are_the_arm_tips_and_exits_sit_in_their_colours_arm_beside_it
     xs = [cell_centre(n)[0] for n in range(1, 69)]
     ys = [cell_centre(n)[1] for n in range(1, 69)]
     # colour 0's arm points down, 1 right, 2 up, 3 left; its turn-off cell is the arm's tip
-    assert cell_centre(68) == (board.CX, max(ys)) and cell_centre(17) == (max(xs), board.CY)
-    assert cell_centre(34) == (board.CX, min(ys)) and cell_centre(51) == (min(xs), board.CY)
+    assert cell_centre(68) == (geometry.CX, max(ys)) and cell_centre(17) == (max(xs), geometry.CY)
+    assert cell_centre(34) == (geometry.CX, min(ys)) and cell_centre(51) == (min(xs), geometry.CY)
     for c in range(4):
         tip = 68 if c == 0 else 17 * c
         arm = [cell_box(n) for n in range(tip - 8, tip + 9) if n != 0] if c else \
@@ -196,24 +201,24 @@ def test_turn_offs_are_the_arm_tips_and_exits_sit_in_their_colours_arm_beside_it
         ax0, ay0 = min(b[0] for b in arm), min(b[1] for b in arm)
         ax1, ay1 = max(b[2] for b in arm), max(b[3] for b in arm)
         assert inside(cell_box(exit_cell(c)), (ax0, ay0, ax1, ay1))
-        assert touch(cell_box(exit_cell(c)), board.home_box(c))  # the exit is beside the home
-        assert all(inside(around(home_spot(c, i), 20), board.home_box(c)) for i in range(4))
+        assert touch(cell_box(exit_cell(c)), geometry.home_box(c))  # the exit is beside the home
+        assert all(inside(around(home_spot(c, i), 20), geometry.home_box(c)) for i in range(4))
         # the corridor: from the tip, seven cells in a row to the centre square, in the same arm
         assert touch(cell_box(tip), corridor_box(c, 1))
         for k in range(1, 7):
             assert touch(corridor_box(c, k), corridor_box(c, k + 1))
         assert inside(corridor_box(c, 1), (ax0, ay0, ax1, ay1))
-        assert math.dist(corridor_centre(c, 7), (board.CX, board.CY)) < board.ARM
+        assert math.dist(corridor_centre(c, 7), (geometry.CX, geometry.CY)) < geometry.ARM
     spots = {home_spot(c, i) for c in range(4) for i in range(4)}
     assert len(spots) == 16
 
 
 def test_every_position_of_every_colour_has_its_own_place():
     for c in range(4):
-        boxes = [board._where(c, p)[1] for p in range(0, CENTRE)]
+        boxes = [geometry.track_cell(c, p)[1] for p in range(0, CENTRE)]
         assert len(set(boxes)) == 71
-        assert [board._where(c, p)[1] for p in range(64, 71)] == [corridor_box(c, k) for k in range(1, 8)]
-        assert board._where(c, HOME) is None and board._where(c, CENTRE) is None
+        assert [geometry.track_cell(c, p)[1] for p in range(64, 71)] == [corridor_box(c, k) for k in range(1, 8)]
+        assert geometry.track_cell(c, HOME) is None and geometry.track_cell(c, CENTRE) is None
 
 
 # ---------------------------------------------------------------- pieces
@@ -240,8 +245,8 @@ def test_corridor_centre_and_home_pieces_stand_in_their_places():
     c, col = seat_colour(1), state.colour(1)
     assert count(img, around(corridor_centre(col, 3), 10), c) > 100
     for i in (1, 2):
-        assert count(img, around(board.centre_spot(col, i), 7), c) > 40
-    assert count(img, around(board.centre_spot(col, 0), 7), c) == 0
+        assert count(img, around(geometry.centre_spot(col, i), 7), c) > 40
+    assert count(img, around(geometry.centre_spot(col, 0), 7), c) == 0
     assert count(img, around(home_spot(col, 3), 12), c) > 200
     assert count(img, around(home_spot(col, 0), 12), c) == 0
 
@@ -250,19 +255,20 @@ def test_the_centre_shows_how_many_arrived():
     one = at(4, {(2, 0): CENTRE})
     two = at(4, {(2, 0): CENTRE, (2, 3): CENTRE})
     three = at(4, {(2, 0): CENTRE, (2, 3): CENTRE, (2, 1): CENTRE})
-    centre = (board.CX - board.HALF, board.CY - board.HALF, board.CX + board.HALF, board.CY + board.HALF)
-    count_box = around((board.CX, board.CY - board.HALF + 56), 12)  # colour 2 sits at the top
+    centre = (geometry.CX - geometry.HALF, geometry.CY - geometry.HALF, geometry.CX + geometry.HALF,
+              geometry.CY + geometry.HALF)
+    count_box = around((geometry.CX, geometry.CY - geometry.HALF + 56), 12)  # colour 2 sits at the top
     for a, b in ((one, two), (two, three)):
         bbox = diff_bbox(render(a), render(b))
         assert bbox is not None
         diff = ImageChops.difference(rgb(render(a)), rgb(render(b)))
         assert diff.crop(count_box).getbbox() is not None  # the number changed
-        assert diff.crop(board.BOARD).getbbox() is not None and inside(diff.crop(board.BOARD).getbbox(),
-                                                                     (0, 0, *board.BOARD[2:]))
+        assert diff.crop(geometry.BOARD).getbbox() is not None and inside(diff.crop(geometry.BOARD).getbbox(),
+                                                                          (0, 0, *geometry.BOARD[2:]))
     img = rgb(render(three))
     assert count(img, count_box, INK, 30) > 30
     assert count(rgb(render(at(4, {}))), count_box, INK, 30) == 0
-    assert inside(around(board.centre_spot(2, 3), 13), centre)
+    assert inside(around(geometry.centre_spot(2, 3), 13), centre)
 
 
 def test_two_pieces_on_one_cell_are_both_visible():
@@ -313,7 +319,7 @@ def test_a_capture_gets_a_red_cross_and_the_captured_piece_a_red_ring_at_home():
     state, events = find(4, lambda s, e: any(ev.kind == "capture" for ev in e))
     capture = next(e for e in events if e.kind == "capture")
     move = [e for e in events[: events.index(capture)] if e.kind in ("exit", "move")][-1]
-    box = grow(board._spot_box(state.colour(move.seat), move.data["to"], 0), 12)
+    box = grow(geometry.spot_box(state.colour(move.seat), move.data["to"], 0), 12)
     home = around(home_spot(state.colour(capture.seat), capture.data["piece"]), 34)
     quiet = [e for e in events if e.kind != "capture"]
     loud, calm = rgb(render(state, events=events)), rgb(render(state, events=quiet))
@@ -328,7 +334,7 @@ def test_offered_moves_are_marked_with_the_piece_number_in_phase_move():
     a, b = rgb(render(state)), rgb(render(rolled))
     c = seat_colour(state.turn)
     for _code, _piece, _start, end, _effect in state.moves:
-        box = board._spot_box(state.colour(state.turn), end, 0)
+        box = geometry.spot_box(state.colour(state.turn), end, 0)
         assert gained(a, b, box, c) > 40
     x0, y0, x1, _y1 = board.DICE_CARD  # the choices are listed under the die, which is ringed gold
     rows = (x0, y0 + 160, x1, y0 + 160 + 40 * len(state.moves))

@@ -11,9 +11,15 @@ from PIL import ImageChops
 
 from engines.base import Event
 from engines.shishbesh import ENGINE, GEOMETRY, PARK, ShishbeshOptions, ShishbeshState
-from render import common
 from render import shishbesh as board
-from render.shishbesh import LABEL_KEYS, cell_centre, home_centre, hut_centre, park_spot, pitch, render_board
+from render import shishbesh_geometry as geometry
+from render.dice import die_image
+from render.marks import red_cross, round_ring
+from render.pieces import marker_image, numbered_token, standing_piece
+from render.shishbesh import LABEL_KEYS, render_board
+from render.shishbesh_geometry import cell_centre, home_centre, hut_centre, park_spot, pitch
+from render.theme import GOLD, RED
+from render.typeset import font
 from tests.render_helpers import (
     assert_ring_only_on,
     close,
@@ -42,7 +48,6 @@ LABELS = {
     "jump": "углы: 1 — к соседнему, 3 — по диагонали",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий"]
-GOLD, RED = common.GOLD, common.RED
 BOARDS = ("standard", "long")
 Box = tuple[int, int, int, int]
 render = renderer(render_board, LABELS, NAMES)
@@ -95,9 +100,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, 3, "long")[120]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, board._hut_piece, board._jump_arrow, common.round_ring,
-                   common.red_cross, common.numbered_token, common.standing_piece, common.die_image,
-                   common.marker_image, common.font):
+    for cached in (board._base, board._palette, board._hut_piece, board._jump_arrow, round_ring, red_cross,
+                   numbered_token, standing_piece, die_image, marker_image, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES), dict(LABELS), list(events)) == first
 
@@ -127,12 +131,12 @@ def test_the_circuit_is_a_closed_chain_of_distinct_neighbouring_cells(board_):
     assert len(set(centres)) == geo.circuit
     for a, b in pairwise([*centres, centres[0]]):
         assert math.dist(a, b) == pytest.approx(p, abs=1.5), (a, b)
-    x0, y0, x1, y1 = board.BOARD
+    x0, y0, x1, y1 = geometry.BOARD
     assert all(x0 + p / 2 < x < x1 - p / 2 and y0 + p / 2 < y < y1 - p / 2 for x, y in centres)
     # counter-clockwise as seen: the angle round the centre only grows
     turned = 0.0
     for (ax, ay), (bx, by) in pairwise([*centres, centres[0]]):
-        step = math.atan2(board.CY - by, bx - board.CX) - math.atan2(board.CY - ay, ax - board.CX)
+        step = math.atan2(geometry.CY - by, bx - geometry.CX) - math.atan2(geometry.CY - ay, ax - geometry.CX)
         turned += (step + math.pi) % (2 * math.pi) - math.pi
     assert turned == pytest.approx(2 * math.pi)
 
@@ -141,18 +145,18 @@ def test_the_circuit_is_a_closed_chain_of_distinct_neighbouring_cells(board_):
 def test_start_is_the_arm_end_corners_the_inner_corners_and_homes_the_middle_lane(board_):
     geo, p = GEOMETRY[board_], pitch(board_)
     reach = (geo.quarter // 2) * p  # from the centre to an arm's end cell
-    ends = [(board.CX, board.CY + reach), (board.CX + reach, board.CY), (board.CX, board.CY - reach),
-            (board.CX - reach, board.CY)]
+    ends = [(geometry.CX, geometry.CY + reach), (geometry.CX + reach, geometry.CY), (geometry.CX, geometry.CY - reach),
+            (geometry.CX - reach, geometry.CY)]
     for arm in range(4):
         assert math.dist(cell_centre(board_, geo.cell(arm, 0)), ends[arm]) < 1.5
         assert geo.cell(arm, geo.end) == geo.cell(arm, 0)
         corners = {cell_centre(board_, geo.cell(arm, c)) for c in geo.corners}
-        assert {(round((x - board.CX) / p), round((y - board.CY) / p)) for x, y in corners} == \
+        assert {(round((x - geometry.CX) / p), round((y - geometry.CY) / p)) for x, y in corners} == \
             {(1, 1), (1, -1), (-1, -1), (-1, 1)}
         homes = [home_centre(board_, arm, k) for k in range(1, geo.home_cells + 1)]
         for a, b in pairwise([ends[arm], *homes]):  # from the end cell straight in, one cell at a time
             assert math.dist(a, b) == pytest.approx(p, abs=1.5)
-        assert math.dist(homes[-1], (board.CX, board.CY)) == pytest.approx(2 * p, abs=1.5)
+        assert math.dist(homes[-1], (geometry.CX, geometry.CY)) == pytest.approx(2 * p, abs=1.5)
     spots = {park_spot(board_, arm, i) for arm in range(4) for i in range(4)}
     assert len(spots) == 16
     cells = [cell_centre(board_, c) for c in range(geo.circuit)]
@@ -168,12 +172,12 @@ def test_shelters_sit_on_the_third_cell_of_each_outer_lane(board_, staggered):
     found = []
     for cell in shelters:
         x, y = cell_centre(board_, cell)
-        dx, dy = abs(round((x - board.CX) / p)), abs(round((y - board.CY) / p))
+        dx, dy = abs(round((x - geometry.CX) / p)), abs(round((y - geometry.CY) / p))
         assert min(dx, dy) == 1  # an outer lane
         found.append(end - max(dx, dy) + 1)  # 1: the lane's outer end cell
         hx, hy = hut_centre(board_, cell)
         assert p * 0.5 < math.dist((x, y), (hx, hy)) < p  # the hut stands beside it, off the cross
-        assert min(abs(hx - board.CX), abs(hy - board.CY)) > 1.5 * p
+        assert min(abs(hx - geometry.CX), abs(hy - geometry.CY)) > 1.5 * p
     assert sorted(found) == ([3] * 4 + [4] * 4 if staggered else [3] * 8)
 
 

@@ -1,4 +1,5 @@
-"""The «соседи» board renderer and the shared drawing kit (render/common.py)."""
+"""The «соседи» board renderer and the shared drawing kit (render/theme, canvas, typeset, dice, pieces, marks,
+cards, png and cover)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,15 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from engines.sosedi import ENGINE, SosediOptions, SosediState, owner_of
-from render import common
 from render import sosedi as board
+from render.cover import render_cover
+from render.dice import die_extent, die_image, draw_die
+from render.marks import _ring_parts, frame_ring, paste_ring
+from render.pieces import marker_image, stack_image
+from render.png import to_png
 from render.sosedi import LABEL_KEYS, render_board
+from render.theme import CARD, FELT, GOLD, PLAYERS
+from render.typeset import TextDraw, _text_mask, clean_text, ellipsize, fit_name, font, has_glyph
 from tests.render_helpers import (
     PNG_SIGNATURE,
     decode,
@@ -73,9 +80,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state = mid("tower", 5)
     first = render_board(state, NAMES[:5], LABELS)
     assert render_board(state, NAMES[:5], LABELS) == first
-    for cached in (board._base, board._palette, board._layout, board._die_patch,
-                   common.die_image, common.marker_image, common.stack_image, common.font,
-                   common.fit_name, common._text_mask, common._ring_parts):
+    for cached in (board._base, board._palette, board._layout, board._die_patch, die_image, marker_image,
+                   stack_image, font, fit_name, _text_mask, _ring_parts):
         cached.cache_clear()
     assert render_board(state, list(NAMES[:5]), dict(LABELS)) == first
 
@@ -113,12 +119,12 @@ def test_picture_is_not_blank_and_uses_several_colours():
 
 
 def test_font_draws_cyrillic_not_notdef():
-    fnt = common.font(40, bold=True)
+    fnt = font(40, bold=True)
     zhe, notdef = fnt.getmask("Ж"), fnt.getmask("\uffff")
     assert bytes(zhe) != bytes(notdef)
     assert max(bytes(zhe)) > 200  # real ink
-    assert common.has_glyph("Ж") and common.has_glyph("ё", bold=True)
-    assert not common.has_glyph("\ue000")
+    assert has_glyph("Ж") and has_glyph("ё", bold=True)
+    assert not has_glyph("\ue000")
 
 
 def test_cyrillic_names_are_drawn_into_the_panels():
@@ -141,12 +147,12 @@ def test_cyrillic_names_are_drawn_into_the_panels():
 
 
 def test_long_names_are_cut_with_an_ellipsis():
-    fnt = common.font(28, True)
-    text = common.ellipsize("Константин Константинопольский", fnt, 200)
+    fnt = font(28, True)
+    text = ellipsize("Константин Константинопольский", fnt, 200)
     assert text.endswith("…") and fnt.getlength(text) <= 200
-    assert common.ellipsize("Аня", fnt, 200) == "Аня"
-    assert common.clean_text(" Аня\u200b\n  Б\x00 ") == "Аня Б"
-    name, used = common.fit_name("\ue000\ue001", 200, 28, fallback="C")
+    assert ellipsize("Аня", fnt, 200) == "Аня"
+    assert clean_text(" Аня\u200b\n  Б\x00 ") == "Аня Б"
+    name, used = fit_name("\ue000\ue001", 200, 28, fallback="C")
     assert name == "C" and used.size <= 28
     state = mid("classic", 2)
     long_png = render_board(state, ["Я" * 80, "Б" * 80], LABELS)
@@ -287,16 +293,16 @@ def test_missing_names_fall_back_to_letters():
 
 
 def test_player_styles_differ_by_colour_and_shape():
-    assert len(common.PLAYERS) == 8  # «Спички» seats up to 8
-    assert len({p.colour for p in common.PLAYERS}) == 8
-    assert len({p.shape for p in common.PLAYERS}) == 8
-    assert len({p.letter for p in common.PLAYERS}) == 8
-    masks = {bytes(common.marker_image(seat, 40).getchannel("A").tobytes()) for seat in range(6)}
+    assert len(PLAYERS) == 8  # «Спички» seats up to 8
+    assert len({p.colour for p in PLAYERS}) == 8
+    assert len({p.shape for p in PLAYERS}) == 8
+    assert len({p.letter for p in PLAYERS}) == 8
+    masks = {bytes(marker_image(seat, 40).getchannel("A").tobytes()) for seat in range(6)}
     assert len(masks) == 6  # the shapes themselves differ, not only the colours
 
 
 def test_die_faces_are_antialiased_and_distinct():
-    faces = [common.die_image(v, 64) for v in range(1, 7)]
+    faces = [die_image(v, 64) for v in range(1, 7)]
     assert len({f.tobytes() for f in faces}) == 6
     alpha = faces[0].getchannel("A")
     assert alpha.size == (64, 64)
@@ -304,13 +310,13 @@ def test_die_faces_are_antialiased_and_distinct():
     dark = [sum(1 for px in f.convert("L").tobytes() if px < 80) for f in faces]
     assert dark == sorted(dark)  # more pips, more ink
     canvas = Image.new("RGB", (100, 100), (0, 128, 0))
-    common.draw_die(canvas, (10, 10, 90, 90), 5)
+    draw_die(canvas, (10, 10, 90, 90), 5)
     assert canvas.getpixel((50, 50))[0] < 80  # the centre pip of a five
 
 
 def test_to_png_is_palette_and_deterministic():
     img = Image.new("RGB", (64, 32), (10, 200, 30))
-    a, b = common.to_png(img), common.to_png(img.copy())
+    a, b = to_png(img), to_png(img.copy())
     assert a == b and a.startswith(PNG_SIGNATURE)
     assert decode(a).mode == "P"
 
@@ -319,43 +325,43 @@ def test_to_png_is_palette_and_deterministic():
 def test_cached_text_draws_the_pixels_pillow_draws(anchor):
     for xy in ((40, 30), (40.5, 30.5), (33.25, 47.75)):
         for size, bold, text in ((22, False, "ничьи"), (26, True, "Ёлкина gj"), (76, True, "\u221212")):
-            fnt = common.font(size, bold)
-            ours, pillow = Image.new("RGB", (320, 120), common.FELT), Image.new("RGB", (320, 120), common.FELT)
-            common.TextDraw(ours).text(xy, text, font=fnt, fill=common.GOLD, anchor=anchor)
-            ImageDraw.Draw(pillow).text(xy, text, font=fnt, fill=common.GOLD, anchor=anchor)
+            fnt = font(size, bold)
+            ours, pillow = Image.new("RGB", (320, 120), FELT), Image.new("RGB", (320, 120), FELT)
+            TextDraw(ours).text(xy, text, font=fnt, fill=GOLD, anchor=anchor)
+            ImageDraw.Draw(pillow).text(xy, text, font=fnt, fill=GOLD, anchor=anchor)
             assert ImageChops.difference(ours, pillow).getbbox() is None, (xy, size, text)
 
 
 def test_a_ring_pasted_band_by_band_is_the_whole_ring():
     for width, height, radius, thick in ((329, 196, 18, 6), (104, 104, 21, 5), (60, 40, 30, 9)):
-        ring = common.frame_ring(width, height, radius, thick, common.GOLD)
-        ours, whole = Image.new("RGB", (400, 260), common.CARD), Image.new("RGB", (400, 260), common.CARD)
-        common.paste_ring(ours, width, height, radius, thick, common.GOLD, (20, 30))
+        ring = frame_ring(width, height, radius, thick, GOLD)
+        ours, whole = Image.new("RGB", (400, 260), CARD), Image.new("RGB", (400, 260), CARD)
+        paste_ring(ours, width, height, radius, thick, GOLD, (20, 30))
         whole.paste(ring, (20, 30), ring)
         assert ImageChops.difference(ours, whole).getbbox() is None, (width, height)
 
 
 @pytest.mark.parametrize("seats", [2, 6])
 def test_die_patches_are_the_dice_drawn_on_the_table(seats):
-    extents = [common.die_extent(box) for box in board._layout(seats).dice]
+    extents = [die_extent(box) for box in board._layout(seats).dice]
     assert all(a[2] <= b[0] for a, b in pairwise(extents))  # one patch never covers its neighbour's die
     for value in (0, 1, 6):
         ours, drawn = (board._base(seats, "chips").copy() for _ in range(2))
         for slot, box in enumerate(board._layout(seats).dice):
             patch, xy = board._die_patch(seats, "chips", slot, value)
             ours.paste(patch, xy)
-            common.draw_die(drawn, box, value or None)
+            draw_die(drawn, box, value or None)
         assert ImageChops.difference(ours, drawn).getbbox() is None, value
 
 
 def test_cover():
-    a = common.render_cover("Помоги своему соседу", "три кубика и миска")
+    a = render_cover("Помоги своему соседу", "три кубика и миска")
     assert a.startswith(PNG_SIGNATURE)
     img = decode(a)
     assert img.size == (1024, 576) and img.mode == "P"
-    common.render_cover.cache_clear()
-    assert common.render_cover("Помоги своему соседу", "три кубика и миска") == a
-    assert common.render_cover("Другая игра", "три кубика и миска") != a
+    render_cover.cache_clear()
+    assert render_cover("Помоги своему соседу", "три кубика и миска") == a
+    assert render_cover("Другая игра", "три кубика и миска") != a
     assert len(a) <= 100_000
 
 

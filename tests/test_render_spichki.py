@@ -9,9 +9,12 @@ import pytest
 from PIL import Image, ImageChops
 
 from engines.spichki import ENGINE, SpichkiOptions, SpichkiState
-from render import common
 from render import spichki as board
+from render.dice import die_image
+from render.pieces import marker_image
 from render.spichki import LABEL_KEYS, render_board
+from render.theme import CARD, player
+from render.typeset import font
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
@@ -95,7 +98,7 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     first = render(state, events=events)
     assert render(state, events=events) == first
     for cached in (board._base, board._palette, board._layout, board._heap, board._stick_row, board._stick,
-                   common.die_image, common.marker_image, common.font):
+                   die_image, marker_image, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES[:5]), dict(LABELS), list(events)) == first
 
@@ -229,7 +232,7 @@ def test_winner_and_draw_panels_are_marked_gold():
         share = gold_share(img, ring_points(box), is_gold)
         assert (share > 0.9) if seat in won.winners else (share < 0.1)
         blank = (box[2] - 20, box[1] + board.HEADER_H + 12)  # card, right of the number
-        dimmed = sum(img.getpixel(blank)) < sum(common.CARD) - 60
+        dimmed = sum(img.getpixel(blank)) < sum(CARD) - 60
         assert dimmed == (seat not in won.winners)  # the others recede
     drawn = replace(won, matches=(6, 3, 6, 2), pile=0, winners=(0, 2))
     img = rgb(render(drawn))
@@ -274,8 +277,8 @@ def test_the_award_badge_is_drawn_for_the_roller():
 
 
 def test_eight_seats_have_eight_distinct_colours_and_shapes():
-    styles = [common.player(seat) for seat in range(8)]
+    styles = [player(seat) for seat in range(8)]
     assert len({s.colour for s in styles}) == 8
     assert len({s.shape for s in styles}) == 8
-    masks = {common.marker_image(seat, 40).getchannel("A").tobytes() for seat in range(8)}
+    masks = {marker_image(seat, 40).getchannel("A").tobytes() for seat in range(8)}
     assert len(masks) == 8

@@ -10,9 +10,13 @@ from PIL import ImageChops
 
 from engines.base import Event
 from engines.tishe import ENGINE, HOME, OFF, TisheOptions, TisheState, land
-from render import common
 from render import tishe as board
+from render.dice import die_image
+from render.marks import dashed_ring
+from render.pieces import marker_image, numbered_token, standing_piece
+from render.theme import GOLD, RED
 from render.tishe import LABEL_KEYS, centre, render_board
+from render.typeset import font, wrap_text
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
@@ -47,8 +51,6 @@ LABELS = {
     "winner": "Победитель",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий", "Даша", "Евгений"]
-GOLD = common.GOLD
-RED = common.RED
 
 
 def play(seats: int, k: int = 1, **opts) -> list[tuple[TisheState, list[Event]]]:
@@ -110,8 +112,8 @@ def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
     state, events = play(4, k=3)[40]
     first = render(state, events=events)
     assert render(state, events=events) == first
-    for cached in (board._base, board._palette, board._layout, board._circle, common.numbered_token,
-                   common.standing_piece, common.dashed_ring, common.die_image, common.marker_image, common.font):
+    for cached in (board._base, board._palette, board._layout, board._circle, numbered_token,
+                   standing_piece, dashed_ring, die_image, marker_image, font):
         cached.cache_clear()
     assert render_board(state, list(NAMES[:4]), dict(LABELS), list(events)) == first
 
@@ -393,11 +395,11 @@ def test_every_step_of_a_random_game_renders_at_one_size(seats, k, every, opts):
 
 
 def test_wrap_text_breaks_at_spaces_and_cuts_the_last_line():
-    fnt = common.font(20)
-    assert common.wrap_text("11, 22… — пропуск 2 ходов", fnt, 1000) == ["11, 22… — пропуск 2 ходов"]
-    lines = common.wrap_text("11, 22… — пропуск 2 ходов", fnt, 130, 3)
+    fnt = font(20)
+    assert wrap_text("11, 22… — пропуск 2 ходов", fnt, 1000) == ["11, 22… — пропуск 2 ходов"]
+    lines = wrap_text("11, 22… — пропуск 2 ходов", fnt, 130, 3)
     assert len(lines) >= 2 and " ".join(lines) == "11, 22… — пропуск 2 ходов"
     assert all(fnt.getlength(line) <= 130 for line in lines)
-    cut = common.wrap_text("один два три четыре пять шесть семь", fnt, 90, 2)
+    cut = wrap_text("один два три четыре пять шесть семь", fnt, 90, 2)
     assert len(cut) == 2 and cut[-1].endswith("…") and all(fnt.getlength(line) <= 90 for line in cut)
-    assert common.wrap_text("   ", fnt, 100) == []
+    assert wrap_text("   ", fnt, 100) == []

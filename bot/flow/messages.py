@@ -18,7 +18,7 @@ from telegram.error import BadRequest, TelegramError
 from bot.drawing import Drawing
 from bot.outbox import Outbox
 from bot.store import GameRow
-from render.common import render_cover
+from render.cover import render_cover
 
 log = logging.getLogger(__name__)
 Refused = Callable[[int, TelegramError], bool]  # (chat id, error) → whether it was about the whole chat

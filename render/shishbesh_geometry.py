@@ -1,0 +1,118 @@
+"""Where things are on the «Шиш-беш» board, in picture pixels: circuit, home and corner cells, huts,
+parks and the jump arrows' ends, for both boards (13 × 13 and the long 15 × 15).
+
+Geometry, as settled in shared/rules/shishbesh.md: arm 0 points down, arms follow
+counter-clockwise as seen (1 right, 2 up, 3 left). In arm 0's frame (grid units from the
+centre, y down) a quarter of the circuit is its end cell (0, L+1), up the right lane
+(1, L+1) … (1, 2), the corner (1, 1), out along (2, 1) … (L+1, 1); the next quarter is the
+same turned. Arm a's home cell k is (0, L+1−k); its park is the picture corner beside the
+lane its pieces leave by; a hut sits just outside its shelter cell, in that corner.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engines import shishbesh as rules
+from engines.shishbesh import ShishbeshState
+from render.theme import Box
+
+MARGIN = 16
+SIDE = 788  # the board's side
+FRAME = 12
+BOARD: Box = (MARGIN, MARGIN, MARGIN + SIDE, MARGIN + SIDE)
+CX = CY = MARGIN + SIDE // 2
+
+
+def arm_len(board: str) -> int:
+    """L of the module docstring: an arm's outer lanes run L cells out from their corners."""
+    return rules.GEOMETRY[board].quarter // 2 - 1
+
+
+def pitch(board: str) -> float:
+    """The distance between neighbouring cells in px."""
+    return (SIDE - 2 * FRAME) / (2 * arm_len(board) + 3)
+
+
+def turned(dx: float, dy: float, arm: int) -> tuple[float, float]:
+    """(dx, dy) turned ``arm`` quarter turns counter-clockwise as seen (y grows down)."""
+    for _ in range(arm % 4):
+        dx, dy = dy, -dx
+    return dx, dy
+
+
+def grid_point(board: str, dx: float, dy: float, arm: int = 0) -> tuple[int, int]:
+    """The pixel of grid offset (dx, dy) in arm ``arm``'s frame."""
+    tx, ty = turned(dx, dy, arm)
+    p = pitch(board)
+    return round(CX + tx * p), round(CY + ty * p)
+
+
+def _grid(board: str, cell: int) -> tuple[int, int, int]:
+    """(arm, dx, dy): absolute circuit ``cell`` in its arm's frame."""
+    length = arm_len(board)
+    arm, t = divmod(cell % rules.GEOMETRY[board].circuit, 2 * length + 2)
+    if t == 0:
+        return arm, 0, length + 1
+    if t <= length + 1:
+        return arm, 1, length + 2 - t
+    return arm, t - length, 1
+
+
+def cell_centre(board: str, cell: int) -> tuple[int, int]:
+    """The centre of absolute circuit cell ``cell`` (arm a's end cell is a × quarter)."""
+    arm, dx, dy = _grid(board, cell)
+    return grid_point(board, dx, dy, arm)
+
+
+def home_centre(board: str, arm: int, k: int) -> tuple[int, int]:
+    """The centre of home cell ``k`` (1 next to the end cell .. 4 or 5) of ``arm``."""
+    return grid_point(board, 0, arm_len(board) + 1 - k, arm)
+
+
+def hut_centre(board: str, cell: int) -> tuple[int, int]:
+    """Where the hut of shelter ``cell`` stands: just outside it, in the picture corner."""
+    arm, dx, dy = _grid(board, cell)
+    return grid_point(board, dx + 0.78, dy, arm) if dx == 1 else grid_point(board, dx, dy + 0.78, arm)
+
+
+def park_centre(board: str, arm: int) -> tuple[int, int]:
+    """The middle of ``arm``'s park, in the picture corner beside the lane its pieces leave by."""
+    c = 2.1 + arm_len(board) / 2
+    return grid_point(board, c, c, arm)
+
+
+def park_radius(board: str) -> int:
+    """A park's radius in px."""
+    return round(pitch(board) * (1.8 if board == "standard" else 2.2))
+
+
+def park_spot(board: str, arm: int, i: int) -> tuple[int, int]:
+    """Where piece ``i`` (0..3) of ``arm``'s player waits in the park."""
+    x, y = park_centre(board, arm)
+    step = round(pitch(board) * 0.52)
+    return x + (-step, step)[i % 2], y + (-step, step)[i // 2] - step // 3
+
+
+def corner_cells(board: str) -> tuple[int, ...]:
+    """The absolute circuit cells of the four corners: arm 0's corner positions, as arm 0 counts from cell 0."""
+    return rules.GEOMETRY[board].corners
+
+
+def position_centre(state: ShishbeshState, seat: int, position: int) -> tuple[int, int] | None:
+    """The centre of a circuit or home position of ``seat`` (None in the park)."""
+    geo, board = state.options.geometry, state.options.board
+    cell = geo.cell(state.arm(seat), position)
+    if cell is not None:
+        return cell_centre(board, cell)
+    if position in geo.home:
+        return home_centre(board, state.arm(seat), position - geo.home[0] + 1)
+    return None
+
+
+def jump_ends(board: str, frm: int, to: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """An arrow's ends between two corner cells, stopping short of their circles."""
+    (ax, ay), (bx, by) = cell_centre(board, frm), cell_centre(board, to)
+    n, cut = math.hypot(bx - ax, by - ay), pitch(board) * 0.46
+    ux, uy = (bx - ax) / n, (by - ay) / n
+    return (ax + ux * cut, ay + uy * cut), (bx - ux * cut, by - uy * cut)

@@ -1,0 +1,172 @@
+"""Words on a board: the shipped fonts, cleaning and fitting text (names, labels, wrapped lines),
+cached glyph masks, rounded label pills, and the check that every label a renderer needs was given.
+
+Nothing here reads the disk except the shipped fonts, so the same text always gives the same pixels.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, AnyStr
+
+from PIL import Image, ImageDraw, ImageFont
+
+from render.canvas import image_of, rounded_mask
+from render.theme import RGB, Box, player
+
+if TYPE_CHECKING:
+    from PIL.ImageText import Text
+
+Ink = float | tuple[int, ...] | str  # a colour as ImageDraw takes it (Pillow's own alias is private)
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu Sans (Cyrillic included) at ``size`` px; cached."""
+    path = FONT_DIR / _FONT_FILES[bool(bold)]
+    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str, bold: bool = False) -> bool:
+    """True when the shipped font draws ``char`` with its own glyph (not the notdef box)."""
+    fnt = font(24, bold)
+    return bytes(fnt.getmask(char)) != bytes(fnt.getmask("\uffff"))
+
+
+def clean_text(text: str, bold: bool = False) -> str:
+    """One line of printable text: whitespace collapsed, controls and glyphless chars dropped."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFC", str(text)):
+        cat = unicodedata.category(ch)
+        if cat.startswith("Z") or ch in "\t\n\r":
+            out.append(" ")
+        elif cat.startswith("C"):
+            continue
+        elif cat == "Mn" or has_glyph(ch, bold):
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def ellipsize(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
+    """``text`` cut with "…" so that it fits ``max_width`` pixels in ``fnt``."""
+    if fnt.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits together with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(text[:mid].rstrip() + "…") <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…" if lo else "…"
+
+
+def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The largest font from ``size`` down to ``min_size`` in which ``text`` fits."""
+    while size > min_size and font(size, bold).getlength(text) > max_width:
+        size -= 2 if size > 30 else 1
+    return font(max(size, min_size), bold)
+
+
+@lru_cache(maxsize=1024)
+def fit_name(name: str, max_width: float, size: int, bold: bool = True,
+             fallback: str = "?") -> tuple[str, ImageFont.FreeTypeFont]:
+    """A player name cleaned and ellipsised for ``max_width``: ``(text, font)``; cached, as the same
+    names are fitted on every frame."""
+    text = clean_text(name, bold) or fallback
+    fnt = fit_font(text, max_width, size, max(12, round(size * 0.8)), bold)
+    return ellipsize(text, fnt, max_width), fnt
+
+
+def seat_name(names: Sequence[str], seat: int, max_width: float, size: int) -> tuple[str, ImageFont.FreeTypeFont]:
+    """``seat``'s name (its letter when ``names`` has none) fitted by :func:`fit_name`: ``(text, font)``."""
+    return fit_name(names[seat] if seat < len(names) else "", max_width, size, fallback=player(seat).letter)
+
+
+def wrap_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: int = 2) -> list[str]:
+    """``text`` broken at spaces into at most ``max_lines`` lines that fit ``max_width`` in ``fnt``;
+    what does not fit ends the last line with "…"."""
+    words = clean_text(text).split()
+    lines: list[str] = []
+    while words and len(lines) < max_lines:
+        take = 1
+        while take < len(words) and fnt.getlength(" ".join(words[: take + 1])) <= max_width:
+            take += 1
+        if len(lines) == max_lines - 1:
+            take = len(words)
+        lines.append(ellipsize(" ".join(words[:take]), fnt, max_width))
+        words = words[take:]
+    return lines
+
+
+@lru_cache(maxsize=1024)  # a few KB each
+def _text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None,
+               start: tuple[float, float]) -> tuple[Image.Image, int, int]:
+    """``text`` rasterised once as ImageDraw.text would (mask and its offset from the anchor point)."""
+    core, (dx, dy) = fnt.getmask2(text, "L", anchor=anchor, start=start)
+    return Image.frombytes("L", core.size, bytes(core)), dx, dy
+
+
+class TextDraw(ImageDraw.ImageDraw):
+    """An ImageDraw whose one-line ``text`` reuses cached glyph masks.
+
+    The same names, numbers and labels come back on every frame, and FreeType rendering them
+    was a quarter of a board's drawing time; the cached mask is filled in exactly as
+    ``ImageDraw.text`` fills it, so the pixels are the same. Anything else (strokes, several
+    lines, bitmap fonts, extra options) takes Pillow's own path.
+    """
+
+    def text(self, xy: tuple[float, float], text: AnyStr | Text[AnyStr], fill: Ink | None = None,
+             font: ImageFont.BaseImageFont | None = None, anchor: str | None = None, *args: Any,
+             **kwargs: Any) -> None:
+        if (args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont)
+                or fill is None or self.mode != "RGB"):  # not one plain line on an RGB image: Pillow's own path
+            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            return
+        if not text:
+            return
+        x, y = xy
+        # Pillow draws at the integer part and shifts the glyphs by the fraction (start)
+        mask, dx, dy = _text_mask(text, font, anchor, (math.modf(x)[0], math.modf(y)[0]))
+        left, top = int(x) + dx, int(y) + dy
+        self._image.paste(fill, (left, top, left + mask.width, top + mask.height), mask)
+
+
+def pill(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: RGB,
+    ink: RGB,
+    anchor: str = "l",
+    pad: tuple[int, int] = (12, 6),
+    max_width: float | None = None,
+) -> Box:
+    """A rounded label; ``xy`` is its left-middle (``anchor="l"``), right- or centre-middle."""
+    if max_width is not None:
+        text = ellipsize(text, fnt, max_width - 2 * pad[0])
+    width = round(fnt.getlength(text)) + 2 * pad[0]
+    asc, desc = fnt.getmetrics()
+    height = asc + desc // 2 + 2 * pad[1]
+    x, y = xy
+    x0 = {"l": x, "r": x - width, "m": x - width // 2}[anchor]
+    box = (x0, y - height // 2, x0 + width, y - height // 2 + height)
+    image_of(draw).paste(fill, box, rounded_mask(width, height, height // 2))
+    draw.text((x0 + width / 2, y + 1), text, font=fnt, fill=ink, anchor="mm")
+    return box
+
+
+def require_labels(labels: Mapping[str, str], keys: Iterable[str]) -> None:
+    """Raise KeyError naming every one of ``keys`` that ``labels`` lacks."""
+    missing = [key for key in keys if key not in labels]
+    if missing:
+        raise KeyError(f"labels missing: {', '.join(missing)}")
