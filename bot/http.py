@@ -10,11 +10,14 @@ ptbcontrib's ``aiohttp_request`` does it.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+if TYPE_CHECKING:  # PTB's own type of a timeout parameter (a value, or «not given»)
+    from telegram._utils.types import ODVInput
 
 
 class AiohttpRequest(BaseRequest):
@@ -45,10 +48,10 @@ class AiohttpRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: float | None = BaseRequest.DEFAULT_NONE,  # type: ignore[assignment]
-        write_timeout: float | None = BaseRequest.DEFAULT_NONE,  # type: ignore[assignment]
-        connect_timeout: float | None = BaseRequest.DEFAULT_NONE,  # type: ignore[assignment]
-        pool_timeout: float | None = BaseRequest.DEFAULT_NONE,  # type: ignore[assignment]
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         """One call: parameters as form fields, files as multipart parts; (status, body)."""
         if self._session is None or self._session.closed:
@@ -95,9 +98,9 @@ def _without_token(text: str) -> str:
     return re.sub(r"/(file/)?bot[^/\s]*", r"/\1bot…", text)
 
 
-def _given(value: object, default: float | None) -> float | None:
+def _given(value: ODVInput[float], default: float | None) -> float | None:
     """A timeout PTB passed, or ``default`` where it passed none."""
-    return default if value is BaseRequest.DEFAULT_NONE else value  # type: ignore[return-value]
+    return default if value is BaseRequest.DEFAULT_NONE else cast("float | None", value)
 
 
 def _parts(request_data: RequestData | None) -> list[tuple[str, tuple[str, Any, str]]]:

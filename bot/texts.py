@@ -152,6 +152,7 @@ def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: bool = Fal
     the lobby's commitment line; once the table has been shown (``shown_version`` ≥ 0) it is gone.
     """
     row, ui, state, outcome = game.row, game.spec.ui, game.state, game.outcome()
+    assert state is not None, "a table is a dealt game's"
     names, html = row.names, html_words(tr)
     head = [Markup("{} · {}").format(title(game, tr), ui.variant(state.options, tr))]
     tail = [Markup(), *ui.status_lines(state, names, html)]
@@ -170,17 +171,19 @@ def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: bool = Fal
 
 
 def table_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
-    markup = _action_keyboard(game, tr)
-    seat = game.state.current_player
+    markup, state = _action_keyboard(game, tr), game.state
+    assert state is not None, "a table is a dealt game's"
+    seat = state.current_player
     if markup is None or seat is None or not game.row.timeouts.get(str(seat)):
         return markup
     # the player to move has let the timer run out before: the host may skip them for good
-    kick = InlineKeyboardButton(tr("btn-kick"), callback_data=cb.kick(game.id, game.state.version))
+    kick = InlineKeyboardButton(tr("btn-kick"), callback_data=cb.kick(game.id, state.version))
     return InlineKeyboardMarkup([*markup.inline_keyboard, [kick]])
 
 
 def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
     state, code = game.state, game.spec.code
+    assert state is not None, "a table is a dealt game's"
     actions = game.spec.engine.legal_actions(state)
     if not actions:
         return None

@@ -85,7 +85,7 @@ class Translator:
                     if self.strict:
                         raise errors[0]
                     log.warning("locale %s key %s: %s", candidate, key, errors[0])
-                return text
+                return text if isinstance(text, str) else key  # a pattern resolving to nothing: shown as its key
         if self.strict:
             raise MissingMessageError(key)
         log.warning("missing locale key %s", key)

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from bot.games.common import GameUI
-from engines.base import Engine, Event, Policy
+from engines.base import Engine, Event, GameOptions, GameState, Policy
 
-S = TypeVar("S")
-Opt = TypeVar("Opt")
+S = TypeVar("S", bound=GameState)
+Opt = TypeVar("Opt", bound=GameOptions)
 JSON = dict[str, Any]
 LOG_ACTIONS = 3  # actions whose events the table caption's log shows, by default
 
