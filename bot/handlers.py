@@ -138,7 +138,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await command(update, context)) is None:
         return
     if cmd.in_group:
-        await cmd.say(cmd.html("help-text"))
+        await cmd.say(help_text(cmd))
         return
     url = f"https://t.me/{context.bot.username}?startgroup=play"
     await cmd.say(cmd.html("start-private"), InlineKeyboardMarkup([[InlineKeyboardButton(cmd.tr("btn-add-to-group"),
@@ -148,7 +148,14 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: what the bot does and its commands."""
     if (cmd := await command(update, context)) is not None:
-        await cmd.say(cmd.html("help-text"))
+        await cmd.say(help_text(cmd))
+
+
+def help_text(cmd: Command) -> Markup:
+    """/help, naming every game the bot offers by its code («/newgame sosedi», «ludo», …)."""
+    codes = [Markup("<code>/newgame {}</code>").format(code) if i == 0 else Markup("<code>{}</code>").format(code)
+             for i, code in enumerate(cmd.flow.games)]
+    return cmd.html("help-text", games=Markup(", ").join(codes))
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -25,7 +25,7 @@ cmd-help = Help
 
 help-text =
     🎲 <b>Dice games for the whole group</b>
-    /newgame — pick a game (or by its code: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>shishbesh</code>, <code>ludo</code>, <code>parchis</code>)
+    /newgame — pick a game (or by its code: { $games })
     /rules — rules of the current game (or <code>/rules spichki</code>)
     /stop — stop the game (host or admin)
     /leave — leave the running game: a bot plays on for you (in Lion Hunt, you resign)

@@ -25,7 +25,7 @@ cmd-help = Помощь
 
 help-text =
     🎲 <b>Игры в кости для всей группы</b>
-    /newgame — выбрать игру (или сразу по коду: <code>/newgame sosedi</code>, <code>spichki</code>, <code>tishe</code>, <code>shishbesh</code>, <code>ludo</code>, <code>parchis</code>)
+    /newgame — выбрать игру (или сразу по коду: { $games })
     /rules — правила текущей игры (или <code>/rules spichki</code>)
     /stop — остановить игру (хост или админ)
     /leave — выйти из идущей игры: за вас доиграет бот (в «Охоте на львов» — сдаться)
