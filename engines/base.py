@@ -17,15 +17,19 @@ import hashlib
 import hmac
 import secrets
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
-JSON = dict[str, Any]
+JSON = dict[str, Any]  # decoded JSON: what crosses into storage and back
 
 
-D = TypeVar("D", bound="JsonData")
+class _Dataclass(Protocol):
+    """What ``dataclasses.asdict`` and ``fields`` take (typeshed's DataclassInstance, which an
+    engine may not import: tests/test_layers.py allows the standard library only)."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
 
 class JsonData:
@@ -39,10 +43,10 @@ class JsonData:
     __slots__ = ()
 
     def to_json(self) -> JSON:
-        return dataclasses.asdict(self)  # type: ignore[call-overload]
+        return dataclasses.asdict(typing.cast(_Dataclass, self))
 
     @classmethod
-    def from_json(cls: type[D], raw: Mapping[str, Any]) -> D:
+    def from_json(cls, raw: Mapping[str, Any]) -> Self:
         values: dict[str, Any] = {}
         for name, nested, is_tuple in _field_plan(cls):
             if name not in raw:
@@ -56,19 +60,25 @@ class JsonData:
         return cls(**values)
 
 
-@functools.cache
-def _field_plan(cls: type[JsonData]) -> tuple[tuple[str, type[JsonData] | None, bool], ...]:
-    """Per field: its name, the JsonData class it holds (if any), whether it is a tuple.
+# per field of a JsonData class: its name, the JsonData class it holds (if any), whether it is a tuple
+_FieldPlan = tuple[tuple[str, type[JsonData] | None, bool], ...]
+# a dict, not functools.cache: mypy takes ``type[X].__hash__`` for the instances' and refuses the call
+_FIELD_PLANS: dict[type[JsonData], _FieldPlan] = {}
 
-    Resolving type hints costs far more than rebuilding a state, and every press rebuilds one.
-    """
-    hints = typing.get_type_hints(cls)
-    plan = []
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        hint = hints[f.name]
-        nested = hint if isinstance(hint, type) and issubclass(hint, JsonData) else None
-        plan.append((f.name, nested, nested is None and typing.get_origin(hint) is tuple))
-    return tuple(plan)
+
+def _field_plan(cls: type[JsonData]) -> _FieldPlan:
+    """The fields of ``cls``, planned once per class: resolving type hints costs far more than
+    rebuilding a state, and every press rebuilds one."""
+    plan = _FIELD_PLANS.get(cls)
+    if plan is None:
+        hints = typing.get_type_hints(cls)
+        rows = []
+        for f in dataclasses.fields(typing.cast(type[_Dataclass], cls)):
+            hint = hints[f.name]
+            nested = hint if isinstance(hint, type) and issubclass(hint, JsonData) else None
+            rows.append((f.name, nested, nested is None and typing.get_origin(hint) is tuple))
+        plan = _FIELD_PLANS[cls] = tuple(rows)
+    return plan
 
 
 def _tuples(value: Any) -> Any:
@@ -83,10 +93,14 @@ class IllegalActionError(EngineError):
     """The action is not legal in this state (wrong code, game over, not your turn)."""
 
 
-class OptionsError(EngineError, ValueError):
-    """An option value is out of range; ``key`` names the option, ``args`` the limits."""
+# what an OptionsError names as the limits of a value: min=, max= or allowed=
+OptionLimit = int | tuple[int, ...] | tuple[str, ...]
 
-    def __init__(self, key: str, message: str, **limits: Any) -> None:
+
+class OptionsError(EngineError, ValueError):
+    """An option value is out of range; ``key`` names the option, ``limits`` the limits."""
+
+    def __init__(self, key: str, message: str, **limits: OptionLimit) -> None:
         super().__init__(f"{key}: {message}")
         self.key = key
         self.limits = limits
@@ -107,7 +121,7 @@ class Action(NamedTuple):
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})
 # events and states cross to the bot's drawing processes by pickle, which has no rule for
 # a read-only mapping of its own: copy it out and wrap it again on the other side
-def _read_only(data: dict[str, Any]) -> Mapping[str, Any]:
+def _read_only(data: dict[str, Any]) -> MappingProxyType[str, Any]:
     return MappingProxyType(data)
 
 
@@ -205,7 +219,7 @@ class DiceSource:
         mac.update(str(n).encode("ascii"))
         return mac.digest()
 
-    def _stream(self, n: int):
+    def _stream(self, n: int) -> Iterator[int]:
         yield from self._block(n)
         k = 1
         while True:
@@ -248,15 +262,22 @@ def dice_source(seed: str) -> DiceSource:
 
 
 class GameOptions(Protocol):
-    """A frozen dataclass of a game's options; ``validate`` raises :class:`OptionsError`."""
+    """A frozen dataclass of a game's options; ``validate`` raises :class:`OptionsError`
+    (``seats`` None: the player count is not known yet)."""
 
-    def validate(self, seats: int) -> None: ...
+    def validate(self, seats: int | None = None) -> None: ...
 
     def to_json(self) -> JSON: ...
 
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Self: ...
+
 
 class GameState(Protocol):
-    """A plain, JSON-able game state."""
+    """A plain, JSON-able game state of a game played from ``seed``."""
+
+    @property
+    def seed(self) -> str: ...
 
     @property
     def current_player(self) -> int | None: ...
@@ -264,7 +285,13 @@ class GameState(Protocol):
     @property
     def version(self) -> int: ...
 
+    @property
+    def finished(self) -> bool: ...
+
     def to_json(self) -> JSON: ...
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Self: ...
 
 
 S = TypeVar("S", bound=GameState)
@@ -275,10 +302,12 @@ class TurnState:
     """Mixin for states with ``turn`` and ``finished`` fields: whose move it is."""
 
     __slots__ = ()
+    turn: int
+    finished: bool
 
     @property
     def current_player(self) -> int | None:
-        return None if self.finished else self.turn  # type: ignore[attr-defined]
+        return None if self.finished else self.turn
 
 
 def check_seats(seats: int | None, limits: tuple[int, int]) -> None:
@@ -288,28 +317,10 @@ def check_seats(seats: int | None, limits: tuple[int, int]) -> None:
         raise OptionsError("players", "out of range", min=lo, max=hi)
 
 
-def rank_after(winner: int, seats: int, progress: Callable[[int], Any]) -> tuple[int, ...]:
+def rank_after(winner: int, seats: int, progress: Callable[[int], int | tuple[int, ...]]) -> tuple[int, ...]:
     """The winner, then the other seats by ``progress`` (most first; ties by seat order)."""
     others = sorted((s for s in range(seats) if s != winner), key=progress, reverse=True)
     return (winner, *others)
-
-
-class RulesEngine(Generic[S, Opt]):
-    """The plumbing every engine shares: options and states back from JSON.
-
-    Subclasses set ``options_type`` and ``state_type`` (JsonData dataclasses).
-    """
-
-    options_type: type[Any]
-    state_type: type[Any]
-
-    def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt:
-        options = self.options_type.from_json(raw or {})  # unknown keys are ignored
-        options.validate()
-        return options
-
-    def state_from_json(self, raw: JSON) -> S:
-        return self.state_type.from_json(raw)
 
 
 class Engine(Protocol[S, Opt]):
@@ -332,13 +343,26 @@ class Engine(Protocol[S, Opt]):
     def state_from_json(self, raw: JSON) -> S: ...
 
 
-def replay(
-    engine: Engine[Any, Any],
-    options: GameOptions,
-    seats: int,
-    seed: str,
-    log: Sequence[LogEntry],
-) -> Any:
+class RulesEngine(Generic[S, Opt]):
+    """The plumbing every engine shares: options and states back from JSON.
+
+    Subclasses set ``options_type`` and ``state_type`` (JsonData dataclasses) and implement
+    the rest of :class:`Engine`.
+    """
+
+    options_type: type[Opt]
+    state_type: type[S]
+
+    def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt:
+        options = self.options_type.from_json(raw or {})  # unknown keys are ignored
+        options.validate()
+        return options
+
+    def state_from_json(self, raw: JSON) -> S:
+        return self.state_type.from_json(raw)
+
+
+def replay(engine: Engine[S, Opt], options: Opt, seats: int, seed: str, log: Sequence[LogEntry]) -> S:
     """Rebuild a state from its seed and action log, checking every logged roll."""
     state, _ = engine.new_game(options, seats, seed)
     for i, entry in enumerate(log):
@@ -369,7 +393,10 @@ def next_seat(seat: int, seats: int, skip: Sequence[bool] | None = None) -> int:
     return seat
 
 
-class Policy(Protocol):
+S_contra = TypeVar("S_contra", bound=GameState, contravariant=True)
+
+
+class Policy(Protocol[S_contra]):
     """A computer player: the codes it plays now, for the player to move (issue #8).
 
     ``plan`` is pure: the same state and ``seed`` give the same codes. Dice-game policies
@@ -377,7 +404,7 @@ class Policy(Protocol):
     answers a whole turn. The caller applies the codes and asks again while a computer
     player is still to move."""
 
-    def plan(self, state: Any, seed: int = 0) -> list[str]: ...
+    def plan(self, state: S_contra, seed: int = 0) -> list[str]: ...
 
 
 def tie_break(state_seed: str, version: int, seed: int, code: str) -> int:
@@ -388,19 +415,19 @@ def tie_break(state_seed: str, version: int, seed: int, code: str) -> int:
 
 
 @dataclass(frozen=True)
-class BestScorePolicy:
+class BestScorePolicy(Generic[S]):
     """Plays the legal action with the highest ``score(state, action)`` (ties broken by
     :func:`tie_break`); a lone legal action, such as a roll, is played without scoring."""
 
-    engine: Engine[Any, Any]
-    score: Callable[[Any, Action], float] | None = None
+    engine: Engine[S, Any]  # any options: the policy only asks for legal actions
+    score: Callable[[S, Action], float] | None = None
 
-    def plan(self, state: Any, seed: int = 0) -> list[str]:
+    def plan(self, state: S, seed: int = 0) -> list[str]:
         actions = self.engine.legal_actions(state)
         if not actions:
             return []
-        if len(actions) == 1 or self.score is None:
+        score = self.score
+        if len(actions) == 1 or score is None:
             return [actions[0].code]
-        best = max(actions, key=lambda a: (self.score(state, a),  # type: ignore[misc]
-                                           tie_break(state.seed, state.version, seed, a.code)))
+        best = max(actions, key=lambda a: (score(state, a), tie_break(state.seed, state.version, seed, a.code)))
         return [best.code]

@@ -346,10 +346,10 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
 
     def apply(self, state: LionsState, code: str) -> tuple[LionsState, list[Event], LogEntry]:
         if not state.finished and code in (self.resign_code(0), self.resign_code(1)):
-            seat = int(code[1:])
+            leaving = int(code[1:])
             state = replace(state, version=state.version + 1, draw_offer=None)
-            return (self._finish(state, 1 - seat, END_RESIGN), [Event("resign", seat=seat)],
-                    LogEntry(seat=seat, code=code))
+            return (self._finish(state, 1 - leaving, END_RESIGN), [Event("resign", seat=leaving)],
+                    LogEntry(seat=leaving, code=code))
         seat = state.current_player
         if seat is None or code not in {a.code for a in self.legal_actions(state)}:
             raise IllegalActionError(f"{code!r} is not legal here")

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from engines.base import (
     Action,
@@ -251,9 +252,22 @@ def _check(state: ShishbeshState, seat: int, piece: int, start: int, target: int
     return EFFECT_CAPTURE
 
 
-def die_moves(state: ShishbeshState, seat: int, die: int) -> list[Action]:
+class Move(NamedTuple):
+    """One die's legal move: its action code and kind, the die, the piece (from 0), where it
+    goes from and to (PARK and 0 for an entry) and the effect of arriving there."""
+
+    code: str
+    kind: str
+    die: int
+    piece: int
+    start: int
+    target: int
+    effect: int
+
+
+def die_moves(state: ShishbeshState, seat: int, die: int) -> list[Move]:
     """Every legal move of one die (before rule 2's «both dice» filter); park pieces are one move."""
-    actions: list[Action] = []
+    moves: list[Move] = []
     entered = False
     for piece, pos in enumerate(state.of(seat)):
         for kind, target in _target(state, seat, piece, die):
@@ -261,16 +275,24 @@ def die_moves(state: ShishbeshState, seat: int, die: int) -> list[Action]:
                 if entered:
                     continue
                 effect = _check(state, seat, piece, 0, 0)
-                if effect is not None:
+                if effect is not None:  # the same for every park piece: the first one goes
                     entered = True
-                    actions.append(Action(f"e{die}", "enter", (die, piece + 1, effect)))
+                    moves.append(Move(f"e{die}", kind, die, piece, PARK, 0, effect))
                 continue
             effect = _check(state, seat, piece, pos, target)
             if effect is None:
                 continue
             code = f"s{die}{piece}" if kind == "step" else f"j{kind[5]}{piece}"
-            actions.append(Action(code, kind, (die, piece + 1, pos, target, effect)))
-    return actions
+            moves.append(Move(code, kind, die, piece, pos, target, effect))
+    return moves
+
+
+def _action(move: Move) -> Action:
+    """A move as the bot shows it: an entry (die, piece no., effect), or (die, piece no., from,
+    to, effect), the piece counted from 1."""
+    if move.kind == "enter":
+        return Action(move.code, move.kind, (move.die, move.piece + 1, move.effect))
+    return Action(move.code, move.kind, (move.die, move.piece + 1, move.start, move.target, move.effect))
 
 
 class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
@@ -292,11 +314,11 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
             return []
         if state.phase == PHASE_ROLL:
             return [ROLL]
-        return self._playable(state, state.turn)
+        return [_action(move) for move in self._playable(state, state.turn)]
 
-    def _playable(self, state: ShishbeshState, seat: int) -> list[Action]:
+    def _playable(self, state: ShishbeshState, seat: int) -> list[Move]:
         """Rule 2: the moves of the dice left; with two left, those after which the other is playable."""
-        moves: list[Action] = []
+        moves: list[Move] = []
         for die in dict.fromkeys(state.dice):
             moves.extend(die_moves(state, seat, die))
         if len(state.dice) == 2 and moves:
@@ -305,10 +327,10 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
                 return both
         return moves
 
-    def _other_playable(self, state: ShishbeshState, seat: int, move: Action) -> bool:
+    def _other_playable(self, state: ShishbeshState, seat: int, move: Move) -> bool:
         after, _ = self._move(state, seat, move)
         rest = list(state.dice)
-        rest.remove(move.args[0])
+        rest.remove(move.die)
         return any(die_moves(after, seat, die) for die in rest)
 
     def outcome(self, state: ShishbeshState) -> Outcome | None:
@@ -334,7 +356,7 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
                             last_seat=seat, phase=PHASE_MOVE, dice=dice, rolled=dice)
             state, events = self._continue(state, seat, [Event("roll", seat, {"dice": list(dice)})])
             return state, events, LogEntry(seat, code, dice)
-        chosen = next((a for a in self._playable(state, seat) if a.code == code), None)
+        chosen = next((m for m in self._playable(state, seat) if m.code == code), None)
         if chosen is None:
             raise IllegalActionError(f"{code!r} is not legal here")
         state, events = self._move(replace(state, version=state.version + 1), seat, chosen)
@@ -358,17 +380,12 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
             return state, events
         return self._end_turn(state, seat, events)
 
-    def _move(self, state: ShishbeshState, seat: int, action: Action) -> tuple[ShishbeshState, list[Event]]:
+    def _move(self, state: ShishbeshState, seat: int, move: Move) -> tuple[ShishbeshState, list[Event]]:
         geo = state.options.geometry
-        die = action.args[0]
-        own = state.of(seat)
-        piece = own.index(PARK) if action.kind == "enter" else action.args[1] - 1
-        start = own[piece]
-        target = 0 if action.kind == "enter" else action.args[3]
-        effect = action.args[2] if action.kind == "enter" else action.args[4]
+        _, kind, die, piece, start, target, effect = move
         k = PIECES * seat + piece
         pieces, huts = list(state.pieces), list(state.huts)
-        events = [Event(action.kind, seat, {"piece": piece, "from": start, "to": target, "die": die})]
+        events = [Event(kind, seat, {"piece": piece, "from": start, "to": target, "die": die})]
         bonus = state.bonus
         if effect == EFFECT_CAPTURE:  # rule 5
             victim = _occupant(state, geo.cell(state.arm(seat), target), hut=False)  # type: ignore[arg-type]
