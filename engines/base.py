@@ -110,12 +110,20 @@ class ReplayMismatchError(EngineError):
     """A logged roll differs from the roll the seed derives (a tampered log or seed)."""
 
 
+# What a button shows of an action, by name: the arguments of its locale message
+# ``action-<game>-<kind>`` (``{ $piece }``, ``{ $to }``). Read-only by contract: engines share
+# Actions between states.
+ActionArgs = Mapping[str, int | str]
+_NO_ARGS: ActionArgs = MappingProxyType({})
+
+
 class Action(NamedTuple):
-    """One legal choice. ``code`` is short, stable and ASCII (it travels in callback data)."""
+    """One legal choice. ``code`` is short, stable and ASCII (it travels in callback data);
+    ``args`` name what its button shows."""
 
     code: str
     kind: str
-    args: tuple[int | str, ...] = ()  # shown on the button (locale args a0, a1, …)
+    args: ActionArgs = _NO_ARGS
 
 
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})

@@ -312,14 +312,14 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
             here = built.current[-1]
             if built.steps < MAX_STEPS:
                 free = ~(built.mover | built.opp) & ~mask_of(built.current)  # rule 2: no coming back
-                actions += [Action(f"s{c}", "step", (label(here), label(c)))
+                actions += [Action(f"s{c}", "step", {"start": label(here), "to": label(c)})
                             for c in bits(NEIGHBOUR_MASKS[here] & free)]
             if len(built.current) > 1:  # picking another piece ends this one's part (rule 4 first)
                 picks_from = build(state, close_last=True)
         picks = self.pieces_to_pick(state, picks_from)
         if built.current:
             picks &= ~(1 << built.current[-1])
-        actions += [Action(f"p{c}", "pick", (label(c), state.side)) for c in bits(picks)]
+        actions += [Action(f"p{c}", "pick", {"circle": label(c), "side": state.side}) for c in bits(picks)]
         if built.steps:
             actions += [Action(DONE, "done"), Action(UNDO, "undo")]
         elif not actions:  # rule 3: nothing can move at all

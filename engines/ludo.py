@@ -239,11 +239,12 @@ def find_moves(state: LudoState, seat: int, die: int) -> list[Move]:
 
 
 def _action(move: Move) -> Action:
-    """A move as the bot shows it: an exit, or (piece no., from, to, effect) counted 1..57."""
+    """A move as the bot shows it: an exit, or the piece (numbered from 1), from and to
+    (progress counted 1..57) and the effect of arriving."""
     code, piece, start, target, effect = move
     if start == YARD:
         return Action(code, "exit")
-    return Action(code, "move", (piece + 1, start + 1, target + 1, effect))
+    return Action(code, "move", {"piece": piece + 1, "start": start + 1, "to": target + 1, "effect": effect})
 
 
 class _ActionCache(dict[Move, Action]):

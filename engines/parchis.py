@@ -236,14 +236,18 @@ def _exit_victim(state: ParchisState, seat: int, keys: list[int]) -> int | None:
 
 
 def _action(state: ParchisState, move: Move) -> Action:
-    """A move as the bot shows it: an exit, or (piece no., from where, from no., to where,
-    to no., effect, bonus count or 0)."""
+    """A move as the bot shows it: an exit with its effect, or the piece (numbered from 1),
+    where it goes from and to (:func:`describe_position`: ``*_where`` and the number), the
+    effect, and the bonus count it plays (0 for a throw)."""
     code, piece, start, target, effect = move
     if start == HOME:
-        return Action(code, "exit", (effect,))
+        return Action(code, "exit", {"effect": effect})
     colour = state.colour(state.turn)
-    return Action(code, "move", (piece + 1, *describe_position(colour, start), *describe_position(colour, target),
-                                 effect, state.count if state.bonus else 0))
+    start_where, start_number = describe_position(colour, start)
+    to_where, to_number = describe_position(colour, target)
+    return Action(code, "move", {"piece": piece + 1, "start_where": start_where, "start": start_number,
+                                 "to_where": to_where, "to": to_number, "effect": effect,
+                                 "bonus": state.count if state.bonus else 0})
 
 
 class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):

@@ -288,11 +288,12 @@ def die_moves(state: ShishbeshState, seat: int, die: int) -> list[Move]:
 
 
 def _action(move: Move) -> Action:
-    """A move as the bot shows it: an entry (die, piece no., effect), or (die, piece no., from,
-    to, effect), the piece counted from 1."""
+    """A move as the bot shows it: the die, the piece (numbered from 1), from and to (not for
+    an entry) and the effect of arriving."""
     if move.kind == "enter":
-        return Action(move.code, move.kind, (move.die, move.piece + 1, move.effect))
-    return Action(move.code, move.kind, (move.die, move.piece + 1, move.start, move.target, move.effect))
+        return Action(move.code, move.kind, {"die": move.die, "piece": move.piece + 1, "effect": move.effect})
+    return Action(move.code, move.kind, {"die": move.die, "piece": move.piece + 1, "start": move.start,
+                                         "to": move.target, "effect": move.effect})
 
 
 class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):

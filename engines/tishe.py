@@ -157,23 +157,25 @@ class TisheState(TurnState, JsonData):
 def move_actions(state: TisheState, seat: int, dice: tuple[int, ...]) -> list[Action]:
     """The legal moves for a throw (rules 1 and 2): enter ``e`` and/or move ``m<i>``.
 
-    Args of an enter: (direct, final, effect, double); of a move: (checker no. from 1, from,
-    direct, final, effect, double), ``double`` 1 when rule 7 applies. Two checkers on one
-    circle are one choice (the lower number).
+    Args: a move's ``checker`` (numbered from 1) and ``start``; for both, ``to`` (the circle
+    the count reaches), ``final`` (where the checker stays), the ``effect`` and ``double`` (1
+    when rule 7 applies). Two checkers on one circle are one choice (the lower number).
     """
     own = state.of(seat)
     actions: list[Action] = []
     if ENTRY_DIE in dice and OFF in own:  # rule 1
         where = land(OFF, sum(dice))
-        actions.append(Action("e", "enter", (where.direct, where.final, where.effect, int(where.double))))
+        actions.append(Action("e", "enter", {"to": where.direct, "final": where.final, "effect": where.effect,
+                                             "double": int(where.double)}))
     seen: set[int] = set()
     for i, pos in enumerate(own):
         if pos in (OFF, HOME) or pos in seen:
             continue
         seen.add(pos)
         where = land(pos, sum(dice))
-        actions.append(Action(f"m{i}", "move", (i + 1, pos, where.direct, where.final, where.effect,
-                                                int(where.double))))
+        actions.append(Action(f"m{i}", "move", {"checker": i + 1, "start": pos, "to": where.direct,
+                                                "final": where.final, "effect": where.effect,
+                                                "double": int(where.double)}))
     return actions
 
 

@@ -97,8 +97,8 @@ def exit_action() -> Action:
 
 
 def move_action(piece: int, start: int, to: int, effect: int) -> Action:
-    """The ``p<i>`` action: args (piece no. from 1, from + 1, to + 1, effect)."""
-    return Action(f"p{piece}", "move", (piece + 1, start + 1, to + 1, effect))
+    """The ``p<i>`` action: the piece numbered from 1, from + 1, to + 1, the effect."""
+    return Action(f"p{piece}", "move", {"piece": piece + 1, "start": start + 1, "to": to + 1, "effect": effect})
 
 
 def exited(seat: int, piece: int) -> Event:
@@ -467,16 +467,18 @@ def test_settled_pieces_in_one_place_are_one_choice():
 
 
 def test_settled_action_args():
-    """(piece no., from + 1, to + 1, effect); an exit has no args."""
+    """The piece (numbered from 1), from + 1, to + 1 and the effect; an exit has no args."""
+
+    def shown(code: str, piece: int, start: int, to: int, effect: int) -> Action:
+        return Action(code, "move", {"piece": piece, "start": start, "to": to, "effect": effect})
+
     state = game(4, (Y, 10, 48, 53), (1, C, C, C))  # colour 1 alone on cell 14
     assert (EFFECT_NONE, EFFECT_CAPTURE, EFFECT_CENTRE, EFFECT_SAFE) == (0, 1, 2, 3)
-    assert move_actions(state, 0, 4) == [Action("p1", "move", (2, 11, 15, EFFECT_CAPTURE)),
-                                         Action("p2", "move", (3, 49, 53, EFFECT_NONE))]
-    assert move_actions(state, 0, 3) == [Action("p1", "move", (2, 11, 14, EFFECT_SAFE)),
-                                         Action("p2", "move", (3, 49, 52, EFFECT_NONE)),
-                                         Action("p3", "move", (4, 54, 57, EFFECT_CENTRE))]
-    assert move_actions(state, 0, 6) == [Action("e", "exit"), Action("p1", "move", (2, 11, 17, EFFECT_NONE)),
-                                         Action("p2", "move", (3, 49, 55, EFFECT_NONE))]
+    assert move_actions(state, 0, 4) == [shown("p1", 2, 11, 15, EFFECT_CAPTURE), shown("p2", 3, 49, 53, EFFECT_NONE)]
+    assert move_actions(state, 0, 3) == [shown("p1", 2, 11, 14, EFFECT_SAFE), shown("p2", 3, 49, 52, EFFECT_NONE),
+                                         shown("p3", 4, 54, 57, EFFECT_CENTRE)]
+    assert move_actions(state, 0, 6) == [Action("e", "exit"), shown("p1", 2, 11, 17, EFFECT_NONE),
+                                         shown("p2", 3, 49, 55, EFFECT_NONE)]
 
 
 # ====================================================================== rule 8: bonus throws
@@ -593,7 +595,7 @@ def test_rule9_a_block_on_your_start_cell_keeps_you_in_the_yard():
 def test_rule9_a_block_on_a_safe_cell_blocks_too():
     star = progress_at(2, 8)
     state = game(2, (5, C, C, C), (star, star, C, C), bonuses=True)
-    assert [m.args[2] for m in move_actions(state, 0, 2)] == [8]
+    assert [m.args["to"] for m in move_actions(state, 0, 2)] == [8]
     assert move_actions(state, 0, 3) == [] and move_actions(state, 0, 4) == []
 
 
@@ -749,7 +751,7 @@ def ref_moves(pieces: tuple[int, ...], seats: int, seat: int, die: int, bonuses:
 
 
 def ref_actions(moves) -> list[Action]:
-    return [Action(code, "exit") if start == Y else Action(code, "move", (i + 1, start + 1, to + 1, effect))
+    return [Action(code, "exit") if start == Y else move_action(i, start, to, effect)
             for code, i, start, to, effect in sorted(moves)]
 
 

@@ -144,9 +144,17 @@ def where(colour: int, progress: int) -> tuple[int, int]:
     return WHERE_CENTRE, 0
 
 
+def shown(code: str, piece: int, start_where: int, start: int, to_where: int, to: int, effect: int,
+          bonus: int = 0) -> Action:
+    """A move button: the piece (numbered from 1), where from and to (a place and its number),
+    the effect, the bonus count played (0 for a throw)."""
+    return Action(code, "move", {"piece": piece, "start_where": start_where, "start": start, "to_where": to_where,
+                                 "to": to, "effect": effect, "bonus": bonus})
+
+
 def move_action(piece: int, start: int, to: int, effect: int, bonus: int = 0, colour: int = 0) -> Action:
-    """The ``p<i>`` button: (piece no., from where, from no., to where, to no., effect, bonus count or 0)."""
-    return Action(f"p{piece}", "move", (piece + 1, *where(colour, start), *where(colour, to), effect, bonus))
+    """The ``p<i>`` button of moving ``piece`` (from 0) from progress ``start`` to ``to``."""
+    return shown(f"p{piece}", piece + 1, *where(colour, start), *where(colour, to), effect, bonus)
 
 
 def targets(state: ParchisState) -> list[tuple[str, int]]:
@@ -183,7 +191,9 @@ def test_rule1_circuit_runs_from_68_to_1():
         move_action(0, at(1, 66), at(1, 2), EFFECT_NONE, colour=1),
         move_action(1, at(1, 30), at(1, 34), EFFECT_SAFE, colour=1),
     ]
-    assert ENGINE.legal_actions(state)[0].args[:5] == (1, WHERE_CIRCUIT, 66, WHERE_CIRCUIT, 2)
+    args = ENGINE.legal_actions(state)[0].args
+    assert [args[k] for k in ("piece", "start_where", "start", "to_where", "to")] == [1, WHERE_CIRCUIT, 66,
+                                                                                     WHERE_CIRCUIT, 2]
     after, events = pick(state, "p0")
     assert events == [mv(1, 0, 44, 48, 4)]
     assert after.of(1) == (48, 8, HOME, HOME) and cell_number(1, 48) == 2
@@ -201,8 +211,7 @@ def test_rule1_turns_into_the_corridor_after_the_turn_off_cell(colour):
     before = game(4, turn=colour, pieces={colour: (start, 10, HOME, HOME),
                                           other: (at(other, beyond), HOME, HOME, HOME)})
     state, events = roll(before, 3)
-    assert ENGINE.legal_actions(state)[0] == Action("p0", "move", (1, WHERE_CIRCUIT, cell, WHERE_CORRIDOR, 1,
-                                                                   EFFECT_SAFE, 0))
+    assert ENGINE.legal_actions(state)[0] == shown("p0", 1, WHERE_CIRCUIT, cell, WHERE_CORRIDOR, 1, EFFECT_SAFE)
     after, events = pick(state, "p0")
     assert events == [mv(colour, 0, 61, 64, 3)]
     assert after.of(colour)[0] == 64 and after.of(other)[0] == at(other, beyond)
@@ -443,7 +452,7 @@ def test_rule5_the_bonus_is_a_choice_when_several_pieces_can_use_it():
     assert state.phase == "move" and state.count == 20 and state.bonus and state.turn == 0
     assert ENGINE.legal_actions(state) == [move_action(0, 4, 24, EFFECT_SAFE, 20),
                                            move_action(1, 30, 50, EFFECT_NONE, 20)]
-    assert [a.args[4] for a in ENGINE.legal_actions(state)] == [29, 55]
+    assert [a.args["to"] for a in ENGINE.legal_actions(state)] == [29, 55]
     after, events = pick(state, "p1")
     assert events == [mv(0, 1, 30, 50, 20, bonus=True)]
     assert after.of(0) == (4, 50, HOME, HOME) and after.turn == 1
@@ -453,7 +462,9 @@ def test_rule5_reaching_the_centre_counts_10():
     state, _ = roll(game(4, turn=0, pieces={0: (68, 20, HOME, HOME)}), 3)
     assert ENGINE.legal_actions(state) == [move_action(0, 68, CENTRE, EFFECT_CENTRE),
                                            move_action(1, 20, 23, EFFECT_NONE)]
-    assert ENGINE.legal_actions(state)[0].args == (1, WHERE_CORRIDOR, 5, WHERE_CENTRE, 0, EFFECT_CENTRE, 0)
+    assert ENGINE.legal_actions(state)[0].args == {"piece": 1, "start_where": WHERE_CORRIDOR, "start": 5,
+                                                   "to_where": WHERE_CENTRE, "to": 0, "effect": EFFECT_CENTRE,
+                                                   "bonus": 0}
     after, events = pick(state, "p0")
     assert events == [mv(0, 0, 68, CENTRE, 3), Event("centre", seat=0, data={"piece": 0}), mv(0, 1, 20, 30, 10, True)]
     assert after.of(0) == (CENTRE, 30, HOME, HOME) and after.turn == 1
@@ -707,17 +718,17 @@ def test_action_args_for_the_buttons():
     before = game(4, turn=0, pieces={0: (61, 68, at(0, 15), at(0, 6)), 1: (at(1, 9), HOME, HOME, HOME)})
     state, _ = roll(before, 3)
     assert ENGINE.legal_actions(state) == [
-        Action("p0", "move", (1, WHERE_CIRCUIT, 66, WHERE_CORRIDOR, 1, EFFECT_SAFE, 0)),
-        Action("p1", "move", (2, WHERE_CORRIDOR, 5, WHERE_CENTRE, 0, EFFECT_CENTRE, 0)),
-        Action("p2", "move", (3, WHERE_CIRCUIT, 15, WHERE_CIRCUIT, 18, EFFECT_NONE, 0)),
-        Action("p3", "move", (4, WHERE_CIRCUIT, 6, WHERE_CIRCUIT, 9, EFFECT_CAPTURE, 0)),
+        shown("p0", 1, WHERE_CIRCUIT, 66, WHERE_CORRIDOR, 1, EFFECT_SAFE, 0),
+        shown("p1", 2, WHERE_CORRIDOR, 5, WHERE_CENTRE, 0, EFFECT_CENTRE, 0),
+        shown("p2", 3, WHERE_CIRCUIT, 15, WHERE_CIRCUIT, 18, EFFECT_NONE, 0),
+        shown("p3", 4, WHERE_CIRCUIT, 6, WHERE_CIRCUIT, 9, EFFECT_CAPTURE, 0),
     ]
 
 
 def test_action_args_of_an_exit():
-    """An exit is always the only legal move and is played at once; shown, it is (effect,)."""
+    """An exit is always the only legal move and is played at once; shown, it names its effect."""
     waiting = replace(game(4, turn=0), phase="move", count=5, moves=(("e", 1, HOME, 0, EFFECT_CAPTURE),))
-    assert ENGINE.legal_actions(waiting) == [Action("e", "exit", (EFFECT_CAPTURE,))]
+    assert ENGINE.legal_actions(waiting) == [Action("e", "exit", {"effect": EFFECT_CAPTURE})]
 
 
 @pytest.mark.parametrize("code", ["", "x", "R", "r ", "roll", "p0", "p1", "e"])

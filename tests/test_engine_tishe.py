@@ -88,13 +88,14 @@ def pick(state: TisheState, code: str):
 
 
 def enter_action(direct: int, final: int, effect: int, double: int = 0) -> Action:
-    """The ``e`` action: args (direct, final, effect, double)."""
-    return Action("e", "enter", (direct, final, effect, double))
+    """The ``e`` action: the circle the count reaches, where the checker stays, the effect, the double flag."""
+    return Action("e", "enter", {"to": direct, "final": final, "effect": effect, "double": double})
 
 
 def move_action(number: int, start: int, direct: int, final: int, effect: int, double: int = 0) -> Action:
-    """The ``m<i>`` action of checker ``number`` (from 1): args (number, from, direct, final, effect, double)."""
-    return Action(f"m{number - 1}", "move", (number, start, direct, final, effect, double))
+    """The ``m<i>`` action of checker ``number`` (from 1) from ``start``, otherwise as :func:`enter_action`."""
+    return Action(f"m{number - 1}", "move", {"checker": number, "start": start, "to": direct, "final": final,
+                                             "effect": effect, "double": double})
 
 
 def moved(seat: int, checker: int, start: int, to: int, bounced: bool = False, kind: str = "move") -> Event:
@@ -498,7 +499,8 @@ def test_rule9_reaching_100_is_offered_as_a_choice():
 def test_rule9_bounce(start, dice, direct, final, rule):
     state, _ = roll(game(2, turn=0, checkers=(start, 34, 0, 0)), dice)
     assert state.phase == "choose"
-    assert ENGINE.legal_actions(state)[0].args[1:4] == (start, direct, final)
+    args = ENGINE.legal_actions(state)[0].args
+    assert (args["start"], args["to"], args["final"]) == (start, direct, final)
     after, events = pick(state, "m0")
     expected = [moved(0, 0, start, direct, bounced=True)]
     if rule:

@@ -48,8 +48,7 @@ def tr_fixture(lang: str = "ru") -> Callable[..., Tr]:
 
 def button_labels(engine: Any, state: Any, translator: Translator, lang: str = "ru") -> list[str]:
     """The text of each move button the bot shows for ``state``, in ``lang``."""
-    return [translator.t(lang, f"action-{engine.code}-{a.kind}", **{f"a{i}": v for i, v in enumerate(a.args)})
-            for a in engine.legal_actions(state)]
+    return [translator.t(lang, f"action-{engine.code}-{a.kind}", **a.args) for a in engine.legal_actions(state)]
 
 
 def throw_lines(engine: Any, ui: GameUI, names: Sequence[str], state: Any, dice: tuple[int, ...], tr: Tr,
