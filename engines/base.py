@@ -269,6 +269,49 @@ def dice_source(seed: str) -> DiceSource:
     return DiceSource(seed)
 
 
+class Dice(Protocol):
+    """Where an engine's throws come from: :class:`DiceSource` in play, :class:`LoadedDice` in
+    a test that says which throw it wants. ``n`` is the game's throw number."""
+
+    def die(self, n: int) -> int: ...
+
+    def throw(self, n: int, count: int, sides: int = 6) -> tuple[int, ...]: ...
+
+
+def throw_source(seed: str, dice: Dice | None) -> Dice:
+    """The dice of an engine call: ``dice`` when the caller gives them, else the game's fair dice."""
+    return dice_source(seed) if dice is None else dice
+
+
+class LoadedDice:
+    """Dice that show the given faces, one throw after another, whatever the throw number.
+
+    Each throw asked must have the count of the next faces given, each face within its sides;
+    asking for more throws than given is an error too. The log records these faces, so a game
+    played with them does not replay from its seed (replay checks every roll).
+    """
+
+    def __init__(self, *throws: Sequence[int]) -> None:
+        self._throws = [tuple(faces) for faces in reversed(throws)]
+
+    def die(self, n: int) -> int:
+        (face,) = self.throw(n, 1)
+        return face
+
+    def throw(self, n: int, count: int, sides: int = 6) -> tuple[int, ...]:
+        if not self._throws:
+            raise ValueError(f"throw {n}: no loaded faces left")
+        faces = self._throws.pop()
+        if len(faces) != count or not all(1 <= face <= sides for face in faces):
+            raise ValueError(f"throw {n} wants {count} faces in 1..{sides}, loaded {faces}")
+        return faces
+
+    @property
+    def left(self) -> int:
+        """How many loaded throws have not been thrown yet."""
+        return len(self._throws)
+
+
 class GameOptions(Protocol):
     """A frozen dataclass of a game's options; ``validate`` raises :class:`OptionsError`
     (``seats`` None: the player count is not known yet)."""
@@ -332,7 +375,10 @@ def rank_after(winner: int, seats: int, progress: Callable[[int], int | tuple[in
 
 
 class Engine(Protocol[S, Opt]):
-    """One game's rules. All methods are pure functions of their arguments."""
+    """One game's rules. All methods are pure functions of their arguments.
+
+    ``dice`` (default: the game's :class:`DiceSource` from its seed) gives the throws of a
+    ``new_game`` (the starter, throw 0) or of an ``apply``; tests pass :class:`LoadedDice`."""
 
     code: str
     min_players: int
@@ -340,11 +386,11 @@ class Engine(Protocol[S, Opt]):
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt: ...
 
-    def new_game(self, options: Opt, seats: int, seed: str) -> tuple[S, list[Event]]: ...
+    def new_game(self, options: Opt, seats: int, seed: str, dice: Dice | None = None) -> tuple[S, list[Event]]: ...
 
     def legal_actions(self, state: S) -> list[Action]: ...
 
-    def apply(self, state: S, code: str) -> tuple[S, list[Event], LogEntry]: ...
+    def apply(self, state: S, code: str, dice: Dice | None = None) -> tuple[S, list[Event], LogEntry]: ...
 
     def outcome(self, state: S) -> Outcome | None: ...
 
@@ -386,9 +432,9 @@ def replay(engine: Engine[S, Opt], options: Opt, seats: int, seed: str, log: Seq
 STARTER_THROW = 0  # throw 0 of every game draws who starts
 
 
-def draw_starter(seed: str, seats: int) -> int:
+def draw_starter(seed: str, seats: int, dice: Dice | None = None) -> int:
     """The seat that starts, drawn fairly by throw 0 (one die with as many faces as seats)."""
-    (face,) = DiceSource(seed).throw(STARTER_THROW, 1, sides=seats)
+    (face,) = throw_source(seed, dice).throw(STARTER_THROW, 1, sides=seats)
     return face - 1
 
 

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -274,9 +275,10 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
     options_type, state_type = LionsOptions, LionsState
     min_players, max_players = SEATS
 
-    def new_game(self, options: LionsOptions, seats: int, seed: str) -> tuple[LionsState, list[Event]]:
+    def new_game(self, options: LionsOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[LionsState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)  # rule 1: by lot
+        starter = draw_starter(seed, seats, dice)  # rule 1: by lot
         state = LionsState(
             seed=seed, options=options, turn=starter, version=0,
             lions=tuple(sorted(INDEX[c] for c in LIONS_START)),
@@ -344,7 +346,9 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
         game resigns even out of turn). Not among ``legal_actions``, which are the mover's."""
         return f"{RESIGN}{seat}"
 
-    def apply(self, state: LionsState, code: str) -> tuple[LionsState, list[Event], LogEntry]:
+    def apply(self, state: LionsState, code: str,
+              dice: Dice | None = None) -> tuple[LionsState, list[Event], LogEntry]:
+        """Apply ``code``; no action throws, so ``dice`` (the contract's) goes unused."""
         if not state.finished and code in (self.resign_code(0), self.resign_code(1)):
             leaving = int(code[1:])
             state = replace(state, version=state.version + 1, draw_offer=None)

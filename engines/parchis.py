@@ -41,6 +41,7 @@ from typing import Any
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -49,10 +50,10 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    dice_source,
     draw_starter,
     next_seat,
     rank_after,
+    throw_source,
 )
 
 SEATS_RANGE = (2, 4)
@@ -257,9 +258,10 @@ class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
     options_type, state_type = ParchisOptions, ParchisState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: ParchisOptions, seats: int, seed: str) -> tuple[ParchisState, list[Event]]:
+    def new_game(self, options: ParchisOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[ParchisState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         state = ParchisState(seed=seed, options=options, seats=seats, pieces=(HOME,) * (PIECES * seats),
                              stamps=(0,) * (PIECES * seats), turn=starter, phase=PHASE_ROLL, sixes=0, throws=1,
                              version=0)
@@ -279,7 +281,8 @@ class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
         ranking = rank_after(state.winner, state.seats, lambda seat: sum(p + 1 for p in state.of(seat)))
         return Outcome("win", winners=(state.winner,), ranking=ranking)  # rule 9
 
-    def apply(self, state: ParchisState, code: str) -> tuple[ParchisState, list[Event], LogEntry]:
+    def apply(self, state: ParchisState, code: str,
+              dice: Dice | None = None) -> tuple[ParchisState, list[Event], LogEntry]:
         seat = state.turn
         if state.finished:
             raise IllegalActionError("the game is over")
@@ -293,7 +296,7 @@ class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
             return state, events, LogEntry(seat, code)
         if code != ROLL.code:
             raise IllegalActionError(f"{code!r} is not legal here")
-        die = dice_source(state.seed).die(state.throws)
+        die = throw_source(state.seed, dice).die(state.throws)
         sixes = state.sixes + 1 if die == SIX else 0
         events = [Event("roll", seat, {"die": die})]
         entry = LogEntry(seat, code, (die,))

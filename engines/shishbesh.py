@@ -46,6 +46,7 @@ from typing import NamedTuple
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -55,10 +56,10 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    dice_source,
     draw_starter,
     next_seat,
     rank_after,
+    throw_source,
 )
 
 SEATS_RANGE = (2, 4)
@@ -303,9 +304,10 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
     options_type, state_type = ShishbeshOptions, ShishbeshState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: ShishbeshOptions, seats: int, seed: str) -> tuple[ShishbeshState, list[Event]]:
+    def new_game(self, options: ShishbeshOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[ShishbeshState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         state = ShishbeshState(seed=seed, options=options, seats=seats, pieces=(PARK,) * (PIECES * seats),
                                huts=(False,) * (PIECES * seats), turn=starter, phase=PHASE_ROLL, throws=1, version=0)
         return state, [Event("starter", starter)]
@@ -345,18 +347,19 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
 
         return Outcome("win", winners=(state.winner,), ranking=rank_after(state.winner, state.seats, progress))
 
-    def apply(self, state: ShishbeshState, code: str) -> tuple[ShishbeshState, list[Event], LogEntry]:
+    def apply(self, state: ShishbeshState, code: str,
+              dice: Dice | None = None) -> tuple[ShishbeshState, list[Event], LogEntry]:
         seat = state.turn
         if state.finished:
             raise IllegalActionError("the game is over")
         if state.phase == PHASE_ROLL:
             if code != ROLL.code:
                 raise IllegalActionError(f"{code!r} is not legal here")
-            dice = dice_source(state.seed).throw(state.throws, 2)
-            state = replace(state, throws=state.throws + 1, version=state.version + 1, last_dice=dice,
-                            last_seat=seat, phase=PHASE_MOVE, dice=dice, rolled=dice)
-            state, events = self._continue(state, seat, [Event("roll", seat, {"dice": list(dice)})])
-            return state, events, LogEntry(seat, code, dice)
+            thrown = throw_source(state.seed, dice).throw(state.throws, 2)
+            state = replace(state, throws=state.throws + 1, version=state.version + 1, last_dice=thrown,
+                            last_seat=seat, phase=PHASE_MOVE, dice=thrown, rolled=thrown)
+            state, events = self._continue(state, seat, [Event("roll", seat, {"dice": list(thrown)})])
+            return state, events, LogEntry(seat, code, thrown)
         chosen = next((m for m in self._playable(state, seat) if m.code == code), None)
         if chosen is None:
             raise IllegalActionError(f"{code!r} is not legal here")

@@ -1,16 +1,12 @@
-"""Helpers for engine tests: seeds that make :class:`DiceSource` roll what a test needs.
+"""Helpers for engine tests: throws that show what a test needs, and the checks every game shares.
 
-Seeds are searched, never faked: a test that wants the next throw to be ``(1, 1, 5)``
-asks :func:`seed_for` for a seed whose throw *n* really is ``(1, 1, 5)``, so the engine
-under test rolls through its normal dice path. To put a mid-game state in front of a
-chosen throw, build the state with :func:`dataclasses.replace` (chips, tower, turn, ...)
-and let :func:`with_dice` swap in a seed whose next throw(s) are the wanted dice.
+A test that wants the next throw to be ``(1, 1, 5)`` says so: it passes
+``LoadedDice((1, 1, 5))`` to ``apply`` (or the starter's face to ``new_game``), and the
+engine rolls through its normal dice path with those faces. To put a mid-game state in
+front of a chosen throw, build the state with :func:`dataclasses.replace` (chips, tower,
+turn, ...) and apply the throw with :func:`apply_throw`.
 
-Keep searches cheap: every fully fixed three-dice throw multiplies the expected number of
-tries by 216. One fixed throw (plus a starter) costs about a millisecond; use ``None`` for
-faces that do not matter.
-
-The rest is what every engine's tests share: applying a rigged throw or a choice with the
+The rest is what every engine's tests share: applying a loaded throw or a choice with the
 checks every game makes, the starter and option checks, whole games played with random
 legal choices (:func:`playthrough`, :func:`play_random`) and the property tests built on
 them. The rules themselves are re-implemented in each test file, not here.
@@ -18,9 +14,7 @@ them. The rules themselves are re-implemented in each test file, not here.
 
 from __future__ import annotations
 
-import functools
 import json
-import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -34,6 +28,7 @@ from engines.base import (
     DiceSource,
     Event,
     IllegalActionError,
+    LoadedDice,
     LogEntry,
     OptionsError,
     Outcome,
@@ -41,85 +36,10 @@ from engines.base import (
     replay,
 )
 
-SEARCH_LIMIT = 2_000_000
-
-# one wanted throw: (throw index, faces); a face of None matches anything
-Wanted = tuple[int, Sequence[int | None]]
-
 
 def seed_str(i: int) -> str:
-    """The i-th candidate seed: 64 hex digits, the shape real seeds have."""
+    """The i-th test seed: 64 hex digits, the shape real seeds have."""
     return f"{i:064x}"
-
-
-def _matches(got: tuple[int, ...], want: tuple[int | None, ...]) -> bool:
-    return all(w is None or w == g for g, w in zip(got, want, strict=True))
-
-
-@functools.cache
-def _search(
-    wanted: tuple[tuple[int, int, int, tuple[int | None, ...]], ...], start: int, limit: int
-) -> str:
-    # most selective throw first, so most candidates are rejected after one HMAC
-    ordered = sorted(wanted, key=lambda w: -math.prod(w[2] for f in w[3] if f is not None))
-    for i in range(start, start + limit):
-        seed = seed_str(i)
-        source = DiceSource(seed)
-        if all(_matches(source.throw(n, c, s), p) for n, c, s, p in ordered):
-            return seed
-    raise LookupError(f"no seed in {start}..{start + limit} gives {wanted}")
-
-
-def seed_for(
-    throws: Iterable[Wanted] = (),
-    count: int = 3,
-    sides: int = 6,
-    *,
-    starter: tuple[int, int] | None = None,
-    start: int = 0,
-    limit: int = SEARCH_LIMIT,
-) -> str:
-    """A seed whose :class:`DiceSource` gives the wanted dice.
-
-    ``throws``: ``(index, faces)`` pairs; ``faces`` has ``count`` entries in 1..sides, or
-    ``None`` for "any face". ``starter=(seat, seats)`` also fixes throw 0, the engines'
-    starter draw (one die with ``seats`` faces; face f means seat f - 1 starts).
-    ``start`` shifts the search, to get a different seed with the same dice.
-    """
-    wanted: list[tuple[int, int, int, tuple[int | None, ...]]] = []
-    for index, faces in throws:
-        faces = tuple(faces)
-        if len(faces) != count:
-            raise ValueError(f"throw {index}: {len(faces)} faces given, count is {count}")
-        if any(f is not None and not 1 <= f <= sides for f in faces):
-            raise ValueError(f"throw {index}: faces {faces} not in 1..{sides}")
-        wanted.append((index, count, sides, faces))
-    if starter is not None:
-        seat, seats = starter
-        if not 0 <= seat < seats:
-            raise ValueError(f"starter seat {seat} not in 0..{seats - 1}")
-        if any(index == 0 for index, *_ in wanted):
-            raise ValueError("throw 0 is the starter draw; give either starter or throw 0")
-        wanted.append((0, 1, seats, (seat + 1,)))
-    indices = [w[0] for w in wanted]
-    if len(set(indices)) != len(indices):
-        raise ValueError(f"a throw index is given twice: {indices}")
-    tries = math.prod(w[2] ** sum(f is not None for f in w[3]) for w in wanted)
-    if tries * 20 > limit:
-        raise ValueError(
-            f"about {tries} tries expected: fix fewer faces (None = any) or build the "
-            "state with dataclasses.replace and fix only the next throw"
-        )
-    return _search(tuple(sorted(wanted)), start, limit)
-
-
-def with_dice(state: Any, *throws: Sequence[int | None], count: int = 3, sides: int = 6) -> Any:
-    """``state`` with a new seed so its next throws (from ``state.throws`` on) are ``throws``.
-
-    Works for any state dataclass that keeps ``seed`` and ``throws`` (the next throw index).
-    """
-    wanted = [(state.throws + k, faces) for k, faces in enumerate(throws)]
-    return replace(state, seed=seed_for(wanted, count=count, sides=sides))
 
 
 def new_state(engine: Any, options: Any, seats: int, seed: str | None = None, **changes: Any) -> Any:
@@ -130,7 +50,7 @@ def new_state(engine: Any, options: Any, seats: int, seed: str | None = None, **
 
 def apply_throw(engine: Any, state: Any, dice: tuple[int, ...]) -> tuple[Any, list[Any], LogEntry]:
     """Apply one throw that shows exactly ``dice``, checking what every game's throw records."""
-    after, events, entry = engine.apply(with_dice(state, dice, count=len(dice)), "r")
+    after, events, entry = engine.apply(state, "r", LoadedDice(dice))
     assert entry == LogEntry(seat=state.turn, code="r", dice=dice)
     assert after.last_dice == dice and after.last_seat == state.turn
     assert after.throws == state.throws + 1 and after.version == state.version + 1
@@ -261,7 +181,7 @@ def starter_games(engine: Any, options: Any, seats: int) -> list[tuple[Any, list
     """For each seat, a new game (state, events) whose starter draw picks it, to start with throw 1."""
     games = []
     for seat in range(seats):
-        state, events = engine.new_game(options, seats, seed_for([], starter=(seat, seats)))
+        state, events = engine.new_game(options, seats, seed_str(0), LoadedDice((seat + 1,)))
         assert state.turn == state.current_player == seat
         assert [(e.kind, e.seat) for e in events] == [("starter", seat)]
         assert state.throws == 1 and state.version == 0

@@ -21,13 +21,14 @@ from engines.base import (
     OptionsError,
     Outcome,
     ReplayMismatchError,
+    draw_starter,
     new_seed,
     next_seat,
     replay,
     seed_digest,
 )
 from engines.sosedi import ENGINE, SosediOptions
-from tests.engine_helpers import play, seed_for, seed_str
+from tests.engine_helpers import play, seed_str
 
 SEED = seed_str(0x5EED)
 
@@ -250,12 +251,11 @@ def test_replay_rejects_illegal_code():
 
 
 def test_replay_uses_logged_starter_from_seed():
-    # the starter comes from the seed, so a log replayed with another starter seed breaks
-    seed = seed_for([], starter=(2, 3))
-    state, _ = ENGINE.new_game(SosediOptions(), 3, seed)
+    # the starter comes from the seed (throw 0), and the replay draws it from the seed again
+    state, _ = ENGINE.new_game(SosediOptions(), 3, SEED)
     state, _, log = play(ENGINE, state, ["r"])
-    assert log[0].seat == 2
-    assert replay(ENGINE, SosediOptions(), 3, seed, log) == state
+    assert log[0].seat == draw_starter(SEED, 3)
+    assert replay(ENGINE, SosediOptions(), 3, SEED, log) == state
 
 
 # ---------------------------------------------------------------- seats
@@ -318,40 +318,6 @@ def test_options_error_carries_key_and_limits():
     assert isinstance(err, ValueError) and isinstance(err, EngineError)
     assert err.key == "chips" and err.limits == {"min": 5, "max": 30}
     assert "chips" in str(err)
-
-
-# ---------------------------------------------------------------- the test helpers
-
-
-def test_seed_for_gives_the_wanted_dice():
-    seed = seed_for([(4, (6, 1, 6))])
-    assert DiceSource(seed).throw(4, 3) == (6, 1, 6)
-    seed = seed_for([(1, (2, None, 5))], starter=(3, 5))
-    assert DiceSource(seed).throw(0, 1, sides=5) == (4,)
-    first = DiceSource(seed).throw(1, 3)
-    assert first[0] == 2 and first[2] == 5
-    seed = seed_for([(2, (4,)), (3, (1,))], count=1, sides=4)
-    assert DiceSource(seed).throw(2, 1, sides=4) == (4,)
-    assert DiceSource(seed).throw(3, 1, sides=4) == (1,)
-    assert seed_for([(4, (6, 1, 6))], start=10**6) != seed_for([(4, (6, 1, 6))])
-
-
-@pytest.mark.parametrize(
-    ("throws", "kwargs"),
-    [
-        ([(1, (1, 2))], {}),  # wrong count
-        ([(1, (0, 2, 3))], {}),  # face out of range
-        ([(1, (7, 2, 3))], {}),
-        ([(0, (1, 2, 3))], {"starter": (0, 3)}),  # throw 0 twice
-        ([(1, (1, 2, 3)), (1, (1, 2, 3))], {}),
-        ([], {"starter": (3, 3)}),
-        ([(1, (1, 2, 3)), (2, (1, 2, 3)), (3, (1, 2, 3))], {}),  # far too expensive
-    ],
-)
-def test_seed_for_rejects_bad_requests(throws, kwargs):
-    with pytest.raises(ValueError):
-        seed_for(throws, **kwargs)
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,9 @@
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine numbered
 rules of the engine docstring, 8 and 9 being the option ``bonuses``; ``test_settled_...`` for
-the points the docstring settles). Dice are never faked: ``with_dice`` searches a seed whose
-next throw really is the wanted one. Mid-game positions are built with dataclasses.replace.
+the points the docstring settles). Throws are loaded: a test names the faces it wants
+(``LoadedDice``) and the engine rolls them through its own dice path. Mid-game positions are
+built with dataclasses.replace.
 
 Positions list every seat's four pieces in seat order as progress: Y (the yard), 0..50 on the
 circuit counted from the colour's start cell, 51..55 in the colour's lane, C (the centre).

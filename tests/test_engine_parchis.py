@@ -1,11 +1,12 @@
 """engines/parchis.py against THE SPEC (shared/rules/parchis.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine rules
-the engine docstring numbers, ``test_settled_...`` for the points it settles). Dice are
-never faked: ``with_dice`` searches a seed whose next throw really is the wanted one.
-Mid-game positions are built with dataclasses.replace; positions are written as a
-piece's progress from its exit (0..63 on the circuit, 64..70 the corridor, 71 the
-centre, -1 at home), and :func:`at` turns a circuit cell number into that progress.
+the engine docstring numbers, ``test_settled_...`` for the points it settles). Throws
+are loaded: a test names the faces it wants (``LoadedDice``) and the engine rolls them
+through its own dice path. Mid-game positions are built with dataclasses.replace;
+positions are written as a piece's progress from its exit (0..63 on the circuit, 64..70
+the corridor, 71 the centre, -1 at home), and :func:`at` turns a circuit cell number
+into that progress.
 
 The property tests check every step of random games against :func:`ref_action`, a
 straightforward re-implementation of the rules that walks the board cell by cell.

@@ -1,12 +1,12 @@
 """engines/shishbesh.py against THE SPEC (shared/rules/shishbesh.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine rules the
-engine docstring numbers, ``test_settled_...`` for the points it settles). Dice are never
-faked: ``with_dice`` searches a seed whose next two-dice throw really is the wanted one.
-Mid-game positions are built with dataclasses.replace; positions are a piece's own count:
-P (the park), 0..48 on the circuit from its own end cell (long board 0..56), then the
-home cells (49..52, long 57..61). :func:`at` turns an absolute cell of the sketches
-(positions of the bottom player, seat 0) into another seat's position.
+engine docstring numbers, ``test_settled_...`` for the points it settles). Throws are
+loaded: a test names the faces it wants (``LoadedDice``) and the engine rolls them through
+its own dice path. Mid-game positions are built with dataclasses.replace; positions are a
+piece's own count: P (the park), 0..48 on the circuit from its own end cell (long board
+0..56), then the home cells (49..52, long 57..61). :func:`at` turns an absolute cell of the
+sketches (positions of the bottom player, seat 0) into another seat's position.
 
 The property tests check every step of random games against :func:`ref_action`, a
 straightforward re-implementation of the rules (rule 2's both-dice filter included),

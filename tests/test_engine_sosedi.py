@@ -2,8 +2,9 @@
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the numbered
 points of the engine docstring, ``test_settled_...`` for what the docstring settles,
-``test_spec_...`` for points of rules/sosedi.md and rules/README.md). Dice are never faked:
-``with_dice`` searches a seed whose next throw really is the wanted one.
+``test_spec_...`` for points of rules/sosedi.md and rules/README.md). Throws are loaded: a
+test names the faces it wants (``LoadedDice``) and the engine rolls them through its own
+dice path.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the numbered
 points of the engine docstring, ``test_settled_...`` for what the docstring settles,
-``test_seed_...`` for the seed's worked example). Dice are never faked: ``with_dice``
-searches a seed whose next throw(s) really are the wanted ones.
+``test_seed_...`` for the seed's worked example). Throws are loaded: a test names the
+faces it wants (``LoadedDice``) and the engine rolls them through its own dice path.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import GAMES, get_engine
-from engines.base import Action, Event, IllegalActionError, OptionsError
+from engines.base import Action, Event, IllegalActionError, LoadedDice, OptionsError
 from engines.spichki import ENGINE, SpichkiOptions, SpichkiState, judge
 from tests.engine_helpers import (
     SEEDS,
@@ -41,7 +41,6 @@ from tests.engine_helpers import (
     states_of,
     valid_option_games,
     whole_game_properties,
-    with_dice,
 )
 
 TARGET = Action("r", "target")
@@ -79,12 +78,12 @@ def roll(state: SpichkiState, dice: tuple[int, int]):
 
 
 def rolls(state: SpichkiState, *throws: tuple[int, int]):
-    """Apply consecutive throws showing ``throws`` (one seed for all); (state, events per throw)."""
-    state = with_dice(state, *throws, count=2)
+    """Apply consecutive throws showing ``throws``; (state, events per throw)."""
+    loaded = LoadedDice(*throws)
     per_throw = []
     for dice in throws:
         before = state
-        state, events, entry = ENGINE.apply(state, "r")
+        state, events, entry = ENGINE.apply(state, "r", loaded)
         assert entry.dice == dice and entry.seat == before.turn
         per_throw.append(events)
     return state, per_throw

@@ -3,8 +3,9 @@
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the seed's ten
 numbered rules as the engine docstring lists them, ``test_variant_...`` for «Вариант»,
 ``test_settled_...`` for what the docstring settles, ``test_seed_...`` for the seed's worked
-examples). Dice are never faked: ``with_dice`` searches a seed whose next throw really is
-the wanted one. Mid-game positions are built with dataclasses.replace.
+examples). Throws are loaded: a test names the faces it wants (``LoadedDice``) and the
+engine rolls them through its own dice path. Mid-game positions are built with
+dataclasses.replace.
 """
 
 from __future__ import annotations

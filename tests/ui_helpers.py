@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bot.games.common import GameUI, Tr
+from engines.base import LoadedDice
 from locales import Translator
-from tests.engine_helpers import with_dice
 
 NAMES = ("Оля", "Боря", "Вера", "Гоша")
 
@@ -54,7 +54,7 @@ def button_labels(engine: Any, state: Any, translator: Translator, lang: str = "
 def throw_lines(engine: Any, ui: GameUI, names: Sequence[str], state: Any, dice: tuple[int, ...], tr: Tr,
                 choice: str | None = None) -> tuple[Any, list[str]]:
     """Roll exactly ``dice`` (then make ``choice``, if given): the new state and the log lines of it all."""
-    state, events, _ = engine.apply(with_dice(state, dice, count=len(dice)), "r")
+    state, events, _ = engine.apply(state, "r", LoadedDice(dice))
     lines = ui.describe(events, names, tr)
     if choice is not None:
         state, events, _ = engine.apply(state, choice)
