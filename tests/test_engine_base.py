@@ -17,6 +17,7 @@ from engines.base import (
     Event,
     IllegalActionError,
     JsonData,
+    LoadedDice,
     LogEntry,
     OptionsError,
     Outcome,
@@ -318,6 +319,30 @@ def test_options_error_carries_key_and_limits():
     assert isinstance(err, ValueError) and isinstance(err, EngineError)
     assert err.key == "chips" and err.limits == {"min": 5, "max": 30}
     assert "chips" in str(err)
+
+
+# ---------------------------------------------------------------- loaded dice
+
+
+def test_loaded_dice_show_the_given_faces_in_order() -> None:
+    dice = LoadedDice((6, 1, 6), (4,), (2, 3))
+    assert dice.throw(7, 3) == (6, 1, 6) and dice.left == 2
+    assert dice.die(8) == 4
+    assert dice.throw(0, 2, sides=3) == (2, 3) and dice.left == 0
+
+
+@pytest.mark.parametrize(("faces", "count", "sides"), [((1, 2), 3, 6), ((1, 2, 3), 1, 6), ((7,), 1, 6),
+                                                        ((0,), 1, 6), ((3,), 1, 2)])
+def test_loaded_dice_refuse_a_throw_they_do_not_hold(faces, count, sides) -> None:
+    with pytest.raises(ValueError):
+        LoadedDice(faces).throw(1, count, sides)
+
+
+def test_loaded_dice_run_out() -> None:
+    dice = LoadedDice((5,))
+    dice.die(1)
+    with pytest.raises(ValueError):
+        dice.die(2)
 
 
 @dataclass(frozen=True, slots=True)
