@@ -35,6 +35,7 @@ from engines.base import (
     ReplayMismatchError,
     replay,
 )
+from engines.playout import Choose, Step, at_random, first_legal, playout
 
 
 def seed_str(i: int) -> str:
@@ -84,44 +85,24 @@ def play(engine: Any, state: Any, codes: Iterable[str]) -> tuple[Any, list[Any],
     return state, events, log
 
 
-# one applied action of a playthrough: (state before, state after, events, log entry)
-Step = tuple[Any, Any, list[Any], Any]
-# picks one of the legal actions: choose(state, actions)
-Chooser = Callable[[Any, Sequence[Any]], Any]
-
-
-def _steps(engine: Any, state: Any, limit: int, choose: Chooser | None) -> list[Step]:
-    """Apply chosen legal actions until the game is over or ``limit`` actions are made."""
-    steps: list[Step] = []
-    while not state.finished and len(steps) < limit:
-        actions = engine.legal_actions(state)
-        assert actions, "no legal action in an unfinished game"
-        action = choose(state, actions) if choose else actions[0]
-        after, events, entry = engine.apply(state, action.code)
-        steps.append((state, after, events, entry))
-        state = after
-    return steps
-
-
 def play_out(
-    engine: Any, state: Any, limit: int = 1000, choose: Chooser | None = None
+    engine: Any, state: Any, limit: int = 1000, choose: Choose[Any] = first_legal
 ) -> tuple[Any, list[list[Any]], list[Any]]:
     """Play until the game is over: (final state, events per action, log entries).
 
     ``choose(state, actions)`` picks the action (default: the first legal one). Fails
     instead of hanging when the game is not over after ``limit`` actions.
     """
-    steps = _steps(engine, state, limit, choose)
+    steps = list(playout(engine, state, choose, limit))
     final = steps[-1][1] if steps else state
     if not final.finished:
         raise AssertionError(f"game not over after {limit} actions")
     return final, [events for _, _, events, _ in steps], [entry for *_, entry in steps]
 
 
-def random_choice(seed: int | str) -> Chooser:
+def random_choice(seed: int | str) -> Choose[Any]:
     """A ``choose`` for :func:`play_out`: a random legal action, the same ones for the same seed."""
-    rng = random.Random(seed)
-    return lambda _state, actions: rng.choice(actions)
+    return at_random(random.Random(seed))
 
 
 def play_random(
@@ -277,7 +258,7 @@ def playthrough(
 ) -> tuple[Any, list[Step]]:
     """A new game with random legal choices, to its end or ``limit`` actions: (start, steps)."""
     start, _ = engine.new_game(options, seats, seed)
-    return start, _steps(engine, start, limit, random_choice(choice_seed))
+    return start, list(playout(engine, start, random_choice(choice_seed), limit))
 
 
 def assert_step_matches(before: Any, after: Any, entry: LogEntry, expected: dict[str, Any]) -> None:

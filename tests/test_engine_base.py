@@ -28,6 +28,7 @@ from engines.base import (
     replay,
     seed_digest,
 )
+from engines.playout import first_legal, playout
 from engines.sosedi import ENGINE, SosediOptions
 from tests.engine_helpers import play, seed_str
 
@@ -204,11 +205,8 @@ def test_new_seed_is_fresh_hex():
 def _played(mode: str = "classic", seats: int = 3, seed: str = SEED, steps: int | None = None):
     options = SosediOptions(mode=mode)
     state, _ = ENGINE.new_game(options, seats, seed)
-    log: list[LogEntry] = []
-    while not state.finished and len(log) < (1000 if steps is None else steps):
-        state, _, entry = ENGINE.apply(state, "r")
-        log.append(entry)
-    return options, state, log
+    played = list(playout(ENGINE, state, first_legal, 1000 if steps is None else steps))
+    return options, played[-1][1], [entry for *_, entry in played]
 
 
 @pytest.mark.parametrize("mode", ["classic", "reverse", "tower"])

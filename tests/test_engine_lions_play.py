@@ -35,6 +35,7 @@ from engines.lions import (
     sides,
 )
 from engines.lions_board import NEIGHBOUR_MASKS, SIZE
+from engines.playout import playout
 from tests.engine_helpers import (
     CHOICE_SEEDS,
     SEEDS,
@@ -74,15 +75,8 @@ def chooser(seed: int | str, meta: float = 0.005):
 
 def run(options: LionsOptions, seed: str, choice_seed: int | str, limit: int = LIMIT, meta: float = 0.005):
     """A new game played with :func:`chooser`: (start, steps) as in tests/engine_helpers.py."""
-    state, _ = ENGINE.new_game(options, 2, seed)
-    start, choose, steps = state, chooser(choice_seed, meta), []
-    while not state.finished and len(steps) < limit:
-        actions = ENGINE.legal_actions(state)
-        assert actions, "no legal action in an unfinished game"
-        after, events, entry = ENGINE.apply(state, choose(state, actions).code)
-        steps.append((state, after, events, entry))
-        state = after
-    return start, steps
+    start, _ = ENGINE.new_game(options, 2, seed)
+    return start, list(playout(ENGINE, start, chooser(choice_seed, meta), limit))
 
 
 def trapped(mover: int, opp: int) -> int:
@@ -239,18 +233,24 @@ def test_random_play_reaches_every_ending():
     isolations = 0
     for i in range(12):
         state, _ = ENGINE.new_game(LionsOptions(lions_seat=i % 2), 2, seed_str(500 + i))
-        rng = random.Random(i)
-        while not state.finished and state.version < 4000:
-            actions = [a for a in ENGINE.legal_actions(state) if a.kind not in (*META, "undo")]
-            if state.turn == i % 2:  # this side hunts greedily, the other plays at random
-                action = max(actions, key=lambda a: _gain(state, a.code) + rng.random())
-            else:
-                action = rng.choice(actions)
-            state, events, _ = ENGINE.apply(state, action.code)
-            isolations += sum(1 for e in events if e.kind == "turn" and e.data["isolated"])
-        ends[state.end or "running"] += 1
+        steps = list(playout(ENGINE, state, hunter(i % 2, random.Random(i)), 4000))
+        isolations += sum(1 for *_, events, _ in steps for e in events if e.kind == "turn" and e.data["isolated"])
+        ends[steps[-1][1].end or "running"] += 1
     assert ends["all_taken"] >= 1 and ends["quiet"] >= 1
     assert isolations >= 1
+
+
+def hunter(greedy: int, rng: random.Random):
+    """Capture-seeking play: seat ``greedy`` takes the action that gains most (ties at random),
+    the other a random one; neither offers, resigns or undoes."""
+
+    def choose(state: LionsState, actions: list) -> Any:
+        calm = [a for a in actions if a.kind not in (*META, "undo")]
+        if state.turn == greedy:
+            return max(calm, key=lambda a: _gain(state, a.code) + rng.random())
+        return rng.choice(calm)
+
+    return choose
 
 
 def _gain(state: LionsState, code: str) -> int:
