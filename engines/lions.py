@@ -268,6 +268,17 @@ def can_step(circle: int, occupied: int) -> bool:
     return bool(NEIGHBOUR_MASKS[circle] & ~occupied)
 
 
+def movable(pieces: int, occupied: int) -> int:
+    """The ``pieces`` (a mask) with a free neighbouring circle: those that can step."""
+    out = 0
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        if NEIGHBOUR_MASKS[low.bit_length() - 1] & ~occupied:
+            out |= low
+    return out
+
+
 class LionsEngine(RulesEngine[LionsState, LionsOptions]):
     """The `lions` engine (see the module docstring for the rules)."""
 
@@ -290,11 +301,7 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
         """The mover's pieces that may start their part of the turn now (rules 2 and 6)."""
         if built.steps >= MAX_STEPS or not built.opp or not built.mover:
             return 0
-        occupied = built.mover | built.opp
-        free_to_go = 0
-        for c in bits(built.mover & ~built.moved):
-            if can_step(c, occupied):
-                free_to_go |= 1 << c
+        free_to_go = movable(built.mover & ~built.moved, built.mover | built.opp)
         if built.steps == 0 and state.push_on:  # rule 6: a pushed piece goes first
             mover, opp = sides(state)
             must = pushed(mover, opp) & free_to_go
