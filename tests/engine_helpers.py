@@ -7,40 +7,32 @@ front of a chosen throw, build the state with :func:`dataclasses.replace` (chips
 turn, ...) and apply the throw with :func:`apply_throw`.
 
 The rest is what every engine's tests share: applying a loaded throw or a choice with the
-checks every game makes, the starter and option checks, whole games played with random
-legal choices (:func:`playthrough`, :func:`play_random`) and the property tests built on
-them. The rules themselves are re-implemented in each test file, not here.
+checks every game makes, the option checks, and whole games played with random legal
+choices (:func:`playthrough`, :func:`play_random`). The contract every engine keeps is
+checked once, in tests/test_engine_contract.py; the rules are re-implemented in each game's
+test file, not here.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from engines.base import (
-    DiceSource,
     Event,
     IllegalActionError,
     LoadedDice,
     LogEntry,
     OptionsError,
     Outcome,
-    ReplayMismatchError,
     replay,
 )
-from engines.playout import Choose, Step, at_random, first_legal, playout
-
-
-def seed_str(i: int) -> str:
-    """The i-th test seed: 64 hex digits, the shape real seeds have."""
-    return f"{i:064x}"
+from engines.playout import Choose, Step, first_legal, playout
+from tests.engine_setups import random_choice, seed_str
 
 
 def new_state(engine: Any, options: Any, seats: int, seed: str | None = None, **changes: Any) -> Any:
@@ -100,11 +92,6 @@ def play_out(
     return final, [events for _, _, events, _ in steps], [entry for *_, entry in steps]
 
 
-def random_choice(seed: int | str) -> Choose[Any]:
-    """A ``choose`` for :func:`play_out`: a random legal action, the same ones for the same seed."""
-    return at_random(random.Random(seed))
-
-
 def play_random(
     engine: Any, options: Any, seats: int, seed: str, *, limit: int, choice_seed: int | str | None = None
 ) -> tuple[Any, list[list[Any]], list[Any]]:
@@ -158,39 +145,9 @@ def states_of(start: Any, steps: Sequence[Step]) -> list[Any]:
 # ---------------------------------------------------------------- starting a game, options
 
 
-def starter_games(engine: Any, options: Any, seats: int) -> list[tuple[Any, list[Any]]]:
-    """For each seat, a new game (state, events) whose starter draw picks it, to start with throw 1."""
-    games = []
-    for seat in range(seats):
-        state, events = engine.new_game(options, seats, seed_str(0), LoadedDice((seat + 1,)))
-        assert state.turn == state.current_player == seat
-        assert [(e.kind, e.seat) for e in events] == [("starter", seat)]
-        assert state.throws == 1 and state.version == 0
-        games.append((state, events))
-    return games
-
-
-def assert_starter_is_throw0(engine: Any, options: Any, games: int) -> None:
-    """For ``games`` seeds and every player count in turn, the starter is throw 0 of the dice source."""
-    counts = range(engine.min_players, engine.max_players + 1)
-    for i in range(games):
-        seed = seed_str(i * 7919)
-        seats = counts[i % len(counts)]
-        state, _ = engine.new_game(options, seats, seed)
-        assert state.turn == DiceSource(seed).throw(0, 1, sides=seats)[0] - 1
-
-
-def first_throws(engine: Any, options: Any, seed: str, count: int, throws: int = 1) -> list[Step]:
-    """The first ``throws`` rolls of a 4-seat game: each is the roller's and shows throw n (``count`` dice)."""
-    state, _ = engine.new_game(options, 4, seed)
-    steps: list[Step] = []
-    for n in range(1, throws + 1):
-        after, events, entry = engine.apply(state, "r")
-        assert entry.dice == DiceSource(seed).throw(n, count) == after.last_dice
-        assert entry.seat == state.turn == after.last_seat
-        steps.append((state, after, events, entry))
-        state = after
-    return steps
+def starter_games(engine: Any, options: Any, seats: int) -> list[tuple[Any, list[Event]]]:
+    """A new game for each seat as the starter (its throw 0 loaded), in seat order: (state, events)."""
+    return [engine.new_game(options, seats, seed_str(0), LoadedDice((seat + 1,))) for seat in range(seats)]
 
 
 def assert_options_refused(engine: Any, options_type: Any, raw: dict[str, Any], key: str, seats: int) -> None:
@@ -239,19 +196,6 @@ def valid_option_games(engine: Any, options: Any) -> list[Any]:
 
 # ---------------------------------------------------------------- property tests over whole games
 
-SEEDS = st.integers(0, 2**256 - 1).map(seed_str)
-CHOICE_SEEDS = st.integers(0, 2**32)
-
-
-def prop_settings(max_examples: int) -> settings:
-    """Hypothesis settings for whole-game properties: ``max_examples`` games, no deadline."""
-    return settings(max_examples=max_examples, deadline=None)
-
-
-def setups(options: st.SearchStrategy[Any], seats: st.SearchStrategy[int]) -> st.SearchStrategy[tuple[Any, ...]]:
-    """(options, seats, seed, choice seed): the arguments of :func:`playthrough` after the engine."""
-    return st.tuples(options, seats, SEEDS, CHOICE_SEEDS)
-
 
 def playthrough(
     engine: Any, options: Any, seats: int, seed: str, choice_seed: int | str = 0, *, limit: int
@@ -269,6 +213,13 @@ def assert_step_matches(before: Any, after: Any, entry: LogEntry, expected: dict
         assert getattr(after, key) == value, (key, before, entry)
 
 
+def assert_won_alone(final: Any, done: Callable[[int], bool]) -> None:
+    """A race is over, and its winner is the only seat with every piece ``done`` (in the centre, home)."""
+    assert final.finished
+    assert [all(done(p) for p in final.of(seat)) for seat in range(final.seats)] == \
+        [seat == final.winner for seat in range(final.seats)]
+
+
 def assert_ends_within(steps: Sequence[Step], limit: int) -> Any:
     """The playthrough ended within ``limit`` actions, by its last one only: the final state."""
     assert steps and steps[-1][1].finished, f"not over after {limit} actions"
@@ -276,62 +227,3 @@ def assert_ends_within(steps: Sequence[Step], limit: int) -> Any:
     return steps[-1][1]
 
 
-def assert_json_round_trip(engine: Any, start: Any, steps: Sequence[Step]) -> None:
-    """Every state, event and log entry survives JSON text unchanged."""
-    for state in states_of(start, steps):
-        raw = json.loads(json.dumps(state.to_json()))
-        back = engine.state_from_json(raw)
-        assert back == state
-        assert back.to_json() == state.to_json()
-    for _, _, events, entry in steps:
-        for event in events:
-            assert json.loads(json.dumps(event.to_json())) == event.to_json()
-        assert LogEntry.from_json(json.loads(json.dumps(entry.to_json()))) == entry
-
-
-def assert_replay_and_tampering(engine: Any, options: Any, seats: int, seed: str, steps: Sequence[Step],
-                                tamper: int) -> None:
-    """The log replays to the final state; changing the dice or the seat of entry ``tamper`` (a
-    throw) is caught."""
-    log = [entry for *_, entry in steps]
-    assert replay(engine, options, seats, seed, log) == steps[-1][1]
-    entry = log[tamper]
-    assert entry.dice, "tamper with a throw"
-    wrong_dice = [*log[:tamper], entry._replace(dice=(entry.dice[0] % 6 + 1, *entry.dice[1:])), *log[tamper + 1:]]
-    with pytest.raises(ReplayMismatchError):
-        replay(engine, options, seats, seed, wrong_dice)
-    wrong_seat = [*log[:tamper], entry._replace(seat=(entry.seat + 1) % seats), *log[tamper + 1:]]
-    with pytest.raises(ReplayMismatchError):
-        replay(engine, options, seats, seed, wrong_seat)
-
-
-def whole_game_properties(
-    engine: Any, games: st.SearchStrategy[tuple[Any, ...]], props: settings, limit: int,
-    check_final: Callable[[tuple[Any, ...], Any], None] | None = None,
-) -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
-    """Every engine's property tests over playthroughs of ``games``, for a test module to name."""
-
-    @props
-    @given(games)
-    def ends_within_bound(setup: tuple[Any, ...]) -> None:
-        """The game ends within ``limit`` actions, by its last one only, and passes ``check_final``."""
-        final = assert_ends_within(playthrough(engine, *setup, limit=limit)[1], limit)
-        if check_final is not None:
-            check_final(setup, final)
-
-    @props
-    @given(games)
-    def json_round_trip(setup: tuple[Any, ...]) -> None:
-        """Every state, event and log entry of the game survives JSON."""
-        assert_json_round_trip(engine, *playthrough(engine, *setup, limit=limit))
-
-    @props
-    @given(games, st.data())
-    def replay_and_tampering(setup: tuple[Any, ...], data: st.DataObject) -> None:
-        """The log replays to the final state; changing the dice or seat of a throw is caught."""
-        _, steps = playthrough(engine, *setup, limit=limit)
-        throws = [i for i, (*_, entry) in enumerate(steps) if entry.dice]
-        options, seats, seed = setup[:3]
-        assert_replay_and_tampering(engine, options, seats, seed, steps, data.draw(st.sampled_from(throws)))
-
-    return ends_within_bound, json_round_trip, replay_and_tampering

@@ -1,4 +1,5 @@
-"""engines/base.py: the dice source, seeds, replay, seat order and the JSON records."""
+"""engines/base.py: the dice source (fair and loaded), seeds, seat order and the JSON records; replay and
+the rest of the contract every engine keeps are checked in tests/test_engine_contract.py."""
 
 from __future__ import annotations
 
@@ -15,22 +16,16 @@ from engines.base import (
     DiceSource,
     EngineError,
     Event,
-    IllegalActionError,
     JsonData,
     LoadedDice,
     LogEntry,
     OptionsError,
     Outcome,
-    ReplayMismatchError,
-    draw_starter,
     new_seed,
     next_seat,
-    replay,
     seed_digest,
 )
-from engines.playout import first_legal, playout
-from engines.sosedi import ENGINE, SosediOptions
-from tests.engine_helpers import play, seed_str
+from tests.engine_helpers import seed_str
 
 SEED = seed_str(0x5EED)
 
@@ -197,64 +192,6 @@ def test_new_seed_is_fresh_hex():
     seeds = {new_seed() for _ in range(20)}
     assert len(seeds) == 20
     assert all(re.fullmatch(r"[0-9a-f]{64}", s) for s in seeds)
-
-
-# ---------------------------------------------------------------- replay
-
-
-def _played(mode: str = "classic", seats: int = 3, seed: str = SEED, steps: int | None = None):
-    options = SosediOptions(mode=mode)
-    state, _ = ENGINE.new_game(options, seats, seed)
-    played = list(playout(ENGINE, state, first_legal, 1000 if steps is None else steps))
-    return options, played[-1][1], [entry for *_, entry in played]
-
-
-@pytest.mark.parametrize("mode", ["classic", "reverse", "tower"])
-def test_replay_equals_live_state(mode):
-    options, state, log = _played(mode)
-    assert state.finished and len(log) > 5
-    assert replay(ENGINE, options, 3, SEED, log) == state
-    # and from a stored (JSON) log, mid-game too
-    stored = json.loads(json.dumps([e.to_json() for e in log[:5]]))
-    _, mid, _ = _played(mode, steps=5)
-    assert replay(ENGINE, options, 3, SEED, [LogEntry.from_json(r) for r in stored]) == mid
-
-
-def test_replay_rejects_tampered_dice():
-    options, _, log = _played()
-    i = len(log) // 2
-    d = log[i].dice
-    log[i] = log[i]._replace(dice=(d[0] % 6 + 1, *d[1:]))
-    with pytest.raises(ReplayMismatchError, match=f"action {i}"):
-        replay(ENGINE, options, 3, SEED, log)
-
-
-def test_replay_rejects_tampered_seat():
-    options, _, log = _played()
-    log[3] = log[3]._replace(seat=(log[3].seat + 1) % 3)
-    with pytest.raises(ReplayMismatchError, match="action 3"):
-        replay(ENGINE, options, 3, SEED, log)
-
-
-def test_replay_rejects_wrong_seed():
-    options, _, log = _played()
-    with pytest.raises(ReplayMismatchError):
-        replay(ENGINE, options, 3, seed_str(1), log)
-
-
-def test_replay_rejects_illegal_code():
-    options, _, log = _played()
-    log[2] = log[2]._replace(code="x")
-    with pytest.raises(IllegalActionError):
-        replay(ENGINE, options, 3, SEED, log)
-
-
-def test_replay_uses_logged_starter_from_seed():
-    # the starter comes from the seed (throw 0), and the replay draws it from the seed again
-    state, _ = ENGINE.new_game(SosediOptions(), 3, SEED)
-    state, _, log = play(ENGINE, state, ["r"])
-    assert log[0].seat == draw_starter(SEED, 3)
-    assert replay(ENGINE, SosediOptions(), 3, SEED, log) == state
 
 
 # ---------------------------------------------------------------- seats

@@ -27,7 +27,6 @@ from engines.lions import (
 from engines.lions_board import INDEX, SIZE, label
 from tests.engine_helpers import (
     assert_options_refused,
-    assert_player_count_refused,
     kinds,
     new_state,
     of_kind,
@@ -156,9 +155,8 @@ def test_rule1_lions_seat_refused(bad):
     assert_options_refused(ENGINE, LionsOptions, {"lions_seat": bad}, "lions_seat", 2)
 
 
-@pytest.mark.parametrize("seats", [1, 3, 4])
-def test_rule1_two_players_only(seats):
-    assert_player_count_refused(ENGINE, LionsOptions(), seats)
+def test_rule1_two_players_only():
+    assert (ENGINE.min_players, ENGINE.max_players) == (2, 2)
 
 
 # ====================================================================== rule 2: the shape of a turn

@@ -14,16 +14,14 @@ straightforward re-implementation of the rules that walks the board cell by cell
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry
+from engines.base import Action, Event, IllegalActionError, LogEntry
 from engines.parchis import (
     EFFECT_CAPTURE,
     EFFECT_CENTRE,
@@ -43,24 +41,20 @@ from engines.parchis import (
 from tests.engine_helpers import (
     apply_choice,
     assert_nothing_legal,
-    assert_player_count_refused,
     assert_step_matches,
-    first_throws,
+    assert_won_alone,
     kinds,
     new_state,
     play_out,
     playthrough,
-    prop_settings,
-    random_choice,
     random_wins,
     roll_die,
     seed_str,
-    setups,
     starter_games,
     states_of,
     valid_option_games,
-    whole_game_properties,
 )
+from tests.engine_setups import GAME_SETUPS, random_choice
 
 HOME = -1
 CENTRE = 71
@@ -671,11 +665,9 @@ def test_settled_starter_drawn_from_throw0(seats):
         assert state.sixes == 0 and state.moved == -1 and not state.finished and state.winner is None
 
 
-def test_settled_first_throw_is_throw1_with_one_die():
-    seed = seed_str(77)
-    ((_, _, events, entry),) = first_throws(ENGINE, ParchisOptions(), seed, count=1)
-    assert entry.dice == (DiceSource(seed).die(1),)
-    assert events[0].data == {"die": entry.dice[0]}
+def test_settled_a_throw_is_one_die():
+    _, events, entry = ENGINE.apply(game(4), "r")
+    assert len(entry.dice) == 1 and events[0].data == {"die": entry.dice[0]}
 
 
 def test_settled_two_players_sit_opposite():
@@ -749,18 +741,6 @@ def test_move_phase_rejects_other_codes(code):
 def test_after_the_end_nothing_is_legal():
     after, _ = roll(game(4, turn=0, pieces={0: (CENTRE, CENTRE, CENTRE, 70)}), 1)
     assert_nothing_legal(ENGINE, after, ("r", "p0", "p3", "e"))
-    state, _, _ = play_out(ENGINE, ENGINE.new_game(ParchisOptions(), 2, seed_str(5))[0], limit=MAX_ACTIONS)
-    assert_nothing_legal(ENGINE, state)
-
-
-def test_state_json_round_trip_in_the_move_phase():
-    state, _ = roll(game(4, turn=0, pieces={0: (at(0, 6), at(0, 35), HOME, HOME), 1: (at(1, 9), HOME, HOME, HOME)},
-                         stamps={(1, 0): 3}), 3)
-    state, _ = pick(state, "p0")
-    assert state.phase == "move" and state.bonus
-    back = ENGINE.state_from_json(json.loads(json.dumps(state.to_json())))
-    assert back == state and back.moves == state.moves
-    assert ENGINE.apply(back, "p1")[0] == ENGINE.apply(state, "p1")[0]
 
 
 # ====================================================================== options
@@ -775,9 +755,7 @@ def test_options_valid(raw):
     assert ENGINE.code == "parchis"
 
 
-@pytest.mark.parametrize("seats", [0, 1, 5, 6])
-def test_options_player_count(seats):
-    assert_player_count_refused(ENGINE, ParchisOptions(), seats)
+def test_options_two_to_four_players():
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
 
 
@@ -908,20 +886,8 @@ def test_reference_agrees_on_the_scenarios_above():
 
 # ====================================================================== properties
 
-MAX_ACTIONS = 3000  # longest of 1800 random games: 859 actions (4 players)
-SETUPS = setups(st.just(ParchisOptions()), st.integers(2, 4))
-PROPS = prop_settings(15)
-
-
-def winner_alone_in_the_centre(_setup: tuple, final: ParchisState) -> None:
-    """The winner has all four pieces in the centre, nobody else has."""
-    assert final.of(final.winner) == (CENTRE,) * 4
-    assert all(final.of(s) != (CENTRE,) * 4 for s in range(final.seats) if s != final.winner)
-
-
-# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
-(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
- test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_alone_in_the_centre)
+SPEC = GAME_SETUPS["parchis"]
+MAX_ACTIONS, SETUPS, PROPS = SPEC.max_actions, SPEC.setups, SPEC.props
 
 
 @PROPS
@@ -985,6 +951,12 @@ def test_prop_board_invariants_and_captures(setup):
         for a, b in combinations(range(4 * seats), 2):
             if a // 4 != b // 4 and where_[a] is not None and where_[a] == where_[b]:
                 assert (after.stamps[a] > after.stamps[b]) == (arrival[a] > arrival[b]), (a, b, after)
+
+
+@PROPS
+@given(SETUPS)
+def test_prop_the_winner_alone_has_all_four_pieces_in_the_centre(setup):
+    assert_won_alone(playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1][-1][1], lambda piece: piece == CENTRE)
 
 
 # ====================================================================== random play

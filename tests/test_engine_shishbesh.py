@@ -20,10 +20,8 @@ from dataclasses import replace
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from engines import GAMES
-from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry
+from engines.base import Action, Event, IllegalActionError, LogEntry
 from engines.shishbesh import (
     EFFECT_CAPTURE,
     EFFECT_HOME,
@@ -41,23 +39,18 @@ from tests.engine_helpers import (
     apply_throw,
     assert_nothing_legal,
     assert_options_refused,
-    assert_player_count_refused,
-    assert_starter_is_throw0,
     assert_step_matches,
+    assert_won_alone,
     kinds,
     new_state,
     play_out,
     playthrough,
-    prop_settings,
-    random_choice,
     random_wins,
     seed_str,
-    setups,
-    starter_games,
     states_of,
     valid_option_games,
-    whole_game_properties,
 )
+from tests.engine_setups import GAME_SETUPS, prop_settings, random_choice
 
 P = -1  # the park
 STD, LONG = GEOMETRY["standard"], GEOMETRY["long"]
@@ -648,12 +641,6 @@ def test_rule9_no_charge_without_the_option():
 # ====================================================================== settled points
 
 
-def test_settled_first_player_is_throw_0():
-    assert_starter_is_throw0(ENGINE, ShishbeshOptions(), 12)
-    for seats in (2, 3, 4):
-        assert len(starter_games(ENGINE, ShishbeshOptions(), seats)) == seats
-
-
 def test_settled_own_end_cell_again_is_on_the_circuit():
     """A piece on 48 can be captured there and keeps its own pieces from entering."""
     state, _ = throw(game(4, pieces={0: (48, P, P, P)}), 6, 5)
@@ -679,16 +666,10 @@ def test_options_refused(key, value):
     assert_options_refused(ENGINE, ShishbeshOptions, {key: value}, key, 3)
 
 
-@pytest.mark.parametrize("seats", [0, 1, 5, 8])
-def test_player_count_refused(seats):
-    assert_player_count_refused(ENGINE, ShishbeshOptions(), seats)
-
-
 def test_options_valid():
-    assert ENGINE.options_from_json(None) == ShishbeshOptions()
     assert ShishbeshOptions().to_json() == {"board": "standard", "shelters": "opposite", "start": "six",
                                             "fast_charge": False}
-    assert GAMES["shishbesh"] is ENGINE and (ENGINE.min_players, ENGINE.max_players) == (2, 4)
+    assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
     for board, shelters, start, fast in itertools.product(("standard", "long"), ("opposite", "staggered"),
                                                           ("six", "double", "six_or_double"), (False, True)):
         states = valid_option_games(ENGINE, ShishbeshOptions(board, shelters, start, fast))
@@ -847,23 +828,16 @@ def test_reference_agrees_on_a_few_positions():
 
 # ====================================================================== properties
 
-MAX_ACTIONS = 2000  # longest of 288 random games over every option: 779 actions
-OPTIONS = st.builds(ShishbeshOptions, st.sampled_from(("standard", "long")), st.sampled_from(("opposite", "staggered")),
-                    st.sampled_from(("six", "double", "six_or_double")), st.booleans())
-SETUPS = setups(OPTIONS, st.integers(2, 4))
-PROPS = prop_settings(8)
+SPEC = GAME_SETUPS["shishbesh"]
+MAX_ACTIONS, SETUPS, PROPS = SPEC.max_actions, SPEC.setups, SPEC.props
 REF_PROPS = prop_settings(20)
 
 
-def winner_all_home(_setup: tuple, final: ShishbeshState) -> None:
-    home = final.options.geometry.home
-    assert all(p in home for p in final.of(final.winner))
-    assert all(not all(p in home for p in final.of(s)) for s in range(final.seats) if s != final.winner)
-
-
-# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
-(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
- test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_all_home)
+@PROPS
+@given(SETUPS)
+def test_prop_the_winner_alone_has_every_piece_home(setup):
+    home = setup[0].geometry.home
+    assert_won_alone(playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1][-1][1], lambda piece: piece in home)
 
 
 @REF_PROPS
@@ -932,7 +906,7 @@ def test_random_play_shows_every_event():
                     "jump_diagonal", "capture", "hut", "again", "charge", "win"}
 
 
-def test_throws_come_from_the_seed():
+def test_a_throw_is_two_dice():
     state, _ = ENGINE.new_game(ShishbeshOptions(), 3, seed_str(5))
-    after, _, entry = ENGINE.apply(state, "r")
-    assert entry.dice == DiceSource(seed_str(5)).throw(1, 2) == after.last_dice
+    _, events, entry = ENGINE.apply(state, "r")
+    assert len(entry.dice) == 2 and events[0] == Event("roll", state.turn, {"dice": list(entry.dice)})
