@@ -5,7 +5,9 @@ they take a state and an action code and return a new state plus events. They ne
 produce user text (events carry data; ``locales/`` turns them into words), never touch
 clocks, files or the global ``random``. All chance comes from :class:`DiceSource`, which
 derives roll *n* of a game from HMAC-SHA256(seed, n), so a game replays exactly from its
-seed and action log, and anyone holding the revealed seed can re-derive every roll.
+seed and action log, and anyone holding the revealed seed can re-derive every roll. (A test
+may hand an action other :class:`Dice`, such as :class:`LoadedDice`; the log then records
+those faces, and a replay from the seed refuses them.)
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ SAFE_CELLS = frozenset(ARM * c + k for c in range(4) for k in (0, STAR))  # rule
 PHASE_ROLL = "roll"
 PHASE_MOVE = "move"
 
-# Effect codes carried in a move's Action args (the button shows them).
+# Effect codes carried in a move's Action args as "effect" (the button shows them).
 EFFECT_NONE, EFFECT_CAPTURE, EFFECT_CENTRE, EFFECT_SAFE = range(4)
 
 # progress + 1 -> circuit cell (or -1 off the circuit), per colour: the hot path looks cells up

@@ -76,7 +76,7 @@ SEGUROS = frozenset((5, 12, 17, 22, 29, 34, 39, 46, 51, 56, 63, 68))  # rule 1
 PHASE_ROLL = "roll"
 PHASE_MOVE = "move"
 
-# Effect codes carried in a move's Action args (the button shows them).
+# Effect codes carried in a move's Action args as "effect" (the button shows them).
 EFFECT_NONE, EFFECT_CAPTURE, EFFECT_CENTRE, EFFECT_SAFE = range(4)
 # Where a position is, for the buttons: circuit (numbered cell), corridor (1..7), centre.
 WHERE_HOME, WHERE_CIRCUIT, WHERE_CORRIDOR, WHERE_CENTRE = range(4)

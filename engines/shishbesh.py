@@ -74,7 +74,7 @@ ROLL = Action(code="r", kind="roll")
 PHASE_ROLL = "roll"
 PHASE_MOVE = "move"
 
-# Effect codes carried in a move's Action args (the button shows them).
+# Effect codes carried in a move's Action args as "effect" (the button shows them).
 EFFECT_NONE, EFFECT_CAPTURE, EFFECT_HUT, EFFECT_HOME = range(4)
 
 

@@ -69,7 +69,7 @@ RULE_ONE = "one"  # rule 4
 RULE_SEVEN = "seven"  # rule 5
 RULE_SEVENTEEN = "seventeen"  # rule 5's exception
 
-# Effect codes carried in a move's Action args (the button shows them).
+# Effect codes carried in a move's Action args as "effect" (the button shows them).
 EFFECT_NONE, EFFECT_FORWARD, EFFECT_BACK, EFFECT_OFF, EFFECT_HOME = range(5)
 _EFFECTS = {None: EFFECT_NONE, RULE_SEVENTEEN: EFFECT_NONE, RULE_ONE: EFFECT_FORWARD, RULE_SEVEN: EFFECT_BACK,
             RULE_ZERO: EFFECT_OFF}
