@@ -105,8 +105,12 @@ class Geometry:
     def cell(self, arm: int, position: int) -> int | None:
         """The absolute circuit cell of a position (None in the park or the home)."""
         if 0 <= position <= self.end:
-            return (arm * self.quarter + position) % self.circuit
+            return self.circuit_cell(arm, position)
         return None
+
+    def circuit_cell(self, arm: int, position: int) -> int:
+        """The absolute circuit cell of a position on the circuit (0..end)."""
+        return (arm * self.quarter + position) % self.circuit
 
     def shelters(self, staggered: bool) -> frozenset[int]:
         """Rule 7: absolute cells with a hut (3rd from the outer end of each outer lane)."""
@@ -240,8 +244,7 @@ def _check(state: ShishbeshState, seat: int, piece: int, start: int, target: int
         if any(p in geo.home and start < p <= target for i, p in enumerate(own) if i != piece):
             return None
         return EFFECT_HOME
-    cell = geo.cell(state.arm(seat), target)
-    assert cell is not None
+    cell = geo.circuit_cell(state.arm(seat), target)  # neither the park nor the home: the circuit
     shelter = cell in geo.shelters(state.options.shelters == "staggered")
     if shelter and _occupant(state, cell, hut=True) is None:
         return EFFECT_HUT  # rule 7: into the empty hut
@@ -392,7 +395,7 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
         events = [Event(kind, seat, {"piece": piece, "from": start, "to": target, "die": die})]
         bonus = state.bonus
         if effect == EFFECT_CAPTURE:  # rule 5
-            victim = _occupant(state, geo.cell(state.arm(seat), target), hut=False)  # type: ignore[arg-type]
+            victim = _occupant(state, geo.circuit_cell(state.arm(seat), target), hut=False)
             assert victim is not None
             pieces[victim], huts[victim] = PARK, False
             events.append(Event("capture", victim // PIECES, {"piece": victim % PIECES, "by": seat}))
