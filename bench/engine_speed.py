@@ -8,7 +8,7 @@ from typing import Any
 
 from engines import GAMES
 from engines.base import Engine
-from engines.playout import at_random, first_legal, playout
+from engines.playout import at_random, first_legal, play_on
 
 # (game, options, players): the variants worth timing separately
 CASES: list[tuple[str, dict[str, Any], int]] = [
@@ -37,7 +37,7 @@ def play(engine: Engine[Any, Any], options: Any, seats: int, seed: str) -> int:
     state, _ = engine.new_game(options, seats, seed)
     skip = NO_DICE.get(engine.code)
     choose = first_legal if skip is None else at_random(random.Random(seed), skip)
-    return sum(1 for _ in playout(engine, state, choose, MAX_ACTIONS))
+    return play_on(engine, state, choose, MAX_ACTIONS)[1]
 
 
 def run(scale: float = 1.0) -> list[dict[str, Any]]:
