@@ -8,6 +8,7 @@ from typing import Any
 
 from engines import GAMES
 from engines.base import Engine
+from engines.playout import at_random, first_legal, play_on
 
 # (game, options, players): the variants worth timing separately
 CASES: list[tuple[str, dict[str, Any], int]] = [
@@ -34,14 +35,9 @@ MAX_ACTIONS = 20_000
 def play(engine: Engine[Any, Any], options: Any, seats: int, seed: str) -> int:
     """One full game; the first legal action each time (dice make it a random game)."""
     state, _ = engine.new_game(options, seats, seed)
-    moves = 0
     skip = NO_DICE.get(engine.code)
-    rng = random.Random(seed)
-    while (actions := engine.legal_actions(state)) and moves < MAX_ACTIONS:
-        action = actions[0] if skip is None else rng.choice([a for a in actions if a.kind not in skip])
-        state, _, _ = engine.apply(state, action.code)
-        moves += 1
-    return moves
+    choose = first_legal if skip is None else at_random(random.Random(seed), skip)
+    return play_on(engine, state, choose, MAX_ACTIONS)[1]
 
 
 def run(scale: float = 1.0) -> list[dict[str, Any]]:

@@ -26,9 +26,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from engines.lions import ENGINE, HUNTERS, LIONS, OFFER, PASS, RESIGN, UNDO, LionsOptions, LionsState, pushed, sides
+from engines.lions import ENGINE, HUNTERS, LIONS, PASS, LionsOptions, LionsState, pushed, sides
 from engines.lions_ai import AI, codes_of, whole_turns
 from engines.lions_board import label
+from engines.playout import at_random, play_on
 
 RANDOM_GAMES = 100  # a side
 BALANCE_GAMES = 200  # AI against AI, each side slipping (a random whole turn) with probability SLIPS
@@ -40,15 +41,13 @@ TURN_CAP = 300  # a self-play game still running after this many turns is counte
 QUICK_TURN_CAP = 12  # tiny runs (scale < 0.1, a smoke test) cut every game here
 WORKERS = 2
 SAMPLE_SCALE = 0.01  # `python -m bench` without --lions: 2 games of each kind, 10 decisions, all cut short
-NOT_RANDOM = {OFFER, RESIGN, UNDO}
+NOT_RANDOM = ("offer", "resign", "undo")  # action kinds the random player never plays
 
 
 def random_turn(state: LionsState, rng: random.Random) -> LionsState:
     """The random player: uniformly random engine actions (no offer, resign or undo) until the turn passes."""
     seat = state.current_player
-    while not state.finished and state.current_player == seat:
-        codes = [a.code for a in ENGINE.legal_actions(state) if a.code not in NOT_RANDOM]
-        state, _, _ = ENGINE.apply(state, rng.choice(codes))
+    state, _ = play_on(ENGINE, state, at_random(rng, NOT_RANDOM), until=lambda now: now.current_player != seat)
     return state
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from engines import AI_PLAYERS, GAMES
 from engines.base import seed_digest
+from engines.playout import at_random, by_policy, play_on
 
 CHOICE_GAMES = ("tishe", "shishbesh", "ludo", "parchis")
 GAMES_PER_TABLE = 1000
@@ -37,16 +38,8 @@ def play(job: tuple[str, int, int]) -> tuple[bool, int, bool]:
     seat = game % players
     label = f"policy bench {code} {players} {game}"
     state, _ = engine.new_game(engine.options_from_json({}), players, seed_digest(label))
-    rng = random.Random(label)
-    actions = 0
-    while not state.finished and actions < MAX_ACTIONS:
-        if state.current_player == seat:
-            codes = policy.plan(state, game)
-        else:
-            codes = [rng.choice(engine.legal_actions(state)).code]
-        for action in codes:
-            state, _, _ = engine.apply(state, action)
-            actions += 1
+    choose = by_policy(policy, {seat}, at_random(random.Random(label)), game)
+    state, actions = play_on(engine, state, choose, MAX_ACTIONS)
     outcome = engine.outcome(state)
     won = outcome is not None and seat in outcome.winners
     return won, actions, outcome is not None

@@ -12,6 +12,7 @@ from typing import Any
 from PIL import Image
 
 from engines import lions, ludo, parchis, shishbesh, sosedi, spichki, tishe
+from engines.playout import at_random, playout
 from locales import Translator
 from render import lions as render_lions
 from render import ludo as render_ludo
@@ -34,13 +35,10 @@ def _positions(engine: Any, options: Any, seats: int, games: int) -> list[tuple[
     """The middle (state, events) of ``games`` seeded games (choices, where there are any, drawn at random)."""
     positions = []
     for k in range(games):
-        rng = random.Random(k)
         state, events = engine.new_game(options, seats, f"{k:064x}")
-        history = [(state, events)]
-        while not state.finished and len(history) < MAX_ACTIONS:
-            actions = [a for a in engine.legal_actions(state) if a.kind not in ("offer", "resign", "undo")]
-            state, events, _ = engine.apply(state, rng.choice(actions).code)
-            history.append((state, events))
+        choose = at_random(random.Random(k), ("offer", "resign", "undo"))
+        history = [(state, events), *((after, events) for _, after, events, _ in
+                                      playout(engine, state, choose, MAX_ACTIONS - 1))]
         positions.append(history[len(history) // 2])
     return positions
 

@@ -208,7 +208,7 @@ def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
 
 
 def _action_args(action: Any) -> dict[str, Any]:
-    return {f"a{i}": v for i, v in enumerate(action.args)}
+    return dict(action.args)
 
 
 def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[Markup]:

@@ -33,7 +33,7 @@ GAMES: dict[str, Engine[Any, Any]] = {
 
 # The computer player of each game (issue #8): plan(state) gives the codes it plays now. In
 # «Помоги своему соседу» and «Спички» the roll is the only action there ever is.
-AI_PLAYERS: dict[str, Policy] = {
+AI_PLAYERS: dict[str, Policy[Any]] = {
     sosedi.ENGINE.code: BestScorePolicy(sosedi.ENGINE),
     spichki.ENGINE.code: BestScorePolicy(spichki.ENGINE),
     tishe.ENGINE.code: tishe_ai.AI,

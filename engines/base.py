@@ -5,7 +5,9 @@ they take a state and an action code and return a new state plus events. They ne
 produce user text (events carry data; ``locales/`` turns them into words), never touch
 clocks, files or the global ``random``. All chance comes from :class:`DiceSource`, which
 derives roll *n* of a game from HMAC-SHA256(seed, n), so a game replays exactly from its
-seed and action log, and anyone holding the revealed seed can re-derive every roll.
+seed and action log, and anyone holding the revealed seed can re-derive every roll. (A test
+may hand an action other :class:`Dice`, such as :class:`LoadedDice`; the log then records
+those faces, and a replay from the seed refuses them.)
 """
 
 from __future__ import annotations
@@ -17,15 +19,19 @@ import hashlib
 import hmac
 import secrets
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
-JSON = dict[str, Any]
+JSON = dict[str, Any]  # decoded JSON: what crosses into storage and back
 
 
-D = TypeVar("D", bound="JsonData")
+class _Dataclass(Protocol):
+    """What ``dataclasses.asdict`` and ``fields`` take (typeshed's DataclassInstance, which an
+    engine may not import: tests/test_layers.py allows the standard library only)."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
 
 class JsonData:
@@ -39,10 +45,10 @@ class JsonData:
     __slots__ = ()
 
     def to_json(self) -> JSON:
-        return dataclasses.asdict(self)  # type: ignore[call-overload]
+        return dataclasses.asdict(typing.cast(_Dataclass, self))
 
     @classmethod
-    def from_json(cls: type[D], raw: Mapping[str, Any]) -> D:
+    def from_json(cls, raw: Mapping[str, Any]) -> Self:
         values: dict[str, Any] = {}
         for name, nested, is_tuple in _field_plan(cls):
             if name not in raw:
@@ -56,19 +62,25 @@ class JsonData:
         return cls(**values)
 
 
-@functools.cache
-def _field_plan(cls: type[JsonData]) -> tuple[tuple[str, type[JsonData] | None, bool], ...]:
-    """Per field: its name, the JsonData class it holds (if any), whether it is a tuple.
+# per field of a JsonData class: its name, the JsonData class it holds (if any), whether it is a tuple
+_FieldPlan = tuple[tuple[str, type[JsonData] | None, bool], ...]
+# a dict, not functools.cache: mypy takes ``type[X].__hash__`` for the instances' and refuses the call
+_FIELD_PLANS: dict[type[JsonData], _FieldPlan] = {}
 
-    Resolving type hints costs far more than rebuilding a state, and every press rebuilds one.
-    """
-    hints = typing.get_type_hints(cls)
-    plan = []
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        hint = hints[f.name]
-        nested = hint if isinstance(hint, type) and issubclass(hint, JsonData) else None
-        plan.append((f.name, nested, nested is None and typing.get_origin(hint) is tuple))
-    return tuple(plan)
+
+def _field_plan(cls: type[JsonData]) -> _FieldPlan:
+    """The fields of ``cls``, planned once per class: resolving type hints costs far more than
+    rebuilding a state, and every press rebuilds one."""
+    plan = _FIELD_PLANS.get(cls)
+    if plan is None:
+        hints = typing.get_type_hints(cls)
+        rows = []
+        for f in dataclasses.fields(typing.cast(type[_Dataclass], cls)):
+            hint = hints[f.name]
+            nested = hint if isinstance(hint, type) and issubclass(hint, JsonData) else None
+            rows.append((f.name, nested, nested is None and typing.get_origin(hint) is tuple))
+        plan = _FIELD_PLANS[cls] = tuple(rows)
+    return plan
 
 
 def _tuples(value: Any) -> Any:
@@ -83,10 +95,14 @@ class IllegalActionError(EngineError):
     """The action is not legal in this state (wrong code, game over, not your turn)."""
 
 
-class OptionsError(EngineError, ValueError):
-    """An option value is out of range; ``key`` names the option, ``args`` the limits."""
+# what an OptionsError names as the limits of a value: min=, max= or allowed=
+OptionLimit = int | tuple[int, ...] | tuple[str, ...]
 
-    def __init__(self, key: str, message: str, **limits: Any) -> None:
+
+class OptionsError(EngineError, ValueError):
+    """An option value is out of range; ``key`` names the option, ``limits`` the limits."""
+
+    def __init__(self, key: str, message: str, **limits: OptionLimit) -> None:
         super().__init__(f"{key}: {message}")
         self.key = key
         self.limits = limits
@@ -96,18 +112,26 @@ class ReplayMismatchError(EngineError):
     """A logged roll differs from the roll the seed derives (a tampered log or seed)."""
 
 
+# What a button shows of an action, by name: the arguments of its locale message
+# ``action-<game>-<kind>`` (``{ $piece }``, ``{ $to }``). Read-only by contract: engines share
+# Actions between states.
+ActionArgs = Mapping[str, int | str]
+_NO_ARGS: ActionArgs = MappingProxyType({})
+
+
 class Action(NamedTuple):
-    """One legal choice. ``code`` is short, stable and ASCII (it travels in callback data)."""
+    """One legal choice. ``code`` is short, stable and ASCII (it travels in callback data);
+    ``args`` name what its button shows."""
 
     code: str
     kind: str
-    args: tuple[int | str, ...] = ()  # shown on the button (locale args a0, a1, …)
+    args: ActionArgs = _NO_ARGS
 
 
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})
 # events and states cross to the bot's drawing processes by pickle, which has no rule for
 # a read-only mapping of its own: copy it out and wrap it again on the other side
-def _read_only(data: dict[str, Any]) -> Mapping[str, Any]:
+def _read_only(data: dict[str, Any]) -> MappingProxyType[str, Any]:
     return MappingProxyType(data)
 
 
@@ -205,7 +229,7 @@ class DiceSource:
         mac.update(str(n).encode("ascii"))
         return mac.digest()
 
-    def _stream(self, n: int):
+    def _stream(self, n: int) -> Iterator[int]:
         yield from self._block(n)
         k = 1
         while True:
@@ -247,16 +271,66 @@ def dice_source(seed: str) -> DiceSource:
     return DiceSource(seed)
 
 
-class GameOptions(Protocol):
-    """A frozen dataclass of a game's options; ``validate`` raises :class:`OptionsError`."""
+class Dice(Protocol):
+    """Where an engine's throws come from: :class:`DiceSource` in play, :class:`LoadedDice` in
+    a test that says which throw it wants. ``n`` is the game's throw number."""
 
-    def validate(self, seats: int) -> None: ...
+    def die(self, n: int) -> int: ...
+
+    def throw(self, n: int, count: int, sides: int = 6) -> tuple[int, ...]: ...
+
+
+def throw_source(seed: str, dice: Dice | None) -> Dice:
+    """The dice of an engine call: ``dice`` when the caller gives them, else the game's fair dice."""
+    return dice_source(seed) if dice is None else dice
+
+
+class LoadedDice:
+    """Dice that show the given faces, one throw after another, whatever the throw number.
+
+    Each throw asked must have the count of the next faces given, each face within its sides;
+    asking for more throws than given is an error too. The log records these faces, so a game
+    played with them does not replay from its seed (replay checks every roll).
+    """
+
+    def __init__(self, *throws: Sequence[int]) -> None:
+        self._throws = [tuple(faces) for faces in reversed(throws)]
+
+    def die(self, n: int) -> int:
+        (face,) = self.throw(n, 1)
+        return face
+
+    def throw(self, n: int, count: int, sides: int = 6) -> tuple[int, ...]:
+        if not self._throws:
+            raise ValueError(f"throw {n}: no loaded faces left")
+        faces = self._throws.pop()
+        if len(faces) != count or not all(1 <= face <= sides for face in faces):
+            raise ValueError(f"throw {n} wants {count} faces in 1..{sides}, loaded {faces}")
+        return faces
+
+    @property
+    def left(self) -> int:
+        """How many loaded throws have not been thrown yet."""
+        return len(self._throws)
+
+
+class GameOptions(Protocol):
+    """A frozen dataclass of a game's options; ``validate`` raises :class:`OptionsError`
+    (``seats`` None: the player count is not known yet)."""
+
+    def validate(self, seats: int | None = None) -> None: ...
 
     def to_json(self) -> JSON: ...
 
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Self: ...
+
 
 class GameState(Protocol):
-    """A plain, JSON-able game state."""
+    """A plain, JSON-able game state of a game played from ``seed``."""
+
+    @property
+    def seed(self) -> str: ...
 
     @property
     def current_player(self) -> int | None: ...
@@ -264,7 +338,13 @@ class GameState(Protocol):
     @property
     def version(self) -> int: ...
 
+    @property
+    def finished(self) -> bool: ...
+
     def to_json(self) -> JSON: ...
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Self: ...
 
 
 S = TypeVar("S", bound=GameState)
@@ -275,10 +355,12 @@ class TurnState:
     """Mixin for states with ``turn`` and ``finished`` fields: whose move it is."""
 
     __slots__ = ()
+    turn: int
+    finished: bool
 
     @property
     def current_player(self) -> int | None:
-        return None if self.finished else self.turn  # type: ignore[attr-defined]
+        return None if self.finished else self.turn
 
 
 def check_seats(seats: int | None, limits: tuple[int, int]) -> None:
@@ -288,20 +370,44 @@ def check_seats(seats: int | None, limits: tuple[int, int]) -> None:
         raise OptionsError("players", "out of range", min=lo, max=hi)
 
 
-def rank_after(winner: int, seats: int, progress: Callable[[int], Any]) -> tuple[int, ...]:
+def rank_after(winner: int, seats: int, progress: Callable[[int], int | tuple[int, ...]]) -> tuple[int, ...]:
     """The winner, then the other seats by ``progress`` (most first; ties by seat order)."""
     others = sorted((s for s in range(seats) if s != winner), key=progress, reverse=True)
     return (winner, *others)
 
 
+class Engine(Protocol[S, Opt]):
+    """One game's rules. All methods are pure functions of their arguments.
+
+    ``dice`` (default: the game's :class:`DiceSource` from its seed) gives the throws of a
+    ``new_game`` (the starter, throw 0) or of an ``apply``; tests pass :class:`LoadedDice`."""
+
+    code: str
+    min_players: int
+    max_players: int
+
+    def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt: ...
+
+    def new_game(self, options: Opt, seats: int, seed: str, dice: Dice | None = None) -> tuple[S, list[Event]]: ...
+
+    def legal_actions(self, state: S) -> list[Action]: ...
+
+    def apply(self, state: S, code: str, dice: Dice | None = None) -> tuple[S, list[Event], LogEntry]: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def state_from_json(self, raw: JSON) -> S: ...
+
+
 class RulesEngine(Generic[S, Opt]):
     """The plumbing every engine shares: options and states back from JSON.
 
-    Subclasses set ``options_type`` and ``state_type`` (JsonData dataclasses).
+    Subclasses set ``options_type`` and ``state_type`` (JsonData dataclasses) and implement
+    the rest of :class:`Engine`.
     """
 
-    options_type: type[Any]
-    state_type: type[Any]
+    options_type: type[Opt]
+    state_type: type[S]
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt:
         options = self.options_type.from_json(raw or {})  # unknown keys are ignored
@@ -312,33 +418,7 @@ class RulesEngine(Generic[S, Opt]):
         return self.state_type.from_json(raw)
 
 
-class Engine(Protocol[S, Opt]):
-    """One game's rules. All methods are pure functions of their arguments."""
-
-    code: str
-    min_players: int
-    max_players: int
-
-    def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt: ...
-
-    def new_game(self, options: Opt, seats: int, seed: str) -> tuple[S, list[Event]]: ...
-
-    def legal_actions(self, state: S) -> list[Action]: ...
-
-    def apply(self, state: S, code: str) -> tuple[S, list[Event], LogEntry]: ...
-
-    def outcome(self, state: S) -> Outcome | None: ...
-
-    def state_from_json(self, raw: JSON) -> S: ...
-
-
-def replay(
-    engine: Engine[Any, Any],
-    options: GameOptions,
-    seats: int,
-    seed: str,
-    log: Sequence[LogEntry],
-) -> Any:
+def replay(engine: Engine[S, Opt], options: Opt, seats: int, seed: str, log: Sequence[LogEntry]) -> S:
     """Rebuild a state from its seed and action log, checking every logged roll."""
     state, _ = engine.new_game(options, seats, seed)
     for i, entry in enumerate(log):
@@ -354,9 +434,9 @@ def replay(
 STARTER_THROW = 0  # throw 0 of every game draws who starts
 
 
-def draw_starter(seed: str, seats: int) -> int:
+def draw_starter(seed: str, seats: int, dice: Dice | None = None) -> int:
     """The seat that starts, drawn fairly by throw 0 (one die with as many faces as seats)."""
-    (face,) = DiceSource(seed).throw(STARTER_THROW, 1, sides=seats)
+    (face,) = throw_source(seed, dice).throw(STARTER_THROW, 1, sides=seats)
     return face - 1
 
 
@@ -369,7 +449,10 @@ def next_seat(seat: int, seats: int, skip: Sequence[bool] | None = None) -> int:
     return seat
 
 
-class Policy(Protocol):
+S_contra = TypeVar("S_contra", bound=GameState, contravariant=True)
+
+
+class Policy(Protocol[S_contra]):
     """A computer player: the codes it plays now, for the player to move (issue #8).
 
     ``plan`` is pure: the same state and ``seed`` give the same codes. Dice-game policies
@@ -377,7 +460,7 @@ class Policy(Protocol):
     answers a whole turn. The caller applies the codes and asks again while a computer
     player is still to move."""
 
-    def plan(self, state: Any, seed: int = 0) -> list[str]: ...
+    def plan(self, state: S_contra, seed: int = 0) -> list[str]: ...
 
 
 def tie_break(state_seed: str, version: int, seed: int, code: str) -> int:
@@ -388,19 +471,19 @@ def tie_break(state_seed: str, version: int, seed: int, code: str) -> int:
 
 
 @dataclass(frozen=True)
-class BestScorePolicy:
+class BestScorePolicy(Generic[S]):
     """Plays the legal action with the highest ``score(state, action)`` (ties broken by
     :func:`tie_break`); a lone legal action, such as a roll, is played without scoring."""
 
-    engine: Engine[Any, Any]
-    score: Callable[[Any, Action], float] | None = None
+    engine: Engine[S, Any]  # any options: the policy only asks for legal actions
+    score: Callable[[S, Action], float] | None = None
 
-    def plan(self, state: Any, seed: int = 0) -> list[str]:
+    def plan(self, state: S, seed: int = 0) -> list[str]:
         actions = self.engine.legal_actions(state)
         if not actions:
             return []
-        if len(actions) == 1 or self.score is None:
+        score = self.score
+        if len(actions) == 1 or score is None:
             return [actions[0].code]
-        best = max(actions, key=lambda a: (self.score(state, a),  # type: ignore[misc]
-                                           tie_break(state.seed, state.version, seed, a.code)))
+        best = max(actions, key=lambda a: (score(state, a), tie_break(state.seed, state.version, seed, a.code)))
         return [best.code]

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -267,6 +268,17 @@ def can_step(circle: int, occupied: int) -> bool:
     return bool(NEIGHBOUR_MASKS[circle] & ~occupied)
 
 
+def movable(pieces: int, occupied: int) -> int:
+    """The ``pieces`` (a mask) with a free neighbouring circle: those that can step."""
+    out = 0
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        if NEIGHBOUR_MASKS[low.bit_length() - 1] & ~occupied:
+            out |= low
+    return out
+
+
 class LionsEngine(RulesEngine[LionsState, LionsOptions]):
     """The `lions` engine (see the module docstring for the rules)."""
 
@@ -274,9 +286,10 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
     options_type, state_type = LionsOptions, LionsState
     min_players, max_players = SEATS
 
-    def new_game(self, options: LionsOptions, seats: int, seed: str) -> tuple[LionsState, list[Event]]:
+    def new_game(self, options: LionsOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[LionsState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)  # rule 1: by lot
+        starter = draw_starter(seed, seats, dice)  # rule 1: by lot
         state = LionsState(
             seed=seed, options=options, turn=starter, version=0,
             lions=tuple(sorted(INDEX[c] for c in LIONS_START)),
@@ -288,11 +301,7 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
         """The mover's pieces that may start their part of the turn now (rules 2 and 6)."""
         if built.steps >= MAX_STEPS or not built.opp or not built.mover:
             return 0
-        occupied = built.mover | built.opp
-        free_to_go = 0
-        for c in bits(built.mover & ~built.moved):
-            if can_step(c, occupied):
-                free_to_go |= 1 << c
+        free_to_go = movable(built.mover & ~built.moved, built.mover | built.opp)
         if built.steps == 0 and state.push_on:  # rule 6: a pushed piece goes first
             mover, opp = sides(state)
             must = pushed(mover, opp) & free_to_go
@@ -312,14 +321,14 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
             here = built.current[-1]
             if built.steps < MAX_STEPS:
                 free = ~(built.mover | built.opp) & ~mask_of(built.current)  # rule 2: no coming back
-                actions += [Action(f"s{c}", "step", (label(here), label(c)))
+                actions += [Action(f"s{c}", "step", {"start": label(here), "to": label(c)})
                             for c in bits(NEIGHBOUR_MASKS[here] & free)]
             if len(built.current) > 1:  # picking another piece ends this one's part (rule 4 first)
                 picks_from = build(state, close_last=True)
         picks = self.pieces_to_pick(state, picks_from)
         if built.current:
             picks &= ~(1 << built.current[-1])
-        actions += [Action(f"p{c}", "pick", (label(c), state.side)) for c in bits(picks)]
+        actions += [Action(f"p{c}", "pick", {"circle": label(c), "side": state.side}) for c in bits(picks)]
         if built.steps:
             actions += [Action(DONE, "done"), Action(UNDO, "undo")]
         elif not actions:  # rule 3: nothing can move at all
@@ -344,12 +353,14 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
         game resigns even out of turn). Not among ``legal_actions``, which are the mover's."""
         return f"{RESIGN}{seat}"
 
-    def apply(self, state: LionsState, code: str) -> tuple[LionsState, list[Event], LogEntry]:
+    def apply(self, state: LionsState, code: str,
+              dice: Dice | None = None) -> tuple[LionsState, list[Event], LogEntry]:
+        """Apply ``code``; no action throws, so ``dice`` (the contract's) goes unused."""
         if not state.finished and code in (self.resign_code(0), self.resign_code(1)):
-            seat = int(code[1:])
+            leaving = int(code[1:])
             state = replace(state, version=state.version + 1, draw_offer=None)
-            return (self._finish(state, 1 - seat, END_RESIGN), [Event("resign", seat=seat)],
-                    LogEntry(seat=seat, code=code))
+            return (self._finish(state, 1 - leaving, END_RESIGN), [Event("resign", seat=leaving)],
+                    LogEntry(seat=leaving, code=code))
         seat = state.current_player
         if seat is None or code not in {a.code for a in self.legal_actions(state)}:
             raise IllegalActionError(f"{code!r} is not legal here")

@@ -27,6 +27,7 @@ from engines.lions import (
     LionsState,
     close_part,
     isolated,
+    movable,
     pushed,
     reach,
     sides,
@@ -101,18 +102,9 @@ def whole_turns(mover: int, opp: int, push_on: bool, lions_move: bool, first: in
         if key in seen or steps >= MAX_STEPS or not opp or not mover:
             return
         seen.add(key)
-        occupied = mover | opp
         candidates = mover & ~moved
-        if not paths and first:
-            movable = 0
-            pieces = first & candidates
-            while pieces:
-                low = pieces & -pieces
-                pieces ^= low
-                if NEIGHBOUR_MASKS[low.bit_length() - 1] & ~occupied:
-                    movable |= low
-            if movable:
-                candidates = movable
+        if not paths and first:  # rule 6: a pushed piece goes first, if one can move
+            candidates = movable(first & candidates, mover | opp) or candidates
         while candidates:
             low = candidates & -candidates
             candidates ^= low

@@ -36,6 +36,7 @@ from operator import getitem
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -45,9 +46,9 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    dice_source,
     draw_starter,
     rank_after,
+    throw_source,
 )
 
 SEATS_RANGE = (2, 4)
@@ -67,7 +68,7 @@ SAFE_CELLS = frozenset(ARM * c + k for c in range(4) for k in (0, STAR))  # rule
 PHASE_ROLL = "roll"
 PHASE_MOVE = "move"
 
-# Effect codes carried in a move's Action args (the button shows them).
+# Effect codes carried in a move's Action args as "effect" (the button shows them).
 EFFECT_NONE, EFFECT_CAPTURE, EFFECT_CENTRE, EFFECT_SAFE = range(4)
 
 # progress + 1 -> circuit cell (or -1 off the circuit), per colour: the hot path looks cells up
@@ -239,11 +240,12 @@ def find_moves(state: LudoState, seat: int, die: int) -> list[Move]:
 
 
 def _action(move: Move) -> Action:
-    """A move as the bot shows it: an exit, or (piece no., from, to, effect) counted 1..57."""
+    """A move as the bot shows it: an exit, or the piece (numbered from 1), from and to
+    (progress counted 1..57) and the effect of arriving."""
     code, piece, start, target, effect = move
     if start == YARD:
         return Action(code, "exit")
-    return Action(code, "move", (piece + 1, start + 1, target + 1, effect))
+    return Action(code, "move", {"piece": piece + 1, "start": start + 1, "to": target + 1, "effect": effect})
 
 
 class _ActionCache(dict[Move, Action]):
@@ -282,9 +284,10 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
     options_type, state_type = LudoOptions, LudoState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: LudoOptions, seats: int, seed: str) -> tuple[LudoState, list[Event]]:
+    def new_game(self, options: LudoOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[LudoState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         state = LudoState(seed=seed, options=options, seats=seats, pieces=(YARD,) * (PIECES * seats),
                           turn=starter, phase=PHASE_ROLL, sixes=0, throws=1, version=0)
         return state, [Event("starter", starter)]
@@ -303,7 +306,8 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
         ranking = rank_after(state.winner, state.seats, lambda seat: sum(p + 1 for p in state.of(seat)))
         return Outcome("win", winners=(state.winner,), ranking=ranking)
 
-    def apply(self, state: LudoState, code: str) -> tuple[LudoState, list[Event], LogEntry]:
+    def apply(self, state: LudoState, code: str,
+              dice: Dice | None = None) -> tuple[LudoState, list[Event], LogEntry]:
         seat = state.turn
         if state.finished:
             raise IllegalActionError("the game is over")
@@ -317,7 +321,7 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
                               _MOVE_ENTRIES[seat][code])
         if code != ROLL.code:
             raise IllegalActionError(f"{code!r} is not legal here")
-        die = dice_source(state.seed).die(state.throws)
+        die = throw_source(state.seed, dice).die(state.throws)
         sixes = state.sixes + 1 if die == EXIT_DIE else 0
         events = [Event("roll", seat, {"die": die})]
         entry = _ROLL_ENTRIES[seat][die]

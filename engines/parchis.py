@@ -41,6 +41,7 @@ from typing import Any
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -49,10 +50,10 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    dice_source,
     draw_starter,
     next_seat,
     rank_after,
+    throw_source,
 )
 
 SEATS_RANGE = (2, 4)
@@ -75,7 +76,7 @@ SEGUROS = frozenset((5, 12, 17, 22, 29, 34, 39, 46, 51, 56, 63, 68))  # rule 1
 PHASE_ROLL = "roll"
 PHASE_MOVE = "move"
 
-# Effect codes carried in a move's Action args (the button shows them).
+# Effect codes carried in a move's Action args as "effect" (the button shows them).
 EFFECT_NONE, EFFECT_CAPTURE, EFFECT_CENTRE, EFFECT_SAFE = range(4)
 # Where a position is, for the buttons: circuit (numbered cell), corridor (1..7), centre.
 WHERE_HOME, WHERE_CIRCUIT, WHERE_CORRIDOR, WHERE_CENTRE = range(4)
@@ -236,14 +237,18 @@ def _exit_victim(state: ParchisState, seat: int, keys: list[int]) -> int | None:
 
 
 def _action(state: ParchisState, move: Move) -> Action:
-    """A move as the bot shows it: an exit, or (piece no., from where, from no., to where,
-    to no., effect, bonus count or 0)."""
+    """A move as the bot shows it: an exit with its effect, or the piece (numbered from 1),
+    where it goes from and to (:func:`describe_position`: ``*_where`` and the number), the
+    effect, and the bonus count it plays (0 for a throw)."""
     code, piece, start, target, effect = move
     if start == HOME:
-        return Action(code, "exit", (effect,))
+        return Action(code, "exit", {"effect": effect})
     colour = state.colour(state.turn)
-    return Action(code, "move", (piece + 1, *describe_position(colour, start), *describe_position(colour, target),
-                                 effect, state.count if state.bonus else 0))
+    start_where, start_number = describe_position(colour, start)
+    to_where, to_number = describe_position(colour, target)
+    return Action(code, "move", {"piece": piece + 1, "start_where": start_where, "start": start_number,
+                                 "to_where": to_where, "to": to_number, "effect": effect,
+                                 "bonus": state.count if state.bonus else 0})
 
 
 class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
@@ -253,9 +258,10 @@ class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
     options_type, state_type = ParchisOptions, ParchisState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: ParchisOptions, seats: int, seed: str) -> tuple[ParchisState, list[Event]]:
+    def new_game(self, options: ParchisOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[ParchisState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         state = ParchisState(seed=seed, options=options, seats=seats, pieces=(HOME,) * (PIECES * seats),
                              stamps=(0,) * (PIECES * seats), turn=starter, phase=PHASE_ROLL, sixes=0, throws=1,
                              version=0)
@@ -275,7 +281,8 @@ class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
         ranking = rank_after(state.winner, state.seats, lambda seat: sum(p + 1 for p in state.of(seat)))
         return Outcome("win", winners=(state.winner,), ranking=ranking)  # rule 9
 
-    def apply(self, state: ParchisState, code: str) -> tuple[ParchisState, list[Event], LogEntry]:
+    def apply(self, state: ParchisState, code: str,
+              dice: Dice | None = None) -> tuple[ParchisState, list[Event], LogEntry]:
         seat = state.turn
         if state.finished:
             raise IllegalActionError("the game is over")
@@ -289,7 +296,7 @@ class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
             return state, events, LogEntry(seat, code)
         if code != ROLL.code:
             raise IllegalActionError(f"{code!r} is not legal here")
-        die = dice_source(state.seed).die(state.throws)
+        die = throw_source(state.seed, dice).die(state.throws)
         sixes = state.sixes + 1 if die == SIX else 0
         events = [Event("roll", seat, {"die": die})]
         entry = LogEntry(seat, code, (die,))

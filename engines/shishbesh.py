@@ -42,9 +42,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -54,10 +56,10 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    dice_source,
     draw_starter,
     next_seat,
     rank_after,
+    throw_source,
 )
 
 SEATS_RANGE = (2, 4)
@@ -72,7 +74,7 @@ ROLL = Action(code="r", kind="roll")
 PHASE_ROLL = "roll"
 PHASE_MOVE = "move"
 
-# Effect codes carried in a move's Action args (the button shows them).
+# Effect codes carried in a move's Action args as "effect" (the button shows them).
 EFFECT_NONE, EFFECT_CAPTURE, EFFECT_HUT, EFFECT_HOME = range(4)
 
 
@@ -103,8 +105,12 @@ class Geometry:
     def cell(self, arm: int, position: int) -> int | None:
         """The absolute circuit cell of a position (None in the park or the home)."""
         if 0 <= position <= self.end:
-            return (arm * self.quarter + position) % self.circuit
+            return self.circuit_cell(arm, position)
         return None
+
+    def circuit_cell(self, arm: int, position: int) -> int:
+        """The absolute circuit cell of a position on the circuit (0..end)."""
+        return (arm * self.quarter + position) % self.circuit
 
     def shelters(self, staggered: bool) -> frozenset[int]:
         """Rule 7: absolute cells with a hut (3rd from the outer end of each outer lane)."""
@@ -238,8 +244,7 @@ def _check(state: ShishbeshState, seat: int, piece: int, start: int, target: int
         if any(p in geo.home and start < p <= target for i, p in enumerate(own) if i != piece):
             return None
         return EFFECT_HOME
-    cell = geo.cell(state.arm(seat), target)
-    assert cell is not None
+    cell = geo.circuit_cell(state.arm(seat), target)  # neither the park nor the home: the circuit
     shelter = cell in geo.shelters(state.options.shelters == "staggered")
     if shelter and _occupant(state, cell, hut=True) is None:
         return EFFECT_HUT  # rule 7: into the empty hut
@@ -251,9 +256,22 @@ def _check(state: ShishbeshState, seat: int, piece: int, start: int, target: int
     return EFFECT_CAPTURE
 
 
-def die_moves(state: ShishbeshState, seat: int, die: int) -> list[Action]:
+class Move(NamedTuple):
+    """One die's legal move: its action code and kind, the die, the piece (from 0), where it
+    goes from and to (PARK and 0 for an entry) and the effect of arriving there."""
+
+    code: str
+    kind: str
+    die: int
+    piece: int
+    start: int
+    target: int
+    effect: int
+
+
+def die_moves(state: ShishbeshState, seat: int, die: int) -> list[Move]:
     """Every legal move of one die (before rule 2's «both dice» filter); park pieces are one move."""
-    actions: list[Action] = []
+    moves: list[Move] = []
     entered = False
     for piece, pos in enumerate(state.of(seat)):
         for kind, target in _target(state, seat, piece, die):
@@ -261,16 +279,25 @@ def die_moves(state: ShishbeshState, seat: int, die: int) -> list[Action]:
                 if entered:
                     continue
                 effect = _check(state, seat, piece, 0, 0)
-                if effect is not None:
+                if effect is not None:  # the same for every park piece: the first one goes
                     entered = True
-                    actions.append(Action(f"e{die}", "enter", (die, piece + 1, effect)))
+                    moves.append(Move(f"e{die}", kind, die, piece, PARK, 0, effect))
                 continue
             effect = _check(state, seat, piece, pos, target)
             if effect is None:
                 continue
             code = f"s{die}{piece}" if kind == "step" else f"j{kind[5]}{piece}"
-            actions.append(Action(code, kind, (die, piece + 1, pos, target, effect)))
-    return actions
+            moves.append(Move(code, kind, die, piece, pos, target, effect))
+    return moves
+
+
+def _action(move: Move) -> Action:
+    """A move as the bot shows it: the die, the piece (numbered from 1), from and to (not for
+    an entry) and the effect of arriving."""
+    if move.kind == "enter":
+        return Action(move.code, move.kind, {"die": move.die, "piece": move.piece + 1, "effect": move.effect})
+    return Action(move.code, move.kind, {"die": move.die, "piece": move.piece + 1, "start": move.start,
+                                         "to": move.target, "effect": move.effect})
 
 
 class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
@@ -280,9 +307,10 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
     options_type, state_type = ShishbeshOptions, ShishbeshState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: ShishbeshOptions, seats: int, seed: str) -> tuple[ShishbeshState, list[Event]]:
+    def new_game(self, options: ShishbeshOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[ShishbeshState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         state = ShishbeshState(seed=seed, options=options, seats=seats, pieces=(PARK,) * (PIECES * seats),
                                huts=(False,) * (PIECES * seats), turn=starter, phase=PHASE_ROLL, throws=1, version=0)
         return state, [Event("starter", starter)]
@@ -292,11 +320,11 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
             return []
         if state.phase == PHASE_ROLL:
             return [ROLL]
-        return self._playable(state, state.turn)
+        return [_action(move) for move in self._playable(state, state.turn)]
 
-    def _playable(self, state: ShishbeshState, seat: int) -> list[Action]:
+    def _playable(self, state: ShishbeshState, seat: int) -> list[Move]:
         """Rule 2: the moves of the dice left; with two left, those after which the other is playable."""
-        moves: list[Action] = []
+        moves: list[Move] = []
         for die in dict.fromkeys(state.dice):
             moves.extend(die_moves(state, seat, die))
         if len(state.dice) == 2 and moves:
@@ -305,10 +333,10 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
                 return both
         return moves
 
-    def _other_playable(self, state: ShishbeshState, seat: int, move: Action) -> bool:
+    def _other_playable(self, state: ShishbeshState, seat: int, move: Move) -> bool:
         after, _ = self._move(state, seat, move)
         rest = list(state.dice)
-        rest.remove(move.args[0])
+        rest.remove(move.die)
         return any(die_moves(after, seat, die) for die in rest)
 
     def outcome(self, state: ShishbeshState) -> Outcome | None:
@@ -322,19 +350,20 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
 
         return Outcome("win", winners=(state.winner,), ranking=rank_after(state.winner, state.seats, progress))
 
-    def apply(self, state: ShishbeshState, code: str) -> tuple[ShishbeshState, list[Event], LogEntry]:
+    def apply(self, state: ShishbeshState, code: str,
+              dice: Dice | None = None) -> tuple[ShishbeshState, list[Event], LogEntry]:
         seat = state.turn
         if state.finished:
             raise IllegalActionError("the game is over")
         if state.phase == PHASE_ROLL:
             if code != ROLL.code:
                 raise IllegalActionError(f"{code!r} is not legal here")
-            dice = dice_source(state.seed).throw(state.throws, 2)
-            state = replace(state, throws=state.throws + 1, version=state.version + 1, last_dice=dice,
-                            last_seat=seat, phase=PHASE_MOVE, dice=dice, rolled=dice)
-            state, events = self._continue(state, seat, [Event("roll", seat, {"dice": list(dice)})])
-            return state, events, LogEntry(seat, code, dice)
-        chosen = next((a for a in self._playable(state, seat) if a.code == code), None)
+            thrown = throw_source(state.seed, dice).throw(state.throws, 2)
+            state = replace(state, throws=state.throws + 1, version=state.version + 1, last_dice=thrown,
+                            last_seat=seat, phase=PHASE_MOVE, dice=thrown, rolled=thrown)
+            state, events = self._continue(state, seat, [Event("roll", seat, {"dice": list(thrown)})])
+            return state, events, LogEntry(seat, code, thrown)
+        chosen = next((m for m in self._playable(state, seat) if m.code == code), None)
         if chosen is None:
             raise IllegalActionError(f"{code!r} is not legal here")
         state, events = self._move(replace(state, version=state.version + 1), seat, chosen)
@@ -358,20 +387,15 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
             return state, events
         return self._end_turn(state, seat, events)
 
-    def _move(self, state: ShishbeshState, seat: int, action: Action) -> tuple[ShishbeshState, list[Event]]:
+    def _move(self, state: ShishbeshState, seat: int, move: Move) -> tuple[ShishbeshState, list[Event]]:
         geo = state.options.geometry
-        die = action.args[0]
-        own = state.of(seat)
-        piece = own.index(PARK) if action.kind == "enter" else action.args[1] - 1
-        start = own[piece]
-        target = 0 if action.kind == "enter" else action.args[3]
-        effect = action.args[2] if action.kind == "enter" else action.args[4]
+        _, kind, die, piece, start, target, effect = move
         k = PIECES * seat + piece
         pieces, huts = list(state.pieces), list(state.huts)
-        events = [Event(action.kind, seat, {"piece": piece, "from": start, "to": target, "die": die})]
+        events = [Event(kind, seat, {"piece": piece, "from": start, "to": target, "die": die})]
         bonus = state.bonus
         if effect == EFFECT_CAPTURE:  # rule 5
-            victim = _occupant(state, geo.cell(state.arm(seat), target), hut=False)  # type: ignore[arg-type]
+            victim = _occupant(state, geo.circuit_cell(state.arm(seat), target), hut=False)
             assert victim is not None
             pieces[victim], huts[victim] = PARK, False
             events.append(Event("capture", victim // PIECES, {"piece": victim % PIECES, "by": seat}))

@@ -76,7 +76,7 @@ def risk(state: ShishbeshState, seat: int, pos: int) -> float:
     """The chance that ``seat``'s piece standing open on circuit position ``pos`` is captured
     before ``seat`` throws again: each other seat throws once (rules 4, 5, 6)."""
     geo = state.options.geometry
-    cell = geo.cell(state.arm(seat), pos)
+    cell = geo.circuit_cell(state.arm(seat), pos)
     safe = 1.0
     for other in range(state.seats):
         if other == seat:
@@ -89,7 +89,7 @@ def risk(state: ShishbeshState, seat: int, pos: int) -> float:
             if their == PARK:
                 entry = entry or geo.cell(arm, 0) == cell  # rule 4: onto their start field
             elif 0 <= their <= geo.end:
-                distance = (cell - geo.cell(arm, their)) % geo.circuit  # type: ignore[operator]
+                distance = (cell - geo.circuit_cell(arm, their)) % geo.circuit
                 if 1 <= distance <= 12 and their + distance <= geo.end:  # beyond their end cell: their home
                     steps.add(distance)
                 faces.update(face for face, target in _jumps(state, their) if geo.cell(arm, target) == cell)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -41,9 +42,9 @@ from engines.base import (
     Outcome,
     RulesEngine,
     TurnState,
-    dice_source,
     draw_starter,
     next_seat,
+    throw_source,
 )
 
 MODES = ("classic", "reverse", "tower")
@@ -130,9 +131,10 @@ class SosediEngine(RulesEngine[SosediState, SosediOptions]):
     min_players = 2
     max_players = 6
 
-    def new_game(self, options: SosediOptions, seats: int, seed: str) -> tuple[SosediState, list[Event]]:
+    def new_game(self, options: SosediOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[SosediState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         tower_mode = options.mode == "tower"
         state = SosediState(
             seed=seed,
@@ -161,19 +163,20 @@ class SosediEngine(RulesEngine[SosediState, SosediOptions]):
             return Outcome("win", winners=(seat,), ranking=(seat, *others), data={"bowl": state.bowl})
         return Outcome("lose", losers=(seat,))
 
-    def apply(self, state: SosediState, code: str) -> tuple[SosediState, list[Event], LogEntry]:
+    def apply(self, state: SosediState, code: str,
+              dice: Dice | None = None) -> tuple[SosediState, list[Event], LogEntry]:
         if state.finished or code != ROLL.code:
             raise IllegalActionError(f"{code!r} is not legal here")
         roller = state.turn
-        dice = dice_source(state.seed).throw(state.throws, DICE)
+        thrown = throw_source(state.seed, dice).throw(state.throws, DICE)
         state = replace(state, throws=state.throws + 1, version=state.version + 1,
-                        last_dice=dice, last_seat=roller)
-        events = [Event("roll", seat=roller, data={"dice": list(dice)})]
+                        last_dice=thrown, last_seat=roller)
+        events = [Event("roll", seat=roller, data={"dice": list(thrown)})]
         if state.options.mode == "tower":
-            state, more = self._resolve_tower(state, roller, dice)
+            state, more = self._resolve_tower(state, roller, thrown)
         else:
-            state, more = self._resolve_chips(state, roller, dice)
-        return state, events + more, LogEntry(seat=roller, code=code, dice=dice)
+            state, more = self._resolve_chips(state, roller, thrown)
+        return state, events + more, LogEntry(seat=roller, code=code, dice=thrown)
 
     def _payers(self, state: SosediState, roller: int, dice: tuple[int, ...]) -> list[int | None]:
         """The seat each die calls on, left to right (None: dead, or the immune roller)."""

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -40,9 +41,9 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    dice_source,
     draw_starter,
     next_seat,
+    throw_source,
 )
 
 GOAL_RANGE = (5, 30)
@@ -134,9 +135,10 @@ class SpichkiEngine(RulesEngine[SpichkiState, SpichkiOptions]):
     options_type, state_type = SpichkiOptions, SpichkiState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: SpichkiOptions, seats: int, seed: str) -> tuple[SpichkiState, list[Event]]:
+    def new_game(self, options: SpichkiOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[SpichkiState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         state = SpichkiState(
             seed=seed,
             options=options,
@@ -164,20 +166,21 @@ class SpichkiEngine(RulesEngine[SpichkiState, SpichkiOptions]):
             return Outcome("draw", winners=state.winners, ranking=ranking, data=data)
         return Outcome("win", winners=state.winners, ranking=ranking, data=data)
 
-    def apply(self, state: SpichkiState, code: str) -> tuple[SpichkiState, list[Event], LogEntry]:
+    def apply(self, state: SpichkiState, code: str,
+              dice: Dice | None = None) -> tuple[SpichkiState, list[Event], LogEntry]:
         if state.finished or code != ROLL_CODE:
             raise IllegalActionError(f"{code!r} is not legal here")
         roller = state.turn
-        dice = dice_source(state.seed).throw(state.throws, 2)
+        thrown = throw_source(state.seed, dice).throw(state.throws, 2)
         target = state.target
         state = replace(state, throws=state.throws + 1, version=state.version + 1,
-                        last_dice=dice, last_seat=roller, last_target=target)
-        events = [Event("throw", seat=roller, data={"dice": list(dice), "target": list(target)})]
+                        last_dice=thrown, last_seat=roller, last_target=target)
+        events = [Event("throw", seat=roller, data={"dice": list(thrown), "target": list(target)})]
         if not target:
-            state, more = self._set_target(state, roller, dice)
+            state, more = self._set_target(state, roller, thrown)
         else:
-            state, more = self._chase(state, roller, dice)
-        return state, events + more, LogEntry(seat=roller, code=code, dice=dice)
+            state, more = self._chase(state, roller, thrown)
+        return state, events + more, LogEntry(seat=roller, code=code, dice=thrown)
 
     def _set_target(self, state: SpichkiState, roller: int, dice: tuple[int, ...]) -> tuple[SpichkiState, list[Event]]:
         if dice[0] == dice[1]:  # rule 2: a double pays and the roller throws again

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 
 from engines.base import (
     Action,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -45,10 +46,10 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    dice_source,
     draw_starter,
     next_seat,
     rank_after,
+    throw_source,
 )
 
 SEATS_RANGE = (2, 6)
@@ -68,7 +69,7 @@ RULE_ONE = "one"  # rule 4
 RULE_SEVEN = "seven"  # rule 5
 RULE_SEVENTEEN = "seventeen"  # rule 5's exception
 
-# Effect codes carried in a move's Action args (the button shows them).
+# Effect codes carried in a move's Action args as "effect" (the button shows them).
 EFFECT_NONE, EFFECT_FORWARD, EFFECT_BACK, EFFECT_OFF, EFFECT_HOME = range(5)
 _EFFECTS = {None: EFFECT_NONE, RULE_SEVENTEEN: EFFECT_NONE, RULE_ONE: EFFECT_FORWARD, RULE_SEVEN: EFFECT_BACK,
             RULE_ZERO: EFFECT_OFF}
@@ -157,23 +158,25 @@ class TisheState(TurnState, JsonData):
 def move_actions(state: TisheState, seat: int, dice: tuple[int, ...]) -> list[Action]:
     """The legal moves for a throw (rules 1 and 2): enter ``e`` and/or move ``m<i>``.
 
-    Args of an enter: (direct, final, effect, double); of a move: (checker no. from 1, from,
-    direct, final, effect, double), ``double`` 1 when rule 7 applies. Two checkers on one
-    circle are one choice (the lower number).
+    Args: a move's ``checker`` (numbered from 1) and ``start``; for both, ``to`` (the circle
+    the count reaches), ``final`` (where the checker stays), the ``effect`` and ``double`` (1
+    when rule 7 applies). Two checkers on one circle are one choice (the lower number).
     """
     own = state.of(seat)
     actions: list[Action] = []
     if ENTRY_DIE in dice and OFF in own:  # rule 1
         where = land(OFF, sum(dice))
-        actions.append(Action("e", "enter", (where.direct, where.final, where.effect, int(where.double))))
+        actions.append(Action("e", "enter", {"to": where.direct, "final": where.final, "effect": where.effect,
+                                             "double": int(where.double)}))
     seen: set[int] = set()
     for i, pos in enumerate(own):
         if pos in (OFF, HOME) or pos in seen:
             continue
         seen.add(pos)
         where = land(pos, sum(dice))
-        actions.append(Action(f"m{i}", "move", (i + 1, pos, where.direct, where.final, where.effect,
-                                                int(where.double))))
+        actions.append(Action(f"m{i}", "move", {"checker": i + 1, "start": pos, "to": where.direct,
+                                                "final": where.final, "effect": where.effect,
+                                                "double": int(where.double)}))
     return actions
 
 
@@ -184,9 +187,10 @@ class TisheEngine(RulesEngine[TisheState, TisheOptions]):
     options_type, state_type = TisheOptions, TisheState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: TisheOptions, seats: int, seed: str) -> tuple[TisheState, list[Event]]:
+    def new_game(self, options: TisheOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[TisheState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         state = TisheState(seed=seed, options=options, seats=seats, checkers=(OFF,) * (CHECKERS * seats),
                            missed=(0,) * seats, turn=starter, phase=PHASE_ROLL, throws=1, version=0)
         return state, [Event("starter", seat=state.turn)]
@@ -205,32 +209,33 @@ class TisheEngine(RulesEngine[TisheState, TisheOptions]):
         ranking = rank_after(state.winner, state.seats, lambda seat: tuple(sorted(state.of(seat), reverse=True)))
         return Outcome("win", winners=(state.winner,), ranking=ranking)
 
-    def apply(self, state: TisheState, code: str) -> tuple[TisheState, list[Event], LogEntry]:
+    def apply(self, state: TisheState, code: str,
+              dice: Dice | None = None) -> tuple[TisheState, list[Event], LogEntry]:
         seat = state.turn
         if state.finished:
             raise IllegalActionError("the game is over")
         if state.phase == PHASE_ROLL:
             if code != ROLL.code:
                 raise IllegalActionError(f"{code!r} is not legal here")
-            dice = dice_source(state.seed).throw(state.throws, 2)
-            state = replace(state, throws=state.throws + 1, version=state.version + 1, last_dice=dice,
+            thrown = throw_source(state.seed, dice).throw(state.throws, 2)
+            state = replace(state, throws=state.throws + 1, version=state.version + 1, last_dice=thrown,
                             last_seat=seat)
-            events = [Event("roll", seat=seat, data={"dice": list(dice)})]
-            moves = move_actions(state, seat, dice)
+            events = [Event("roll", seat=seat, data={"dice": list(thrown)})]
+            moves = move_actions(state, seat, thrown)
             if not moves:
                 events.append(Event("no_move", seat=seat))
-                state, more = self._end_move(state, seat, dice, landed_double=False)
+                state, more = self._end_move(state, seat, thrown, landed_double=False)
             elif len(moves) == 1:  # a single legal move is made with the throw
-                state, more = self._move(state, seat, dice, moves[0])
+                state, more = self._move(state, seat, thrown, moves[0])
             else:
-                state, more = replace(state, phase=PHASE_CHOOSE, dice=dice), [Event("choose", seat=seat)]
-            return state, events + more, LogEntry(seat=seat, code=code, dice=dice)
+                state, more = replace(state, phase=PHASE_CHOOSE, dice=thrown), [Event("choose", seat=seat)]
+            return state, events + more, LogEntry(seat=seat, code=code, dice=thrown)
         chosen = next((a for a in move_actions(state, seat, state.dice) if a.code == code), None)
         if chosen is None:
             raise IllegalActionError(f"{code!r} is not legal here")
-        dice = state.dice
+        thrown = state.dice
         state = replace(state, version=state.version + 1, phase=PHASE_ROLL, dice=())
-        state, events = self._move(state, seat, dice, chosen)
+        state, events = self._move(state, seat, thrown, chosen)
         return state, events, LogEntry(seat=seat, code=code)
 
     def _move(self, state: TisheState, seat: int, dice: tuple[int, ...],

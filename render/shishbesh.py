@@ -220,9 +220,9 @@ def _options(state: ShishbeshState) -> list[tuple[int, int, int]]:
     out = []
     for action in rules.ENGINE.legal_actions(state):
         if action.kind == "enter":
-            out.append((int(action.args[1]) - 1, 0, int(action.args[2])))
+            out.append((int(action.args["piece"]) - 1, 0, int(action.args["effect"])))
         elif action.kind in _MOVES:
-            out.append((int(action.args[1]) - 1, int(action.args[3]), int(action.args[4])))
+            out.append((int(action.args["piece"]) - 1, int(action.args["to"]), int(action.args["effect"])))
     return out
 
 

@@ -364,13 +364,8 @@ def _draw_options(img: Image.Image, state: TisheState, actions: Sequence[Action]
 def _option(state: TisheState, action: Action) -> tuple[int, rules.Landing]:
     """(checker number from 1, where it would land) of a legal move of the waiting throw."""
     own = state.of(state.turn)
-    index = own.index(OFF) if action.kind == "enter" else _checker_index(action)
+    index = own.index(OFF) if action.kind == "enter" else int(action.args["checker"]) - 1
     return index + 1, rules.land(own[index], sum(state.dice))
-
-
-def _checker_index(action: Action) -> int:
-    """The index (from 0) of the checker a move action moves: its first argument counts from 1."""
-    return int(action.args[0]) - 1
 
 
 # ---------------------------------------------------------------- dice card and panels

@@ -1,125 +1,38 @@
-"""Helpers for engine tests: seeds that make :class:`DiceSource` roll what a test needs.
+"""Helpers for engine tests: throws that show what a test needs, and the checks every game shares.
 
-Seeds are searched, never faked: a test that wants the next throw to be ``(1, 1, 5)``
-asks :func:`seed_for` for a seed whose throw *n* really is ``(1, 1, 5)``, so the engine
-under test rolls through its normal dice path. To put a mid-game state in front of a
-chosen throw, build the state with :func:`dataclasses.replace` (chips, tower, turn, ...)
-and let :func:`with_dice` swap in a seed whose next throw(s) are the wanted dice.
+A test that wants the next throw to be ``(1, 1, 5)`` says so: it passes
+``LoadedDice((1, 1, 5))`` to ``apply`` (or the starter's face to ``new_game``), and the
+engine rolls through its normal dice path with those faces. To put a mid-game state in
+front of a chosen throw, build the state with :func:`dataclasses.replace` (chips, tower,
+turn, ...) and apply the throw with :func:`apply_throw`.
 
-Keep searches cheap: every fully fixed three-dice throw multiplies the expected number of
-tries by 216. One fixed throw (plus a starter) costs about a millisecond; use ``None`` for
-faces that do not matter.
-
-The rest is what every engine's tests share: applying a rigged throw or a choice with the
-checks every game makes, the starter and option checks, whole games played with random
-legal choices (:func:`playthrough`, :func:`play_random`) and the property tests built on
-them. The rules themselves are re-implemented in each test file, not here.
+The rest is what every engine's tests share: applying a loaded throw or a choice with the
+checks every game makes, the option checks, and whole games played with random legal
+choices (:func:`playthrough`, :func:`play_random`). The contract every engine keeps is
+checked once, in tests/test_engine_contract.py; the rules are re-implemented in each game's
+test file, not here.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import math
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from engines.base import (
-    DiceSource,
     Event,
     IllegalActionError,
+    LoadedDice,
     LogEntry,
     OptionsError,
     Outcome,
-    ReplayMismatchError,
     replay,
 )
-
-SEARCH_LIMIT = 2_000_000
-
-# one wanted throw: (throw index, faces); a face of None matches anything
-Wanted = tuple[int, Sequence[int | None]]
-
-
-def seed_str(i: int) -> str:
-    """The i-th candidate seed: 64 hex digits, the shape real seeds have."""
-    return f"{i:064x}"
-
-
-def _matches(got: tuple[int, ...], want: tuple[int | None, ...]) -> bool:
-    return all(w is None or w == g for g, w in zip(got, want, strict=True))
-
-
-@functools.cache
-def _search(
-    wanted: tuple[tuple[int, int, int, tuple[int | None, ...]], ...], start: int, limit: int
-) -> str:
-    # most selective throw first, so most candidates are rejected after one HMAC
-    ordered = sorted(wanted, key=lambda w: -math.prod(w[2] for f in w[3] if f is not None))
-    for i in range(start, start + limit):
-        seed = seed_str(i)
-        source = DiceSource(seed)
-        if all(_matches(source.throw(n, c, s), p) for n, c, s, p in ordered):
-            return seed
-    raise LookupError(f"no seed in {start}..{start + limit} gives {wanted}")
-
-
-def seed_for(
-    throws: Iterable[Wanted] = (),
-    count: int = 3,
-    sides: int = 6,
-    *,
-    starter: tuple[int, int] | None = None,
-    start: int = 0,
-    limit: int = SEARCH_LIMIT,
-) -> str:
-    """A seed whose :class:`DiceSource` gives the wanted dice.
-
-    ``throws``: ``(index, faces)`` pairs; ``faces`` has ``count`` entries in 1..sides, or
-    ``None`` for "any face". ``starter=(seat, seats)`` also fixes throw 0, the engines'
-    starter draw (one die with ``seats`` faces; face f means seat f - 1 starts).
-    ``start`` shifts the search, to get a different seed with the same dice.
-    """
-    wanted: list[tuple[int, int, int, tuple[int | None, ...]]] = []
-    for index, faces in throws:
-        faces = tuple(faces)
-        if len(faces) != count:
-            raise ValueError(f"throw {index}: {len(faces)} faces given, count is {count}")
-        if any(f is not None and not 1 <= f <= sides for f in faces):
-            raise ValueError(f"throw {index}: faces {faces} not in 1..{sides}")
-        wanted.append((index, count, sides, faces))
-    if starter is not None:
-        seat, seats = starter
-        if not 0 <= seat < seats:
-            raise ValueError(f"starter seat {seat} not in 0..{seats - 1}")
-        if any(index == 0 for index, *_ in wanted):
-            raise ValueError("throw 0 is the starter draw; give either starter or throw 0")
-        wanted.append((0, 1, seats, (seat + 1,)))
-    indices = [w[0] for w in wanted]
-    if len(set(indices)) != len(indices):
-        raise ValueError(f"a throw index is given twice: {indices}")
-    tries = math.prod(w[2] ** sum(f is not None for f in w[3]) for w in wanted)
-    if tries * 20 > limit:
-        raise ValueError(
-            f"about {tries} tries expected: fix fewer faces (None = any) or build the "
-            "state with dataclasses.replace and fix only the next throw"
-        )
-    return _search(tuple(sorted(wanted)), start, limit)
-
-
-def with_dice(state: Any, *throws: Sequence[int | None], count: int = 3, sides: int = 6) -> Any:
-    """``state`` with a new seed so its next throws (from ``state.throws`` on) are ``throws``.
-
-    Works for any state dataclass that keeps ``seed`` and ``throws`` (the next throw index).
-    """
-    wanted = [(state.throws + k, faces) for k, faces in enumerate(throws)]
-    return replace(state, seed=seed_for(wanted, count=count, sides=sides))
+from engines.playout import Choose, Step, first_legal, playout
+from tests.engine_setups import random_choice, seed_str
 
 
 def new_state(engine: Any, options: Any, seats: int, seed: str | None = None, **changes: Any) -> Any:
@@ -130,7 +43,7 @@ def new_state(engine: Any, options: Any, seats: int, seed: str | None = None, **
 
 def apply_throw(engine: Any, state: Any, dice: tuple[int, ...]) -> tuple[Any, list[Any], LogEntry]:
     """Apply one throw that shows exactly ``dice``, checking what every game's throw records."""
-    after, events, entry = engine.apply(with_dice(state, dice, count=len(dice)), "r")
+    after, events, entry = engine.apply(state, "r", LoadedDice(dice))
     assert entry == LogEntry(seat=state.turn, code="r", dice=dice)
     assert after.last_dice == dice and after.last_seat == state.turn
     assert after.throws == state.throws + 1 and after.version == state.version + 1
@@ -164,44 +77,19 @@ def play(engine: Any, state: Any, codes: Iterable[str]) -> tuple[Any, list[Any],
     return state, events, log
 
 
-# one applied action of a playthrough: (state before, state after, events, log entry)
-Step = tuple[Any, Any, list[Any], Any]
-# picks one of the legal actions: choose(state, actions)
-Chooser = Callable[[Any, Sequence[Any]], Any]
-
-
-def _steps(engine: Any, state: Any, limit: int, choose: Chooser | None) -> list[Step]:
-    """Apply chosen legal actions until the game is over or ``limit`` actions are made."""
-    steps: list[Step] = []
-    while not state.finished and len(steps) < limit:
-        actions = engine.legal_actions(state)
-        assert actions, "no legal action in an unfinished game"
-        action = choose(state, actions) if choose else actions[0]
-        after, events, entry = engine.apply(state, action.code)
-        steps.append((state, after, events, entry))
-        state = after
-    return steps
-
-
 def play_out(
-    engine: Any, state: Any, limit: int = 1000, choose: Chooser | None = None
+    engine: Any, state: Any, limit: int = 1000, choose: Choose[Any] = first_legal
 ) -> tuple[Any, list[list[Any]], list[Any]]:
     """Play until the game is over: (final state, events per action, log entries).
 
     ``choose(state, actions)`` picks the action (default: the first legal one). Fails
     instead of hanging when the game is not over after ``limit`` actions.
     """
-    steps = _steps(engine, state, limit, choose)
+    steps = list(playout(engine, state, choose, limit))
     final = steps[-1][1] if steps else state
     if not final.finished:
         raise AssertionError(f"game not over after {limit} actions")
     return final, [events for _, _, events, _ in steps], [entry for *_, entry in steps]
-
-
-def random_choice(seed: int | str) -> Chooser:
-    """A ``choose`` for :func:`play_out`: a random legal action, the same ones for the same seed."""
-    rng = random.Random(seed)
-    return lambda _state, actions: rng.choice(actions)
 
 
 def play_random(
@@ -257,39 +145,9 @@ def states_of(start: Any, steps: Sequence[Step]) -> list[Any]:
 # ---------------------------------------------------------------- starting a game, options
 
 
-def starter_games(engine: Any, options: Any, seats: int) -> list[tuple[Any, list[Any]]]:
-    """For each seat, a new game (state, events) whose starter draw picks it, to start with throw 1."""
-    games = []
-    for seat in range(seats):
-        state, events = engine.new_game(options, seats, seed_for([], starter=(seat, seats)))
-        assert state.turn == state.current_player == seat
-        assert [(e.kind, e.seat) for e in events] == [("starter", seat)]
-        assert state.throws == 1 and state.version == 0
-        games.append((state, events))
-    return games
-
-
-def assert_starter_is_throw0(engine: Any, options: Any, games: int) -> None:
-    """For ``games`` seeds and every player count in turn, the starter is throw 0 of the dice source."""
-    counts = range(engine.min_players, engine.max_players + 1)
-    for i in range(games):
-        seed = seed_str(i * 7919)
-        seats = counts[i % len(counts)]
-        state, _ = engine.new_game(options, seats, seed)
-        assert state.turn == DiceSource(seed).throw(0, 1, sides=seats)[0] - 1
-
-
-def first_throws(engine: Any, options: Any, seed: str, count: int, throws: int = 1) -> list[Step]:
-    """The first ``throws`` rolls of a 4-seat game: each is the roller's and shows throw n (``count`` dice)."""
-    state, _ = engine.new_game(options, 4, seed)
-    steps: list[Step] = []
-    for n in range(1, throws + 1):
-        after, events, entry = engine.apply(state, "r")
-        assert entry.dice == DiceSource(seed).throw(n, count) == after.last_dice
-        assert entry.seat == state.turn == after.last_seat
-        steps.append((state, after, events, entry))
-        state = after
-    return steps
+def starter_games(engine: Any, options: Any, seats: int) -> list[tuple[Any, list[Event]]]:
+    """A new game for each seat as the starter (its throw 0 loaded), in seat order: (state, events)."""
+    return [engine.new_game(options, seats, seed_str(0), LoadedDice((seat + 1,))) for seat in range(seats)]
 
 
 def assert_options_refused(engine: Any, options_type: Any, raw: dict[str, Any], key: str, seats: int) -> None:
@@ -338,26 +196,13 @@ def valid_option_games(engine: Any, options: Any) -> list[Any]:
 
 # ---------------------------------------------------------------- property tests over whole games
 
-SEEDS = st.integers(0, 2**256 - 1).map(seed_str)
-CHOICE_SEEDS = st.integers(0, 2**32)
-
-
-def prop_settings(max_examples: int) -> settings:
-    """Hypothesis settings for whole-game properties: ``max_examples`` games, no deadline."""
-    return settings(max_examples=max_examples, deadline=None)
-
-
-def setups(options: st.SearchStrategy[Any], seats: st.SearchStrategy[int]) -> st.SearchStrategy[tuple[Any, ...]]:
-    """(options, seats, seed, choice seed): the arguments of :func:`playthrough` after the engine."""
-    return st.tuples(options, seats, SEEDS, CHOICE_SEEDS)
-
 
 def playthrough(
     engine: Any, options: Any, seats: int, seed: str, choice_seed: int | str = 0, *, limit: int
 ) -> tuple[Any, list[Step]]:
     """A new game with random legal choices, to its end or ``limit`` actions: (start, steps)."""
     start, _ = engine.new_game(options, seats, seed)
-    return start, _steps(engine, start, limit, random_choice(choice_seed))
+    return start, list(playout(engine, start, random_choice(choice_seed), limit))
 
 
 def assert_step_matches(before: Any, after: Any, entry: LogEntry, expected: dict[str, Any]) -> None:
@@ -368,6 +213,13 @@ def assert_step_matches(before: Any, after: Any, entry: LogEntry, expected: dict
         assert getattr(after, key) == value, (key, before, entry)
 
 
+def assert_won_alone(final: Any, done: Callable[[int], bool]) -> None:
+    """A race is over, and its winner is the only seat with every piece ``done`` (in the centre, home)."""
+    assert final.finished
+    assert [all(done(p) for p in final.of(seat)) for seat in range(final.seats)] == \
+        [seat == final.winner for seat in range(final.seats)]
+
+
 def assert_ends_within(steps: Sequence[Step], limit: int) -> Any:
     """The playthrough ended within ``limit`` actions, by its last one only: the final state."""
     assert steps and steps[-1][1].finished, f"not over after {limit} actions"
@@ -375,62 +227,3 @@ def assert_ends_within(steps: Sequence[Step], limit: int) -> Any:
     return steps[-1][1]
 
 
-def assert_json_round_trip(engine: Any, start: Any, steps: Sequence[Step]) -> None:
-    """Every state, event and log entry survives JSON text unchanged."""
-    for state in states_of(start, steps):
-        raw = json.loads(json.dumps(state.to_json()))
-        back = engine.state_from_json(raw)
-        assert back == state
-        assert back.to_json() == state.to_json()
-    for _, _, events, entry in steps:
-        for event in events:
-            assert json.loads(json.dumps(event.to_json())) == event.to_json()
-        assert LogEntry.from_json(json.loads(json.dumps(entry.to_json()))) == entry
-
-
-def assert_replay_and_tampering(engine: Any, options: Any, seats: int, seed: str, steps: Sequence[Step],
-                                tamper: int) -> None:
-    """The log replays to the final state; changing the dice or the seat of entry ``tamper`` (a
-    throw) is caught."""
-    log = [entry for *_, entry in steps]
-    assert replay(engine, options, seats, seed, log) == steps[-1][1]
-    entry = log[tamper]
-    assert entry.dice, "tamper with a throw"
-    wrong_dice = [*log[:tamper], entry._replace(dice=(entry.dice[0] % 6 + 1, *entry.dice[1:])), *log[tamper + 1:]]
-    with pytest.raises(ReplayMismatchError):
-        replay(engine, options, seats, seed, wrong_dice)
-    wrong_seat = [*log[:tamper], entry._replace(seat=(entry.seat + 1) % seats), *log[tamper + 1:]]
-    with pytest.raises(ReplayMismatchError):
-        replay(engine, options, seats, seed, wrong_seat)
-
-
-def whole_game_properties(
-    engine: Any, games: st.SearchStrategy[tuple[Any, ...]], props: settings, limit: int,
-    check_final: Callable[[tuple[Any, ...], Any], None] | None = None,
-) -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
-    """Every engine's property tests over playthroughs of ``games``, for a test module to name."""
-
-    @props
-    @given(games)
-    def ends_within_bound(setup: tuple[Any, ...]) -> None:
-        """The game ends within ``limit`` actions, by its last one only, and passes ``check_final``."""
-        final = assert_ends_within(playthrough(engine, *setup, limit=limit)[1], limit)
-        if check_final is not None:
-            check_final(setup, final)
-
-    @props
-    @given(games)
-    def json_round_trip(setup: tuple[Any, ...]) -> None:
-        """Every state, event and log entry of the game survives JSON."""
-        assert_json_round_trip(engine, *playthrough(engine, *setup, limit=limit))
-
-    @props
-    @given(games, st.data())
-    def replay_and_tampering(setup: tuple[Any, ...], data: st.DataObject) -> None:
-        """The log replays to the final state; changing the dice or seat of a throw is caught."""
-        _, steps = playthrough(engine, *setup, limit=limit)
-        throws = [i for i, (*_, entry) in enumerate(steps) if entry.dice]
-        options, seats, seed = setup[:3]
-        assert_replay_and_tampering(engine, options, seats, seed, steps, data.draw(st.sampled_from(throws)))
-
-    return ends_within_bound, json_round_trip, replay_and_tampering

@@ -25,7 +25,7 @@ import difflib
 import json
 import random
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,12 +34,11 @@ from engines import get_engine
 from engines.base import Action, Engine, Event, seed_digest
 from engines.lions import LIONS, OFFER, PASS, LionsState, pushed, sides
 from engines.lions_ai import LionsAI, codes_of, evaluate, whole_turns
+from engines.playout import Choose, playout
 
 GOLDEN_DIR = Path(__file__).with_name("golden")
 REGENERATE = "python -m tests.golden --regenerate"
 MAX_ACTIONS = 5000
-
-Choice = Callable[[Any, Sequence[Action]], Action]
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,7 @@ class Golden:
     seats: int
     seed: str
     options: Mapping[str, Any] = field(default_factory=dict)
-    choose: Choice | None = None
+    choose: Choose[Any] | None = None
 
 
 def _seed(label: str) -> str:
@@ -171,11 +170,11 @@ def transcript(
     options: Any,
     seats: int,
     seed: str,
-    choose: Choice = default_choice,
+    choose: Choose[Any] = default_choice,
     max_actions: int = MAX_ACTIONS,
 ) -> str:
     """Play one seeded game with ``engine`` and return its transcript text."""
-    state, events = engine.new_game(options, seats, seed)
+    start, events = engine.new_game(options, seats, seed)
     lines = [
         f"# game: {engine.code}",
         f"# options: {_compact(options.to_json())}",
@@ -184,13 +183,12 @@ def transcript(
         f"# sha256(seed): {seed_digest(seed)}",
         f"start {_events(events)}",
     ]
-    while not state.finished:
-        if state.version >= max_actions:
-            raise RuntimeError(f"{engine.code}: game not over after {max_actions} actions")
-        action = choose(state, engine.legal_actions(state))
-        state, events, entry = engine.apply(state, action.code)
+    state = start
+    for _, state, events, entry in playout(engine, start, choose, max_actions):
         dice = _compact(list(entry.dice)) if entry.dice else "-"
         lines.append(f"{state.version} s{entry.seat} {entry.code} {dice} {_events(events)}")
+    if not state.finished:
+        raise RuntimeError(f"{engine.code}: game not over after {max_actions} actions")
     lines.append(f"final {_compact(state.to_json())}")
     outcome = engine.outcome(state)
     lines.append(f"outcome {_compact(outcome.to_json() if outcome else None)}")

@@ -1,4 +1,5 @@
-"""engines/base.py: the dice source, seeds, replay, seat order and the JSON records."""
+"""engines/base.py: the dice source (fair and loaded), seeds, seat order and the JSON records; replay and
+the rest of the contract every engine keeps are checked in tests/test_engine_contract.py."""
 
 from __future__ import annotations
 
@@ -15,19 +16,16 @@ from engines.base import (
     DiceSource,
     EngineError,
     Event,
-    IllegalActionError,
     JsonData,
+    LoadedDice,
     LogEntry,
     OptionsError,
     Outcome,
-    ReplayMismatchError,
     new_seed,
     next_seat,
-    replay,
     seed_digest,
 )
-from engines.sosedi import ENGINE, SosediOptions
-from tests.engine_helpers import play, seed_for, seed_str
+from tests.engine_helpers import seed_str
 
 SEED = seed_str(0x5EED)
 
@@ -196,68 +194,6 @@ def test_new_seed_is_fresh_hex():
     assert all(re.fullmatch(r"[0-9a-f]{64}", s) for s in seeds)
 
 
-# ---------------------------------------------------------------- replay
-
-
-def _played(mode: str = "classic", seats: int = 3, seed: str = SEED, steps: int | None = None):
-    options = SosediOptions(mode=mode)
-    state, _ = ENGINE.new_game(options, seats, seed)
-    log: list[LogEntry] = []
-    while not state.finished and len(log) < (1000 if steps is None else steps):
-        state, _, entry = ENGINE.apply(state, "r")
-        log.append(entry)
-    return options, state, log
-
-
-@pytest.mark.parametrize("mode", ["classic", "reverse", "tower"])
-def test_replay_equals_live_state(mode):
-    options, state, log = _played(mode)
-    assert state.finished and len(log) > 5
-    assert replay(ENGINE, options, 3, SEED, log) == state
-    # and from a stored (JSON) log, mid-game too
-    stored = json.loads(json.dumps([e.to_json() for e in log[:5]]))
-    _, mid, _ = _played(mode, steps=5)
-    assert replay(ENGINE, options, 3, SEED, [LogEntry.from_json(r) for r in stored]) == mid
-
-
-def test_replay_rejects_tampered_dice():
-    options, _, log = _played()
-    i = len(log) // 2
-    d = log[i].dice
-    log[i] = log[i]._replace(dice=(d[0] % 6 + 1, *d[1:]))
-    with pytest.raises(ReplayMismatchError, match=f"action {i}"):
-        replay(ENGINE, options, 3, SEED, log)
-
-
-def test_replay_rejects_tampered_seat():
-    options, _, log = _played()
-    log[3] = log[3]._replace(seat=(log[3].seat + 1) % 3)
-    with pytest.raises(ReplayMismatchError, match="action 3"):
-        replay(ENGINE, options, 3, SEED, log)
-
-
-def test_replay_rejects_wrong_seed():
-    options, _, log = _played()
-    with pytest.raises(ReplayMismatchError):
-        replay(ENGINE, options, 3, seed_str(1), log)
-
-
-def test_replay_rejects_illegal_code():
-    options, _, log = _played()
-    log[2] = log[2]._replace(code="x")
-    with pytest.raises(IllegalActionError):
-        replay(ENGINE, options, 3, SEED, log)
-
-
-def test_replay_uses_logged_starter_from_seed():
-    # the starter comes from the seed, so a log replayed with another starter seed breaks
-    seed = seed_for([], starter=(2, 3))
-    state, _ = ENGINE.new_game(SosediOptions(), 3, seed)
-    state, _, log = play(ENGINE, state, ["r"])
-    assert log[0].seat == 2
-    assert replay(ENGINE, SosediOptions(), 3, seed, log) == state
-
-
 # ---------------------------------------------------------------- seats
 
 
@@ -320,38 +256,28 @@ def test_options_error_carries_key_and_limits():
     assert "chips" in str(err)
 
 
-# ---------------------------------------------------------------- the test helpers
+# ---------------------------------------------------------------- loaded dice
 
 
-def test_seed_for_gives_the_wanted_dice():
-    seed = seed_for([(4, (6, 1, 6))])
-    assert DiceSource(seed).throw(4, 3) == (6, 1, 6)
-    seed = seed_for([(1, (2, None, 5))], starter=(3, 5))
-    assert DiceSource(seed).throw(0, 1, sides=5) == (4,)
-    first = DiceSource(seed).throw(1, 3)
-    assert first[0] == 2 and first[2] == 5
-    seed = seed_for([(2, (4,)), (3, (1,))], count=1, sides=4)
-    assert DiceSource(seed).throw(2, 1, sides=4) == (4,)
-    assert DiceSource(seed).throw(3, 1, sides=4) == (1,)
-    assert seed_for([(4, (6, 1, 6))], start=10**6) != seed_for([(4, (6, 1, 6))])
+def test_loaded_dice_show_the_given_faces_in_order() -> None:
+    dice = LoadedDice((6, 1, 6), (4,), (2, 3))
+    assert dice.throw(7, 3) == (6, 1, 6) and dice.left == 2
+    assert dice.die(8) == 4
+    assert dice.throw(0, 2, sides=3) == (2, 3) and dice.left == 0
 
 
-@pytest.mark.parametrize(
-    ("throws", "kwargs"),
-    [
-        ([(1, (1, 2))], {}),  # wrong count
-        ([(1, (0, 2, 3))], {}),  # face out of range
-        ([(1, (7, 2, 3))], {}),
-        ([(0, (1, 2, 3))], {"starter": (0, 3)}),  # throw 0 twice
-        ([(1, (1, 2, 3)), (1, (1, 2, 3))], {}),
-        ([], {"starter": (3, 3)}),
-        ([(1, (1, 2, 3)), (2, (1, 2, 3)), (3, (1, 2, 3))], {}),  # far too expensive
-    ],
-)
-def test_seed_for_rejects_bad_requests(throws, kwargs):
+@pytest.mark.parametrize(("faces", "count", "sides"), [((1, 2), 3, 6), ((1, 2, 3), 1, 6), ((7,), 1, 6),
+                                                        ((0,), 1, 6), ((3,), 1, 2)])
+def test_loaded_dice_refuse_a_throw_they_do_not_hold(faces, count, sides) -> None:
     with pytest.raises(ValueError):
-        seed_for(throws, **kwargs)
+        LoadedDice(faces).throw(1, count, sides)
 
+
+def test_loaded_dice_run_out() -> None:
+    dice = LoadedDice((5,))
+    dice.die(1)
+    with pytest.raises(ValueError):
+        dice.die(2)
 
 
 @dataclass(frozen=True, slots=True)

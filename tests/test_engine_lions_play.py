@@ -1,4 +1,5 @@
-"""engines/lions.py over whole games: properties of random legal play, JSON and replays.
+"""engines/lions.py over whole games: properties of random legal play (JSON and replays, as for
+every engine, in tests/test_engine_contract.py).
 
 The scenario tests per rule are in tests/test_engine_lions.py. Here games are played with
 random legal choices (the meta actions «Предложить ничью» and «Сдаться» only now and
@@ -12,16 +13,14 @@ one to three circles over at most three pieces each moving once (rule 2).
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections import Counter
 from typing import Any
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from engines.base import LogEntry, replay
+from engines.base import LogEntry
 from engines.lions import (
     ENGINE,
     FEW_PIECES,
@@ -35,54 +34,19 @@ from engines.lions import (
     sides,
 )
 from engines.lions_board import NEIGHBOUR_MASKS, SIZE
-from tests.engine_helpers import (
-    CHOICE_SEEDS,
-    SEEDS,
-    assert_json_round_trip,
-    assert_replays,
-    kinds,
-    prop_settings,
-    seed_str,
-    states_of,
-)
+from engines.playout import playout
+from tests.engine_helpers import assert_replays, kinds, seed_str, states_of
+from tests.engine_setups import GAME_SETUPS, LIONS_META, lions_chooser
 
-LIMIT = 400  # actions per property game (about a hundred turns)
-PROPS = prop_settings(25)
-SETUPS = st.tuples(st.builds(LionsOptions, lions_seat=st.sampled_from([0, 1])), SEEDS, CHOICE_SEEDS)
-META = ("offer", "resign")
+SPEC = GAME_SETUPS["lions"]
+LIMIT, SETUPS, PROPS = SPEC.max_actions, SPEC.setups, SPEC.props
 
 
-def chooser(seed: int | str, meta: float = 0.005):
-    """Random legal actions, shaped like a player's turn: a picked piece mostly steps, «Отменить
-    шаг» now and then; offers and resignations with probability ``meta``."""
-    rng = random.Random(seed)
-
-    def choose(state: LionsState, actions: list) -> Any:
-        if rng.random() < meta or state.draw_offer is not None:
-            return rng.choice(actions)
-        calm = [a for a in actions if a.kind not in META]
-        moves = [a for a in calm if a.kind == "step"]
-        if moves and len(state.segments[-1]) == 1 and rng.random() < 0.9:
-            return rng.choice(moves)  # a piece just picked steps
-        undo = [a for a in calm if a.kind == "undo"]
-        if undo and rng.random() < 0.05:
-            return undo[0]
-        return rng.choice([a for a in calm if a.kind != "undo"] or actions)
-
-    return choose
-
-
-def run(options: LionsOptions, seed: str, choice_seed: int | str, limit: int = LIMIT, meta: float = 0.005):
-    """A new game played with :func:`chooser`: (start, steps) as in tests/engine_helpers.py."""
-    state, _ = ENGINE.new_game(options, 2, seed)
-    start, choose, steps = state, chooser(choice_seed, meta), []
-    while not state.finished and len(steps) < limit:
-        actions = ENGINE.legal_actions(state)
-        assert actions, "no legal action in an unfinished game"
-        after, events, entry = ENGINE.apply(state, choose(state, actions).code)
-        steps.append((state, after, events, entry))
-        state = after
-    return start, steps
+def run(options: LionsOptions, seats: int, seed: str, choice_seed: int | str, limit: int = LIMIT,
+        meta: float = 0.005):
+    """A new game played with :func:`lions_chooser`: (start, steps) as in tests/engine_helpers.py."""
+    start, _ = ENGINE.new_game(options, seats, seed)
+    return start, list(playout(ENGINE, start, lions_chooser(choice_seed, meta), limit))
 
 
 def trapped(mover: int, opp: int) -> int:
@@ -164,32 +128,11 @@ def test_prop_invariants_of_every_step(setup):
 
 @PROPS
 @given(SETUPS)
-def test_prop_every_legal_action_applies(setup):
+def test_prop_every_legal_action_keeps_the_invariants(setup):
     start, steps = run(*setup, limit=150)
     for state in states_of(start, steps):
         for action in ENGINE.legal_actions(state):
-            after, _, entry = ENGINE.apply(state, action.code)
-            assert entry.code == action.code and entry.seat == state.current_player
-            check_state(after)
-
-
-@PROPS
-@given(SETUPS)
-def test_prop_json_round_trip_every_step(setup):
-    assert_json_round_trip(ENGINE, *run(*setup))
-
-
-@PROPS
-@given(SETUPS)
-def test_prop_replay_reproduces_every_state(setup):
-    options, seed, _ = setup
-    start, steps = run(*setup)
-    log = [entry for *_, entry in steps]
-    for k in (0, len(log) // 2, len(log)):
-        state = steps[k - 1][1] if k else start
-        assert_replays(ENGINE, options, 2, seed, state, log[:k])
-        raw = json.loads(json.dumps([e.to_json() for e in log[:k]]))
-        assert replay(ENGINE, options, 2, seed, [LogEntry.from_json(e) for e in raw]) == state
+            check_state(ENGINE.apply(state, action.code)[0])
 
 
 @PROPS
@@ -220,7 +163,7 @@ def test_random_play_many_games():
     ends: Counter[str] = Counter()
     for i in range(40):
         options = LionsOptions(lions_seat=i % 2)
-        _, steps = run(options, seed_str(9000 + i), i, limit=1500, meta=0.002)
+        _, steps = run(options, 2, seed_str(9000 + i), i, limit=1500, meta=0.002)
         for before, after, events, entry in steps:
             check_step(before, after, events, entry)
             seen.update(kinds(events))
@@ -239,18 +182,24 @@ def test_random_play_reaches_every_ending():
     isolations = 0
     for i in range(12):
         state, _ = ENGINE.new_game(LionsOptions(lions_seat=i % 2), 2, seed_str(500 + i))
-        rng = random.Random(i)
-        while not state.finished and state.version < 4000:
-            actions = [a for a in ENGINE.legal_actions(state) if a.kind not in (*META, "undo")]
-            if state.turn == i % 2:  # this side hunts greedily, the other plays at random
-                action = max(actions, key=lambda a: _gain(state, a.code) + rng.random())
-            else:
-                action = rng.choice(actions)
-            state, events, _ = ENGINE.apply(state, action.code)
-            isolations += sum(1 for e in events if e.kind == "turn" and e.data["isolated"])
-        ends[state.end or "running"] += 1
+        steps = list(playout(ENGINE, state, hunter(i % 2, random.Random(i)), 4000))
+        isolations += sum(1 for *_, events, _ in steps for e in events if e.kind == "turn" and e.data["isolated"])
+        ends[steps[-1][1].end or "running"] += 1
     assert ends["all_taken"] >= 1 and ends["quiet"] >= 1
     assert isolations >= 1
+
+
+def hunter(greedy: int, rng: random.Random):
+    """Capture-seeking play: seat ``greedy`` takes the action that gains most (ties at random),
+    the other a random one; neither offers, resigns or undoes."""
+
+    def choose(state: LionsState, actions: list) -> Any:
+        calm = [a for a in actions if a.kind not in (*LIONS_META, "undo")]
+        if state.turn == greedy:
+            return max(calm, key=lambda a: _gain(state, a.code) + rng.random())
+        return rng.choice(calm)
+
+    return choose
 
 
 def _gain(state: LionsState, code: str) -> int:
@@ -268,7 +217,7 @@ def test_random_play_meta_actions_end_games(lions_seat):
     """With offers and resignations common, games end by them, and the outcome says so."""
     ends: Counter[str] = Counter()
     for i in range(30):
-        _, steps = run(LionsOptions(lions_seat=lions_seat), seed_str(i), i, limit=400, meta=0.2)
+        _, steps = run(LionsOptions(lions_seat=lions_seat), 2, seed_str(i), i, limit=400, meta=0.2)
         final = steps[-1][1]
         if final.finished:
             ends[final.end] += 1

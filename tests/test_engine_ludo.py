@@ -2,8 +2,9 @@
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine numbered
 rules of the engine docstring, 8 and 9 being the option ``bonuses``; ``test_settled_...`` for
-the points the docstring settles). Dice are never faked: ``with_dice`` searches a seed whose
-next throw really is the wanted one. Mid-game positions are built with dataclasses.replace.
+the points the docstring settles). Throws are loaded: a test names the faces it wants
+(``LoadedDice``) and the engine rolls them through its own dice path. Mid-game positions are
+built with dataclasses.replace.
 
 Positions list every seat's four pieces in seat order as progress: Y (the yard), 0..50 on the
 circuit counted from the colour's start cell, 51..55 in the colour's lane, C (the centre).
@@ -11,16 +12,13 @@ circuit counted from the colour's start cell, 51..55 in the colour's lane, C (th
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import replace
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from engines import GAMES, get_engine
-from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry
+from engines.base import Action, Event, IllegalActionError, LogEntry
 from engines.ludo import (
     EFFECT_CAPTURE,
     EFFECT_CENTRE,
@@ -38,24 +36,20 @@ from tests.engine_helpers import (
     apply_choice,
     assert_nothing_legal,
     assert_options_refused,
-    assert_player_count_refused,
     assert_step_matches,
-    first_throws,
+    assert_won_alone,
     flag_option_games,
     kinds,
     new_state,
-    play_out,
     play_random,
     playthrough,
-    prop_settings,
     random_wins,
     roll_die,
     seed_str,
-    setups,
     starter_games,
     states_of,
-    whole_game_properties,
 )
+from tests.engine_setups import GAME_SETUPS
 
 Y = -1  # the yard
 C = 56  # the centre
@@ -97,8 +91,8 @@ def exit_action() -> Action:
 
 
 def move_action(piece: int, start: int, to: int, effect: int) -> Action:
-    """The ``p<i>`` action: args (piece no. from 1, from + 1, to + 1, effect)."""
-    return Action(f"p{piece}", "move", (piece + 1, start + 1, to + 1, effect))
+    """The ``p<i>`` action: the piece numbered from 1, from + 1, to + 1, the effect."""
+    return Action(f"p{piece}", "move", {"piece": piece + 1, "start": start + 1, "to": to + 1, "effect": effect})
 
 
 def exited(seat: int, piece: int) -> Event:
@@ -467,16 +461,18 @@ def test_settled_pieces_in_one_place_are_one_choice():
 
 
 def test_settled_action_args():
-    """(piece no., from + 1, to + 1, effect); an exit has no args."""
+    """The piece (numbered from 1), from + 1, to + 1 and the effect; an exit has no args."""
+
+    def shown(code: str, piece: int, start: int, to: int, effect: int) -> Action:
+        return Action(code, "move", {"piece": piece, "start": start, "to": to, "effect": effect})
+
     state = game(4, (Y, 10, 48, 53), (1, C, C, C))  # colour 1 alone on cell 14
     assert (EFFECT_NONE, EFFECT_CAPTURE, EFFECT_CENTRE, EFFECT_SAFE) == (0, 1, 2, 3)
-    assert move_actions(state, 0, 4) == [Action("p1", "move", (2, 11, 15, EFFECT_CAPTURE)),
-                                         Action("p2", "move", (3, 49, 53, EFFECT_NONE))]
-    assert move_actions(state, 0, 3) == [Action("p1", "move", (2, 11, 14, EFFECT_SAFE)),
-                                         Action("p2", "move", (3, 49, 52, EFFECT_NONE)),
-                                         Action("p3", "move", (4, 54, 57, EFFECT_CENTRE))]
-    assert move_actions(state, 0, 6) == [Action("e", "exit"), Action("p1", "move", (2, 11, 17, EFFECT_NONE)),
-                                         Action("p2", "move", (3, 49, 55, EFFECT_NONE))]
+    assert move_actions(state, 0, 4) == [shown("p1", 2, 11, 15, EFFECT_CAPTURE), shown("p2", 3, 49, 53, EFFECT_NONE)]
+    assert move_actions(state, 0, 3) == [shown("p1", 2, 11, 14, EFFECT_SAFE), shown("p2", 3, 49, 52, EFFECT_NONE),
+                                         shown("p3", 4, 54, 57, EFFECT_CENTRE)]
+    assert move_actions(state, 0, 6) == [Action("e", "exit"), shown("p1", 2, 11, 17, EFFECT_NONE),
+                                         shown("p2", 3, 49, 55, EFFECT_NONE)]
 
 
 # ====================================================================== rule 8: bonus throws
@@ -593,7 +589,7 @@ def test_rule9_a_block_on_your_start_cell_keeps_you_in_the_yard():
 def test_rule9_a_block_on_a_safe_cell_blocks_too():
     star = progress_at(2, 8)
     state = game(2, (5, C, C, C), (star, star, C, C), bonuses=True)
-    assert [m.args[2] for m in move_actions(state, 0, 2)] == [8]
+    assert [m.args["to"] for m in move_actions(state, 0, 2)] == [8]
     assert move_actions(state, 0, 3) == [] and move_actions(state, 0, 4) == []
 
 
@@ -620,11 +616,9 @@ def test_settled_starter_drawn_from_throw0(seats):
         assert not state.finished and state.winner is None
 
 
-def test_settled_first_throw_is_throw1_with_one_die():
-    seed = seed_str(77)
-    ((_, _, events, entry),) = first_throws(ENGINE, LudoOptions(), seed, count=1)
-    assert entry.dice == (DiceSource(seed).die(1),)
-    assert events[0].data == {"die": entry.dice[0]}
+def test_settled_a_throw_is_one_die():
+    _, events, entry = ENGINE.apply(game(4), "r")
+    assert len(entry.dice) == 1 and events[0].data == {"die": entry.dice[0]}
 
 
 # ====================================================================== options
@@ -635,9 +629,7 @@ def test_options_bonuses_must_be_a_bool(value):
     assert_options_refused(ENGINE, LudoOptions, {"bonuses": value}, "bonuses", 3)
 
 
-@pytest.mark.parametrize("seats", [0, 1, 5, 6])
-def test_options_player_count(seats):
-    assert_player_count_refused(ENGINE, LudoOptions(), seats)
+def test_options_two_to_four_players():
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
 
 
@@ -645,7 +637,7 @@ def test_options_player_count(seats):
 def test_options_valid(raw):
     states = flag_option_games(ENGINE, raw, "bonuses")
     assert [len(state.pieces) for state in states] == [4 * seats for seats in range(2, 5)]
-    assert ENGINE.code == "ludo" and get_engine("ludo") is ENGINE and GAMES["ludo"] is ENGINE
+    assert ENGINE.code == "ludo"
 
 
 # ====================================================================== actions
@@ -675,17 +667,6 @@ def test_move_phase_without_an_exit_rejects_e():
 def test_after_the_end_nothing_is_legal():
     state, _ = roll(game(2, (53, C, C, C)), 3)
     assert_nothing_legal(ENGINE, state, ("r", "e", "p0"))
-    state, _, _ = play_out(ENGINE, ENGINE.new_game(LudoOptions(), 2, seed_str(5))[0], limit=MAX_ACTIONS)
-    assert_nothing_legal(ENGINE, state)
-
-
-def test_state_json_round_trip_in_the_move_phase():
-    state, _ = roll(game(3, (10, Y, 52, C), (4, 4, Y, 51), (C, 30, Y, Y), turn=0, bonuses=True, sixes=1), 6)
-    assert state.phase == "move" and state.moves
-    back = ENGINE.state_from_json(json.loads(json.dumps(state.to_json())))
-    assert back == state
-    assert ENGINE.legal_actions(back) == ENGINE.legal_actions(state)
-    assert ENGINE.apply(back, "p0")[0] == ENGINE.apply(state, "p0")[0]
 
 
 # ====================================================================== independent move rules
@@ -749,7 +730,7 @@ def ref_moves(pieces: tuple[int, ...], seats: int, seat: int, die: int, bonuses:
 
 
 def ref_actions(moves) -> list[Action]:
-    return [Action(code, "exit") if start == Y else Action(code, "move", (i + 1, start + 1, to + 1, effect))
+    return [Action(code, "exit") if start == Y else move_action(i, start, to, effect)
             for code, i, start, to, effect in sorted(moves)]
 
 
@@ -792,20 +773,14 @@ def reference_step(before: LudoState, entry: LogEntry) -> dict:
 
 # ====================================================================== properties
 
-MAX_ACTIONS = 3000  # longest of 3000 random games (2-4 seats, either option): 984 actions
-SETUPS = setups(st.builds(LudoOptions, bonuses=st.booleans()), st.integers(2, 4))
-PROPS = prop_settings(15)
+SPEC = GAME_SETUPS["ludo"]
+MAX_ACTIONS, SETUPS, PROPS = SPEC.max_actions, SPEC.setups, SPEC.props
 
 
-def winner_alone_in_the_centre(_setup: tuple, final: LudoState) -> None:
-    """The winner has all four pieces in the centre, nobody else has."""
-    assert final.of(final.winner) == (C, C, C, C)
-    assert all(final.of(s) != (C, C, C, C) for s in range(final.seats) if s != final.winner)
-
-
-# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
-(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
- test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_alone_in_the_centre)
+@PROPS
+@given(SETUPS)
+def test_prop_the_winner_alone_has_all_four_pieces_in_the_centre(setup):
+    assert_won_alone(playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1][-1][1], lambda piece: piece == C)
 
 
 @PROPS

@@ -1,11 +1,12 @@
 """engines/parchis.py against THE SPEC (shared/rules/parchis.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine rules
-the engine docstring numbers, ``test_settled_...`` for the points it settles). Dice are
-never faked: ``with_dice`` searches a seed whose next throw really is the wanted one.
-Mid-game positions are built with dataclasses.replace; positions are written as a
-piece's progress from its exit (0..63 on the circuit, 64..70 the corridor, 71 the
-centre, -1 at home), and :func:`at` turns a circuit cell number into that progress.
+the engine docstring numbers, ``test_settled_...`` for the points it settles). Throws
+are loaded: a test names the faces it wants (``LoadedDice``) and the engine rolls them
+through its own dice path. Mid-game positions are built with dataclasses.replace;
+positions are written as a piece's progress from its exit (0..63 on the circuit, 64..70
+the corridor, 71 the centre, -1 at home), and :func:`at` turns a circuit cell number
+into that progress.
 
 The property tests check every step of random games against :func:`ref_action`, a
 straightforward re-implementation of the rules that walks the board cell by cell.
@@ -13,16 +14,14 @@ straightforward re-implementation of the rules that walks the board cell by cell
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry
+from engines.base import Action, Event, IllegalActionError, LogEntry
 from engines.parchis import (
     EFFECT_CAPTURE,
     EFFECT_CENTRE,
@@ -42,24 +41,20 @@ from engines.parchis import (
 from tests.engine_helpers import (
     apply_choice,
     assert_nothing_legal,
-    assert_player_count_refused,
     assert_step_matches,
-    first_throws,
+    assert_won_alone,
     kinds,
     new_state,
     play_out,
     playthrough,
-    prop_settings,
-    random_choice,
     random_wins,
     roll_die,
     seed_str,
-    setups,
     starter_games,
     states_of,
     valid_option_games,
-    whole_game_properties,
 )
+from tests.engine_setups import GAME_SETUPS, random_choice
 
 HOME = -1
 CENTRE = 71
@@ -144,9 +139,17 @@ def where(colour: int, progress: int) -> tuple[int, int]:
     return WHERE_CENTRE, 0
 
 
+def shown(code: str, piece: int, start_where: int, start: int, to_where: int, to: int, effect: int,
+          bonus: int = 0) -> Action:
+    """A move button: the piece (numbered from 1), where from and to (a place and its number),
+    the effect, the bonus count played (0 for a throw)."""
+    return Action(code, "move", {"piece": piece, "start_where": start_where, "start": start, "to_where": to_where,
+                                 "to": to, "effect": effect, "bonus": bonus})
+
+
 def move_action(piece: int, start: int, to: int, effect: int, bonus: int = 0, colour: int = 0) -> Action:
-    """The ``p<i>`` button: (piece no., from where, from no., to where, to no., effect, bonus count or 0)."""
-    return Action(f"p{piece}", "move", (piece + 1, *where(colour, start), *where(colour, to), effect, bonus))
+    """The ``p<i>`` button of moving ``piece`` (from 0) from progress ``start`` to ``to``."""
+    return shown(f"p{piece}", piece + 1, *where(colour, start), *where(colour, to), effect, bonus)
 
 
 def targets(state: ParchisState) -> list[tuple[str, int]]:
@@ -183,7 +186,9 @@ def test_rule1_circuit_runs_from_68_to_1():
         move_action(0, at(1, 66), at(1, 2), EFFECT_NONE, colour=1),
         move_action(1, at(1, 30), at(1, 34), EFFECT_SAFE, colour=1),
     ]
-    assert ENGINE.legal_actions(state)[0].args[:5] == (1, WHERE_CIRCUIT, 66, WHERE_CIRCUIT, 2)
+    args = ENGINE.legal_actions(state)[0].args
+    assert [args[k] for k in ("piece", "start_where", "start", "to_where", "to")] == [1, WHERE_CIRCUIT, 66,
+                                                                                     WHERE_CIRCUIT, 2]
     after, events = pick(state, "p0")
     assert events == [mv(1, 0, 44, 48, 4)]
     assert after.of(1) == (48, 8, HOME, HOME) and cell_number(1, 48) == 2
@@ -201,8 +206,7 @@ def test_rule1_turns_into_the_corridor_after_the_turn_off_cell(colour):
     before = game(4, turn=colour, pieces={colour: (start, 10, HOME, HOME),
                                           other: (at(other, beyond), HOME, HOME, HOME)})
     state, events = roll(before, 3)
-    assert ENGINE.legal_actions(state)[0] == Action("p0", "move", (1, WHERE_CIRCUIT, cell, WHERE_CORRIDOR, 1,
-                                                                   EFFECT_SAFE, 0))
+    assert ENGINE.legal_actions(state)[0] == shown("p0", 1, WHERE_CIRCUIT, cell, WHERE_CORRIDOR, 1, EFFECT_SAFE)
     after, events = pick(state, "p0")
     assert events == [mv(colour, 0, 61, 64, 3)]
     assert after.of(colour)[0] == 64 and after.of(other)[0] == at(other, beyond)
@@ -443,7 +447,7 @@ def test_rule5_the_bonus_is_a_choice_when_several_pieces_can_use_it():
     assert state.phase == "move" and state.count == 20 and state.bonus and state.turn == 0
     assert ENGINE.legal_actions(state) == [move_action(0, 4, 24, EFFECT_SAFE, 20),
                                            move_action(1, 30, 50, EFFECT_NONE, 20)]
-    assert [a.args[4] for a in ENGINE.legal_actions(state)] == [29, 55]
+    assert [a.args["to"] for a in ENGINE.legal_actions(state)] == [29, 55]
     after, events = pick(state, "p1")
     assert events == [mv(0, 1, 30, 50, 20, bonus=True)]
     assert after.of(0) == (4, 50, HOME, HOME) and after.turn == 1
@@ -453,7 +457,9 @@ def test_rule5_reaching_the_centre_counts_10():
     state, _ = roll(game(4, turn=0, pieces={0: (68, 20, HOME, HOME)}), 3)
     assert ENGINE.legal_actions(state) == [move_action(0, 68, CENTRE, EFFECT_CENTRE),
                                            move_action(1, 20, 23, EFFECT_NONE)]
-    assert ENGINE.legal_actions(state)[0].args == (1, WHERE_CORRIDOR, 5, WHERE_CENTRE, 0, EFFECT_CENTRE, 0)
+    assert ENGINE.legal_actions(state)[0].args == {"piece": 1, "start_where": WHERE_CORRIDOR, "start": 5,
+                                                   "to_where": WHERE_CENTRE, "to": 0, "effect": EFFECT_CENTRE,
+                                                   "bonus": 0}
     after, events = pick(state, "p0")
     assert events == [mv(0, 0, 68, CENTRE, 3), Event("centre", seat=0, data={"piece": 0}), mv(0, 1, 20, 30, 10, True)]
     assert after.of(0) == (CENTRE, 30, HOME, HOME) and after.turn == 1
@@ -659,11 +665,9 @@ def test_settled_starter_drawn_from_throw0(seats):
         assert state.sixes == 0 and state.moved == -1 and not state.finished and state.winner is None
 
 
-def test_settled_first_throw_is_throw1_with_one_die():
-    seed = seed_str(77)
-    ((_, _, events, entry),) = first_throws(ENGINE, ParchisOptions(), seed, count=1)
-    assert entry.dice == (DiceSource(seed).die(1),)
-    assert events[0].data == {"die": entry.dice[0]}
+def test_settled_a_throw_is_one_die():
+    _, events, entry = ENGINE.apply(game(4), "r")
+    assert len(entry.dice) == 1 and events[0].data == {"die": entry.dice[0]}
 
 
 def test_settled_two_players_sit_opposite():
@@ -707,17 +711,17 @@ def test_action_args_for_the_buttons():
     before = game(4, turn=0, pieces={0: (61, 68, at(0, 15), at(0, 6)), 1: (at(1, 9), HOME, HOME, HOME)})
     state, _ = roll(before, 3)
     assert ENGINE.legal_actions(state) == [
-        Action("p0", "move", (1, WHERE_CIRCUIT, 66, WHERE_CORRIDOR, 1, EFFECT_SAFE, 0)),
-        Action("p1", "move", (2, WHERE_CORRIDOR, 5, WHERE_CENTRE, 0, EFFECT_CENTRE, 0)),
-        Action("p2", "move", (3, WHERE_CIRCUIT, 15, WHERE_CIRCUIT, 18, EFFECT_NONE, 0)),
-        Action("p3", "move", (4, WHERE_CIRCUIT, 6, WHERE_CIRCUIT, 9, EFFECT_CAPTURE, 0)),
+        shown("p0", 1, WHERE_CIRCUIT, 66, WHERE_CORRIDOR, 1, EFFECT_SAFE, 0),
+        shown("p1", 2, WHERE_CORRIDOR, 5, WHERE_CENTRE, 0, EFFECT_CENTRE, 0),
+        shown("p2", 3, WHERE_CIRCUIT, 15, WHERE_CIRCUIT, 18, EFFECT_NONE, 0),
+        shown("p3", 4, WHERE_CIRCUIT, 6, WHERE_CIRCUIT, 9, EFFECT_CAPTURE, 0),
     ]
 
 
 def test_action_args_of_an_exit():
-    """An exit is always the only legal move and is played at once; shown, it is (effect,)."""
+    """An exit is always the only legal move and is played at once; shown, it names its effect."""
     waiting = replace(game(4, turn=0), phase="move", count=5, moves=(("e", 1, HOME, 0, EFFECT_CAPTURE),))
-    assert ENGINE.legal_actions(waiting) == [Action("e", "exit", (EFFECT_CAPTURE,))]
+    assert ENGINE.legal_actions(waiting) == [Action("e", "exit", {"effect": EFFECT_CAPTURE})]
 
 
 @pytest.mark.parametrize("code", ["", "x", "R", "r ", "roll", "p0", "p1", "e"])
@@ -737,18 +741,6 @@ def test_move_phase_rejects_other_codes(code):
 def test_after_the_end_nothing_is_legal():
     after, _ = roll(game(4, turn=0, pieces={0: (CENTRE, CENTRE, CENTRE, 70)}), 1)
     assert_nothing_legal(ENGINE, after, ("r", "p0", "p3", "e"))
-    state, _, _ = play_out(ENGINE, ENGINE.new_game(ParchisOptions(), 2, seed_str(5))[0], limit=MAX_ACTIONS)
-    assert_nothing_legal(ENGINE, state)
-
-
-def test_state_json_round_trip_in_the_move_phase():
-    state, _ = roll(game(4, turn=0, pieces={0: (at(0, 6), at(0, 35), HOME, HOME), 1: (at(1, 9), HOME, HOME, HOME)},
-                         stamps={(1, 0): 3}), 3)
-    state, _ = pick(state, "p0")
-    assert state.phase == "move" and state.bonus
-    back = ENGINE.state_from_json(json.loads(json.dumps(state.to_json())))
-    assert back == state and back.moves == state.moves
-    assert ENGINE.apply(back, "p1")[0] == ENGINE.apply(state, "p1")[0]
 
 
 # ====================================================================== options
@@ -763,9 +755,7 @@ def test_options_valid(raw):
     assert ENGINE.code == "parchis"
 
 
-@pytest.mark.parametrize("seats", [0, 1, 5, 6])
-def test_options_player_count(seats):
-    assert_player_count_refused(ENGINE, ParchisOptions(), seats)
+def test_options_two_to_four_players():
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
 
 
@@ -896,20 +886,8 @@ def test_reference_agrees_on_the_scenarios_above():
 
 # ====================================================================== properties
 
-MAX_ACTIONS = 3000  # longest of 1800 random games: 859 actions (4 players)
-SETUPS = setups(st.just(ParchisOptions()), st.integers(2, 4))
-PROPS = prop_settings(15)
-
-
-def winner_alone_in_the_centre(_setup: tuple, final: ParchisState) -> None:
-    """The winner has all four pieces in the centre, nobody else has."""
-    assert final.of(final.winner) == (CENTRE,) * 4
-    assert all(final.of(s) != (CENTRE,) * 4 for s in range(final.seats) if s != final.winner)
-
-
-# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
-(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
- test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_alone_in_the_centre)
+SPEC = GAME_SETUPS["parchis"]
+MAX_ACTIONS, SETUPS, PROPS = SPEC.max_actions, SPEC.setups, SPEC.props
 
 
 @PROPS
@@ -973,6 +951,12 @@ def test_prop_board_invariants_and_captures(setup):
         for a, b in combinations(range(4 * seats), 2):
             if a // 4 != b // 4 and where_[a] is not None and where_[a] == where_[b]:
                 assert (after.stamps[a] > after.stamps[b]) == (arrival[a] > arrival[b]), (a, b, after)
+
+
+@PROPS
+@given(SETUPS)
+def test_prop_the_winner_alone_has_all_four_pieces_in_the_centre(setup):
+    assert_won_alone(playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1][-1][1], lambda piece: piece == CENTRE)
 
 
 # ====================================================================== random play

@@ -1,12 +1,12 @@
 """engines/shishbesh.py against THE SPEC (shared/rules/shishbesh.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine rules the
-engine docstring numbers, ``test_settled_...`` for the points it settles). Dice are never
-faked: ``with_dice`` searches a seed whose next two-dice throw really is the wanted one.
-Mid-game positions are built with dataclasses.replace; positions are a piece's own count:
-P (the park), 0..48 on the circuit from its own end cell (long board 0..56), then the
-home cells (49..52, long 57..61). :func:`at` turns an absolute cell of the sketches
-(positions of the bottom player, seat 0) into another seat's position.
+engine docstring numbers, ``test_settled_...`` for the points it settles). Throws are
+loaded: a test names the faces it wants (``LoadedDice``) and the engine rolls them through
+its own dice path. Mid-game positions are built with dataclasses.replace; positions are a
+piece's own count: P (the park), 0..48 on the circuit from its own end cell (long board
+0..56), then the home cells (49..52, long 57..61). :func:`at` turns an absolute cell of the
+sketches (positions of the bottom player, seat 0) into another seat's position.
 
 The property tests check every step of random games against :func:`ref_action`, a
 straightforward re-implementation of the rules (rule 2's both-dice filter included),
@@ -20,10 +20,8 @@ from dataclasses import replace
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from engines import GAMES
-from engines.base import Action, DiceSource, Event, IllegalActionError, LogEntry
+from engines.base import Action, Event, IllegalActionError, LogEntry
 from engines.shishbesh import (
     EFFECT_CAPTURE,
     EFFECT_HOME,
@@ -41,23 +39,18 @@ from tests.engine_helpers import (
     apply_throw,
     assert_nothing_legal,
     assert_options_refused,
-    assert_player_count_refused,
-    assert_starter_is_throw0,
     assert_step_matches,
+    assert_won_alone,
     kinds,
     new_state,
     play_out,
     playthrough,
-    prop_settings,
-    random_choice,
     random_wins,
     seed_str,
-    setups,
-    starter_games,
     states_of,
     valid_option_games,
-    whole_game_properties,
 )
+from tests.engine_setups import GAME_SETUPS, prop_settings, random_choice
 
 P = -1  # the park
 STD, LONG = GEOMETRY["standard"], GEOMETRY["long"]
@@ -109,6 +102,16 @@ def pick(state: ShishbeshState, code: str):
 
 def codes(state: ShishbeshState) -> list[str]:
     return [a.code for a in ENGINE.legal_actions(state)]
+
+
+def moving(code: str, die: int, piece: int, start: int, to: int, effect: int, kind: str = "step") -> Action:
+    """The action of a step (or a jump of ``kind``): the die, the piece (numbered from 1), from, to, the effect."""
+    return Action(code, kind, {"die": die, "piece": piece, "start": start, "to": to, "effect": effect})
+
+
+def entering(die: int, piece: int, effect: int) -> Action:
+    """The action bringing a piece out with ``die``: the piece (numbered from 1), the effect."""
+    return Action(f"e{die}", "enter", {"die": die, "piece": piece, "effect": effect})
 
 
 def step(seat: int, piece: int, start: int, to: int, die: int, kind: str = "step") -> Event:
@@ -200,7 +203,7 @@ def test_rule2_each_die_a_separate_move_in_the_chosen_order():
     state, events = throw(game(4, pieces={0: (10, 20, P, P)}), 2, 5)
     assert events[1:] == [choose(0, 2, 5)] and state.phase == "move"
     assert codes(state) == ["s20", "s21", "s50", "s51"]
-    assert ENGINE.legal_actions(state)[2] == Action("s50", "step", (5, 1, 10, 15, EFFECT_HUT))
+    assert ENGINE.legal_actions(state)[2] == moving("s50", 5, 1, 10, 15, EFFECT_HUT)
     state, events = pick(state, "s51")  # the 5 first
     assert events == [step(0, 1, 20, 25, 5), choose(0, 2)]
     assert codes(state) == ["s20", "s21"] and state.dice == (2,)
@@ -288,8 +291,8 @@ def test_rule3_a_capture_sends_the_piece_to_its_park_and_gives_another_throw_aft
     victim = at(1, 14)
     state = game(4, pieces={0: (10, P, P, P), 1: (30, victim, P, P)}, huts=())
     state, events = throw(state, 4, 2)
-    assert ENGINE.legal_actions(state) == [Action("s40", "step", (4, 1, 10, 14, EFFECT_CAPTURE)),
-                                           Action("s20", "step", (2, 1, 10, 12, EFFECT_NONE))]
+    assert ENGINE.legal_actions(state) == [moving("s40", 4, 1, 10, 14, EFFECT_CAPTURE),
+                                           moving("s20", 2, 1, 10, 12, EFFECT_NONE)]
     state, events = pick(state, "s40")
     assert events == [step(0, 0, 10, 14, 4), captured(1, 1, 0), step(0, 0, 14, 16, 2), again(0, capture=True)]
     assert state.of(1) == (30, P, P, P) and state.turn == 0 and state.phase == "roll" and not state.bonus
@@ -314,7 +317,7 @@ def test_settled_a_double_and_a_capture_give_one_extra_throw():
 def test_rule4_leaving_the_park_on_a_six_onto_the_start_field():
     state, events = throw(game(4, pieces={0: (20, P, P, P)}), 6, 2)
     assert codes(state) == ["s60", "e6", "s20"]
-    assert ENGINE.legal_actions(state)[1] == Action("e6", "enter", (6, 2, EFFECT_NONE))  # the first park piece
+    assert ENGINE.legal_actions(state)[1] == entering(6, 2, EFFECT_NONE)  # the first park piece
     entered, events = pick(state, "e6")  # the 6 is used up; the 2 moves the new piece or another one
     assert events == [enter(0, 1, 6), choose(0, 2)]
     assert codes(entered) == ["s20", "s21"]
@@ -404,10 +407,10 @@ def test_rule5_captured_piece_in_the_park_and_capturer_on_its_cell():
 def test_rule6_jumps_from_the_first_corner_with_a_one():
     state, events = throw(game(4, pieces={0: (6, P, P, P)}), 1, 2)
     assert ENGINE.legal_actions(state) == [
-        Action("s10", "step", (1, 1, 6, 7, EFFECT_NONE)),
-        Action("jf0", "jump_forward", (1, 1, 6, 18, EFFECT_NONE)),
-        Action("jb0", "jump_back", (1, 1, 6, 42, EFFECT_NONE)),  # the срез
-        Action("s20", "step", (2, 1, 6, 8, EFFECT_NONE)),
+        moving("s10", 1, 1, 6, 7, EFFECT_NONE),
+        moving("jf0", 1, 1, 6, 18, EFFECT_NONE, kind="jump_forward"),
+        moving("jb0", 1, 1, 6, 42, EFFECT_NONE, kind="jump_back"),  # the срез
+        moving("s20", 2, 1, 6, 8, EFFECT_NONE),
     ]
     state, events = pick(state, "jb0")
     assert events == [step(0, 0, 6, 42, 1, kind="jump_back"), step(0, 0, 42, 44, 2)]  # the other die as usual
@@ -433,15 +436,15 @@ def test_rule6_a_jump_needs_the_die_move_to_begin_on_the_corner():
 ])
 def test_rule6_jump_targets(start, die, targets):
     state = replace(game(4, pieces={0: (start, 49, 50, 51)}), phase="move", dice=(die,), rolled=(die, 6))
-    got = {a.code[:-1] if a.code.startswith("j") else "s": a.args[3] for a in ENGINE.legal_actions(state)
-           if a.args[1] == 1}
+    got = {a.code[:-1] if a.code.startswith("j") else "s": a.args["to"] for a in ENGINE.legal_actions(state)
+           if a.args["piece"] == 1}
     assert got == targets
 
 
 def test_rule6_a_jump_captures():
     state = game(4, pieces={0: (6, P, P, P), 1: (at(1, 18), P, P, P)})
     state, _ = throw(state, 1, 5)
-    assert Action("jf0", "jump_forward", (1, 1, 6, 18, EFFECT_CAPTURE)) in ENGINE.legal_actions(state)
+    assert moving("jf0", 1, 1, 6, 18, EFFECT_CAPTURE, kind="jump_forward") in ENGINE.legal_actions(state)
     state, events = pick(state, "jf0")
     assert events == [step(0, 0, 6, 18, 1, kind="jump_forward"), captured(1, 0, 0), step(0, 0, 18, 23, 5),
                       again(0, capture=True)]
@@ -473,8 +476,8 @@ def test_rule6_a_six_from_the_start_reaches_the_first_corner_on_the_standard_boa
 def test_rule6_long_board_corners(start, die, targets):
     state = replace(game(4, pieces={0: (start, 57, 58, 59)}, options=LONG_OPTS), phase="move", dice=(die,),
                     rolled=(die, 6))
-    got = {a.code[:-1] if a.code.startswith("j") else "s": a.args[3] for a in ENGINE.legal_actions(state)
-           if a.args[1] == 1}
+    got = {a.code[:-1] if a.code.startswith("j") else "s": a.args["to"] for a in ENGINE.legal_actions(state)
+           if a.args["piece"] == 1}
     assert got == targets
 
 
@@ -483,7 +486,7 @@ def test_rule6_long_board_corners(start, die, targets):
 
 def test_rule7_shelter_hut_protects_and_the_open_cell_does_not():
     state, _ = throw(game(4, pieces={0: (0, 20, P, P), 3: (at(3, 47), P, P, P)}), 3, 2)
-    assert Action("s30", "step", (3, 1, 0, 3, EFFECT_HUT)) in ENGINE.legal_actions(state)
+    assert moving("s30", 3, 1, 0, 3, EFFECT_HUT) in ENGINE.legal_actions(state)
     state, events = pick(state, "s30")
     assert events == [step(0, 0, 0, 3, 3), hut(0, 0), choose(0, 2)]
     state, _ = pick(state, "s21")
@@ -496,8 +499,8 @@ def test_rule7_shelter_hut_protects_and_the_open_cell_does_not():
     # seat 0: the hut piece is locked while the open cell is taken; another piece captures there
     state = replace(state, turn=0, pieces=(3, 22, 0, *state.pieces[3:]))
     state, _ = throw(state, 3, 4)
-    assert not any(a.args[1] == 1 for a in ENGINE.legal_actions(state))  # piece 0 (in the hut) is locked
-    assert Action("s32", "step", (3, 3, 0, 3, EFFECT_CAPTURE)) in ENGINE.legal_actions(state)
+    assert not any(a.args["piece"] == 1 for a in ENGINE.legal_actions(state))  # piece 0 (in the hut) is locked
+    assert moving("s32", 3, 3, 0, 3, EFFECT_CAPTURE) in ENGINE.legal_actions(state)
     state, events = pick(state, "s32")
     assert events[:2] == [step(0, 2, 0, 3, 3), captured(3, 0, 0)]
     assert state.pieces[12] == P and state.pieces[0] == state.pieces[2] == 3
@@ -507,7 +510,7 @@ def test_rule7_shelter_hut_protects_and_the_open_cell_does_not():
 def test_rule7_an_own_piece_on_the_open_cell_locks_the_hut_piece():
     state = game(4, pieces={0: (3, 3, P, P)}, huts=(0,))
     state, _ = throw(state, 1, 2)
-    assert all(a.args[1] == 2 for a in ENGINE.legal_actions(state))  # only the piece on the open cell moves
+    assert all(a.args["piece"] == 2 for a in ENGINE.legal_actions(state))  # only the piece on the open cell moves
 
 
 def test_rule7_a_hut_piece_moves_on_when_the_open_cell_is_free():
@@ -531,7 +534,7 @@ def test_rule7_passing_a_shelter_is_free():
 def test_rule7_a_capture_on_a_shelter_cell_with_the_hut_taken():
     state = game(4, pieces={0: (5, P, P, P), 1: (at(1, 9), P, P, P), 2: (at(2, 9), P, P, P)}, huts=(4,))
     state, _ = throw(state, 4, 1)
-    assert Action("s40", "step", (4, 1, 5, 9, EFFECT_CAPTURE)) in ENGINE.legal_actions(state)
+    assert moving("s40", 4, 1, 5, 9, EFFECT_CAPTURE) in ENGINE.legal_actions(state)
     state, events = pick(state, "s40")
     assert events[:2] == [step(0, 0, 5, 9, 4), captured(2, 0, 0)]
     assert state.pieces[4] == at(1, 9) and state.huts[4]  # the hut piece stays
@@ -541,10 +544,10 @@ def test_rule7_a_capture_on_a_shelter_cell_with_the_hut_taken():
 def test_rule7_staggered_huts_on_the_third_and_fourth_cells(shelters, effect):
     opts = ShishbeshOptions(shelters=shelters)
     state = replace(game(4, pieces={0: (5, 49, 50, 51)}, options=opts), phase="move", dice=(3,), rolled=(3, 6))
-    assert ENGINE.legal_actions(state) == [Action("s30", "step", (3, 1, 5, 8, effect))]
+    assert ENGINE.legal_actions(state) == [moving("s30", 3, 1, 5, 8, effect)]
     other = replace(game(4, pieces={0: (6, 49, 50, 51)}, options=opts), phase="move", dice=(3,), rolled=(3, 6))
     hut9 = EFFECT_HUT if shelters == "opposite" else EFFECT_NONE
-    assert Action("s30", "step", (3, 1, 6, 9, hut9)) in ENGINE.legal_actions(other)
+    assert moving("s30", 3, 1, 6, 9, hut9) in ENGINE.legal_actions(other)
 
 
 # ====================================================================== rule 8: home
@@ -555,7 +558,7 @@ def test_rule8_home_needs_an_exact_count():
     state = replace(game(4, pieces={0: (47, P, P, P)}, options=opts), phase="move", dice=(6,), rolled=(6, 1))
     assert ENGINE.legal_actions(state) == []
     state = replace(state, dice=(5,), rolled=(5, 1))
-    assert ENGINE.legal_actions(state) == [Action("s50", "step", (5, 1, 47, 52, EFFECT_HOME))]
+    assert ENGINE.legal_actions(state) == [moving("s50", 5, 1, 47, 52, EFFECT_HOME)]
 
 
 def test_rule8_no_jumping_over_own_pieces_in_the_home():
@@ -638,12 +641,6 @@ def test_rule9_no_charge_without_the_option():
 # ====================================================================== settled points
 
 
-def test_settled_first_player_is_throw_0():
-    assert_starter_is_throw0(ENGINE, ShishbeshOptions(), 12)
-    for seats in (2, 3, 4):
-        assert len(starter_games(ENGINE, ShishbeshOptions(), seats)) == seats
-
-
 def test_settled_own_end_cell_again_is_on_the_circuit():
     """A piece on 48 can be captured there and keeps its own pieces from entering."""
     state, _ = throw(game(4, pieces={0: (48, P, P, P)}), 6, 5)
@@ -669,16 +666,10 @@ def test_options_refused(key, value):
     assert_options_refused(ENGINE, ShishbeshOptions, {key: value}, key, 3)
 
 
-@pytest.mark.parametrize("seats", [0, 1, 5, 8])
-def test_player_count_refused(seats):
-    assert_player_count_refused(ENGINE, ShishbeshOptions(), seats)
-
-
 def test_options_valid():
-    assert ENGINE.options_from_json(None) == ShishbeshOptions()
     assert ShishbeshOptions().to_json() == {"board": "standard", "shelters": "opposite", "start": "six",
                                             "fast_charge": False}
-    assert GAMES["shishbesh"] is ENGINE and (ENGINE.min_players, ENGINE.max_players) == (2, 4)
+    assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
     for board, shelters, start, fast in itertools.product(("standard", "long"), ("opposite", "staggered"),
                                                           ("six", "double", "six_or_double"), (False, True)):
         states = valid_option_games(ENGINE, ShishbeshOptions(board, shelters, start, fast))
@@ -837,23 +828,16 @@ def test_reference_agrees_on_a_few_positions():
 
 # ====================================================================== properties
 
-MAX_ACTIONS = 2000  # longest of 288 random games over every option: 779 actions
-OPTIONS = st.builds(ShishbeshOptions, st.sampled_from(("standard", "long")), st.sampled_from(("opposite", "staggered")),
-                    st.sampled_from(("six", "double", "six_or_double")), st.booleans())
-SETUPS = setups(OPTIONS, st.integers(2, 4))
-PROPS = prop_settings(8)
+SPEC = GAME_SETUPS["shishbesh"]
+MAX_ACTIONS, SETUPS, PROPS = SPEC.max_actions, SPEC.setups, SPEC.props
 REF_PROPS = prop_settings(20)
 
 
-def winner_all_home(_setup: tuple, final: ShishbeshState) -> None:
-    home = final.options.geometry.home
-    assert all(p in home for p in final.of(final.winner))
-    assert all(not all(p in home for p in final.of(s)) for s in range(final.seats) if s != final.winner)
-
-
-# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
-(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
- test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_all_home)
+@PROPS
+@given(SETUPS)
+def test_prop_the_winner_alone_has_every_piece_home(setup):
+    home = setup[0].geometry.home
+    assert_won_alone(playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1][-1][1], lambda piece: piece in home)
 
 
 @REF_PROPS
@@ -922,7 +906,7 @@ def test_random_play_shows_every_event():
                     "jump_diagonal", "capture", "hut", "again", "charge", "win"}
 
 
-def test_throws_come_from_the_seed():
+def test_a_throw_is_two_dice():
     state, _ = ENGINE.new_game(ShishbeshOptions(), 3, seed_str(5))
-    after, _, entry = ENGINE.apply(state, "r")
-    assert entry.dice == DiceSource(seed_str(5)).throw(1, 2) == after.last_dice
+    _, events, entry = ENGINE.apply(state, "r")
+    assert len(entry.dice) == 2 and events[0] == Event("roll", state.turn, {"dice": list(entry.dice)})

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 import pytest
 
+from engines.base import Action
 from engines.ludo import (
     ARM,
     CENTRE,
@@ -35,6 +37,8 @@ from engines.ludo import (
     find_moves,
 )
 from engines.parchis import ENGINE as PARCHIS
+from engines.parchis import ParchisState
+from engines.playout import at_random, play_on, playout
 
 
 def reference_find_moves(state: LudoState, seat: int, die: int) -> list[tuple[str, int, int, int, int]]:
@@ -87,11 +91,10 @@ def test_ludo_find_moves_matches_the_reference_in_random_games(seats, bonuses):
     for game in range(12):
         rng = random.Random(f"{seats}-{bonuses}-{game}")
         state, _ = ENGINE.new_game(options, seats, f"{rng.getrandbits(256):064x}")
-        while actions := ENGINE.legal_actions(state):
+        for before, *_ in playout(ENGINE, state, at_random(rng)):
             for die in range(1, 7):
-                assert find_moves(state, state.turn, die) == reference_find_moves(state, state.turn, die)
+                assert find_moves(before, before.turn, die) == reference_find_moves(before, before.turn, die)
                 checked += 1
-            state, _, _ = ENGINE.apply(state, rng.choice(actions).code)
     assert checked > 1000
 
 
@@ -115,12 +118,16 @@ def test_parchis_copy_matches_dataclasses_replace():
     it must build exactly what dataclasses.replace builds, and leave the original alone."""
     options = PARCHIS.options_from_json({})
     rng = random.Random("parchis-copy")
+
+    def copy_then_choose(state: ParchisState, actions: Sequence[Action]) -> Action:
+        before = state.to_json()
+        changes = {"turn": rng.randrange(4), "count": rng.randrange(8), "moves": (), "winner": None}
+        assert PARCHIS._copy(state, **changes) == dataclasses.replace(state, **changes)
+        assert PARCHIS._copy(state) == state
+        assert state.to_json() == before
+        return rng.choice(actions)
+
     for _ in range(4):
         state, _events = PARCHIS.new_game(options, 4, f"{rng.getrandbits(256):064x}")
-        while actions := PARCHIS.legal_actions(state):
-            before = state.to_json()
-            changes = {"turn": rng.randrange(4), "count": rng.randrange(8), "moves": (), "winner": None}
-            assert PARCHIS._copy(state, **changes) == dataclasses.replace(state, **changes)
-            assert PARCHIS._copy(state) == state
-            assert state.to_json() == before
-            state, _, _ = PARCHIS.apply(state, rng.choice(actions).code)
+        final, _ = play_on(PARCHIS, state, copy_then_choose)
+        assert final.finished

@@ -3,19 +3,18 @@
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the seed's ten
 numbered rules as the engine docstring lists them, ``test_variant_...`` for «Вариант»,
 ``test_settled_...`` for what the docstring settles, ``test_seed_...`` for the seed's worked
-examples). Dice are never faked: ``with_dice`` searches a seed whose next throw really is
-the wanted one. Mid-game positions are built with dataclasses.replace.
+examples). Throws are loaded: a test names the faces it wants (``LoadedDice``) and the
+engine rolls them through its own dice path. Mid-game positions are built with
+dataclasses.replace.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import replace
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from engines.base import Action, Event, IllegalActionError, LogEntry
 from engines.tishe import (
@@ -36,24 +35,19 @@ from tests.engine_helpers import (
     apply_throw,
     assert_nothing_legal,
     assert_options_refused,
-    assert_player_count_refused,
     assert_step_matches,
-    first_throws,
     flag_option_games,
     kinds,
     new_state,
     of_kind,
-    play_out,
     play_random,
     playthrough,
-    prop_settings,
     random_wins,
     seed_str,
-    setups,
     starter_games,
     states_of,
-    whole_game_properties,
 )
+from tests.engine_setups import GAME_SETUPS
 
 HOME = 100
 OFF = 0
@@ -88,13 +82,14 @@ def pick(state: TisheState, code: str):
 
 
 def enter_action(direct: int, final: int, effect: int, double: int = 0) -> Action:
-    """The ``e`` action: args (direct, final, effect, double)."""
-    return Action("e", "enter", (direct, final, effect, double))
+    """The ``e`` action: the circle the count reaches, where the checker stays, the effect, the double flag."""
+    return Action("e", "enter", {"to": direct, "final": final, "effect": effect, "double": double})
 
 
 def move_action(number: int, start: int, direct: int, final: int, effect: int, double: int = 0) -> Action:
-    """The ``m<i>`` action of checker ``number`` (from 1): args (number, from, direct, final, effect, double)."""
-    return Action(f"m{number - 1}", "move", (number, start, direct, final, effect, double))
+    """The ``m<i>`` action of checker ``number`` (from 1) from ``start``, otherwise as :func:`enter_action`."""
+    return Action(f"m{number - 1}", "move", {"checker": number, "start": start, "to": direct, "final": final,
+                                             "effect": effect, "double": double})
 
 
 def moved(seat: int, checker: int, start: int, to: int, bounced: bool = False, kind: str = "move") -> Event:
@@ -498,7 +493,8 @@ def test_rule9_reaching_100_is_offered_as_a_choice():
 def test_rule9_bounce(start, dice, direct, final, rule):
     state, _ = roll(game(2, turn=0, checkers=(start, 34, 0, 0)), dice)
     assert state.phase == "choose"
-    assert ENGINE.legal_actions(state)[0].args[1:4] == (start, direct, final)
+    args = ENGINE.legal_actions(state)[0].args
+    assert (args["start"], args["to"], args["final"]) == (start, direct, final)
     after, events = pick(state, "m0")
     expected = [moved(0, 0, start, direct, bounced=True)]
     if rule:
@@ -665,9 +661,9 @@ def test_settled_starter_drawn_from_throw0(seats):
         assert not state.finished and state.winner is None
 
 
-def test_settled_first_throw_is_throw1_with_two_dice():
-    ((_, _, events, entry),) = first_throws(ENGINE, TisheOptions(), seed_str(77), count=2)
-    assert events[0].data == {"dice": list(entry.dice)}
+def test_settled_a_throw_is_two_dice():
+    _, events, entry = ENGINE.apply(game(2), "r")
+    assert len(entry.dice) == 2 and events[0].data == {"dice": list(entry.dice)}
 
 
 def test_settled_effect_codes_in_action_args():
@@ -701,9 +697,7 @@ def test_options_both_home_must_be_a_bool(value):
     assert_options_refused(ENGINE, TisheOptions, {"both_home": value}, "both_home", 3)
 
 
-@pytest.mark.parametrize("seats", [0, 1, 7, 8])
-def test_options_player_count(seats):
-    assert_player_count_refused(ENGINE, TisheOptions(), seats)
+def test_options_two_to_six_players():
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 6)
 
 
@@ -734,17 +728,6 @@ def test_choose_phase_rejects_other_codes(code):
 def test_after_the_end_nothing_is_legal():
     state, _ = roll(game(2, turn=0, checkers=(92, 0, 0, 0)), (5, 3))
     assert_nothing_legal(ENGINE, state, ("r", "e", "m0"))
-    state, _, _ = play_out(ENGINE, ENGINE.new_game(TisheOptions(), 2, seed_str(5))[0], limit=6000)
-    assert_nothing_legal(ENGINE, state)
-
-
-def test_state_json_round_trip_in_the_choose_phase():
-    state, _ = roll(game(3, turn=1, checkers=(34, 8, 23, 0, 45, 39), missed=(1, 0, 2)), (6, 2))
-    assert state.phase == "choose"
-    raw = json.loads(json.dumps(state.to_json()))
-    back = ENGINE.state_from_json(raw)
-    assert back == state
-    assert ENGINE.apply(back, "e")[0] == ENGINE.apply(state, "e")[0]
 
 
 # ====================================================================== independent landing rules
@@ -793,9 +776,8 @@ def test_land_finals_never_hold_a_zero_except_70():
 
 # ====================================================================== properties
 
-MAX_ACTIONS = 6000  # longest of 3000 random 6-seat both_home games: 1357 actions
-SETUPS = setups(st.builds(TisheOptions, both_home=st.booleans()), st.integers(2, 6))
-PROPS = prop_settings(40)
+SPEC = GAME_SETUPS["tishe"]
+MAX_ACTIONS, SETUPS, PROPS = SPEC.max_actions, SPEC.setups, SPEC.props
 
 
 def reference_choices(own: tuple[int, ...], dice: tuple[int, int]) -> list[tuple[str, int]]:
@@ -842,15 +824,14 @@ def reference_step(before: TisheState, entry: LogEntry) -> dict:
 
 
 
-def winner_is_home(setup: tuple, final: TisheState) -> None:
+@PROPS
+@given(SETUPS)
+def test_prop_the_winner_is_home(setup):
     """The winner has both checkers home in the variant, one of them otherwise."""
+    final = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)[1][-1][1]
+    assert final.finished
     won = final.of(final.winner)
     assert won == (HOME, HOME) if setup[0].both_home else HOME in won
-
-
-# the game ends in time; every step survives JSON; the log replays, and tampering with a throw is caught
-(test_prop_game_ends_within_bound, test_prop_json_round_trip_every_step,
- test_prop_replay_and_tampering) = whole_game_properties(ENGINE, SETUPS, PROPS, MAX_ACTIONS, winner_is_home)
 
 
 @PROPS

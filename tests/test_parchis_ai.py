@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
 from engines import parchis_ai
+from engines.base import Action
 from engines.parchis import ENGINE, ParchisOptions, ParchisState
 from engines.parchis_ai import AI
+from engines.playout import at_random, playout
 from tests.engine_helpers import new_state, roll_die, seed_str
 
 HOME = -1
@@ -56,15 +58,18 @@ def piece_moved(state: ParchisState, seed: int = 0) -> int:
 
 def play(state: ParchisState, policy_seats: set[int], seed: int) -> Iterator[tuple[ParchisState, str]]:
     """Play ``state`` out, the policy in ``policy_seats``, random legal actions elsewhere."""
-    rng = random.Random(seed)
-    for _ in range(TURN_CAP):
-        if state.finished:
-            return
-        actions = ENGINE.legal_actions(state)
-        code = choice(state, seed) if state.turn in policy_seats else rng.choice(actions).code
-        yield state, code
-        state, _, _ = ENGINE.apply(state, code)
-    raise AssertionError("game not over")
+    others = at_random(random.Random(seed))
+
+    def choose(state: ParchisState, actions: Sequence[Action]) -> Action:
+        if state.turn not in policy_seats:
+            return others(state, actions)
+        code = choice(state, seed)
+        return next(a for a in actions if a.code == code)
+
+    for before, after, _, entry in playout(ENGINE, state, choose, TURN_CAP):
+        yield before, entry.code
+        state = after
+    assert state.finished, "game not over"
 
 
 # ---------------------------------------------------------------- legality and determinism

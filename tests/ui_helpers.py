@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bot.games.common import GameUI, Tr
+from engines.base import LoadedDice
 from locales import Translator
-from tests.engine_helpers import with_dice
 
 NAMES = ("Оля", "Боря", "Вера", "Гоша")
 
@@ -48,14 +48,13 @@ def tr_fixture(lang: str = "ru") -> Callable[..., Tr]:
 
 def button_labels(engine: Any, state: Any, translator: Translator, lang: str = "ru") -> list[str]:
     """The text of each move button the bot shows for ``state``, in ``lang``."""
-    return [translator.t(lang, f"action-{engine.code}-{a.kind}", **{f"a{i}": v for i, v in enumerate(a.args)})
-            for a in engine.legal_actions(state)]
+    return [translator.t(lang, f"action-{engine.code}-{a.kind}", **a.args) for a in engine.legal_actions(state)]
 
 
 def throw_lines(engine: Any, ui: GameUI, names: Sequence[str], state: Any, dice: tuple[int, ...], tr: Tr,
                 choice: str | None = None) -> tuple[Any, list[str]]:
     """Roll exactly ``dice`` (then make ``choice``, if given): the new state and the log lines of it all."""
-    state, events, _ = engine.apply(with_dice(state, dice, count=len(dice)), "r")
+    state, events, _ = engine.apply(state, "r", LoadedDice(dice))
     lines = ui.describe(events, names, tr)
     if choice is not None:
         state, events, _ = engine.apply(state, choice)

@@ -1,11 +1,11 @@
 ## Lion Hunt
 
 lions-variant = board rebuilt from the description
-action-lions-pick = { $a1 ->
+action-lions-pick = { $side ->
         [lions] 🦁
        *[hunters] 🏹
-    } { $a0 }
-action-lions-step = → { $a1 }
+    } { $circle }
+action-lions-step = → { $to }
 action-lions-done = ✅ Done
 action-lions-undo = ↩️ Undo step
 action-lions-pass = ⏭ Pass (no moves)

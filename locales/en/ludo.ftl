@@ -5,10 +5,10 @@ ludo-variant-bonuses = with bonuses
 
 action-ludo-roll = 🎲 Roll
 action-ludo-exit = 🐣 Bring a piece out
-action-ludo-move = Piece { $a0 }: { $a1 } → { $a3 ->
+action-ludo-move = Piece { $piece }: { $start } → { $effect ->
         [2] 🏁
-       *[other] { $a2 }
-    }{ $a3 ->
+       *[other] { $to }
+    }{ $effect ->
         [1] {" "}⚔
         [3] {" "}🛡
        *[other] {""}

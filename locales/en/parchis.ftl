@@ -3,21 +3,21 @@
 parchis-variant = Spanish rules
 
 action-parchis-roll = 🎲 Roll
-action-parchis-exit = 🐣 Bring a piece out{ $a0 ->
+action-parchis-exit = 🐣 Bring a piece out{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-parchis-move = { $a6 ->
-        [0] { $a0 }: { $a1 ->
-            [2] c{ $a2 }
-           *[other] { $a2 }
+action-parchis-move = { $bonus ->
+        [0] { $piece }: { $start_where ->
+            [2] c{ $start }
+           *[other] { $start }
         }
-       *[other] +{ $a6 }: piece { $a0 }
-    } → { $a3 ->
-        [2] c{ $a4 }
+       *[other] +{ $bonus }: piece { $piece }
+    } → { $to_where ->
+        [2] c{ $to }
         [3] 🏁
-       *[other] { $a4 }
-    }{ $a5 ->
+       *[other] { $to }
+    }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }

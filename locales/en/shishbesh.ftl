@@ -9,27 +9,27 @@ shishbesh-start-double = on a double
 shishbesh-start-six_or_double = on a six or a double
 
 action-shishbesh-roll = 🎲 Roll
-action-shishbesh-enter = [{ $a0 }] 🐣 Bring a piece out{ $a2 ->
+action-shishbesh-enter = [{ $die }] 🐣 Bring a piece out{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-step = [{ $a0 }] Piece { $a1 }: { $a2 } → { $a4 ->
+action-shishbesh-step = [{ $die }] Piece { $piece }: { $start } → { $effect ->
         [3] 🏠
-       *[other] { $a3 }
-    }{ $a4 ->
+       *[other] { $to }
+    }{ $effect ->
         [1] {" "}⚔
         [2] {" "}🛖
        *[other] {""}
     }
-action-shishbesh-jump_forward = [{ $a0 }] Piece { $a1 }: jump { $a2 } ↷ { $a3 }{ $a4 ->
+action-shishbesh-jump_forward = [{ $die }] Piece { $piece }: jump { $start } ↷ { $to }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-jump_back = [{ $a0 }] Piece { $a1 }: jump back { $a2 } ↶ { $a3 }{ $a4 ->
+action-shishbesh-jump_back = [{ $die }] Piece { $piece }: jump back { $start } ↶ { $to }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-jump_diagonal = [{ $a0 }] Piece { $a1 }: diagonal { $a2 } ⤧ { $a3 }{ $a4 ->
+action-shishbesh-jump_diagonal = [{ $die }] Piece { $piece }: diagonal { $start } ⤧ { $to }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }

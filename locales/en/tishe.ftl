@@ -4,22 +4,22 @@ tishe-variant-first = first checker to 100
 tishe-variant-both = both checkers to 100
 
 action-tishe-roll = 🎲 Roll
-action-tishe-enter = ➕ Bring in → { $a0 }{ $a2 ->
-        [1] {" "}⏩ { $a1 }
-        [2] {" "}⏪ { $a1 }
+action-tishe-enter = ➕ Bring in → { $to }{ $effect ->
+        [1] {" "}⏩ { $final }
+        [2] {" "}⏪ { $final }
         [3] {" "}✖
        *[other] {""}
-    }{ $a3 ->
+    }{ $double ->
         [1] {" "}⏸
        *[other] {""}
     }
-action-tishe-move = Checker { $a0 }: { $a1 } → { $a2 }{ $a4 ->
-        [1] {" "}⏩ { $a3 }
-        [2] {" "}⏪ { $a3 }
+action-tishe-move = Checker { $checker }: { $start } → { $to }{ $effect ->
+        [1] {" "}⏩ { $final }
+        [2] {" "}⏪ { $final }
         [3] {" "}✖
         [4] {" "}🏁
        *[other] {""}
-    }{ $a5 ->
+    }{ $double ->
         [1] {" "}⏸
        *[other] {""}
     }

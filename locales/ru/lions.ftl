@@ -1,11 +1,11 @@
 ## «Охота на львов»
 
 lions-variant = поле восстановлено по описанию
-action-lions-pick = { $a1 ->
+action-lions-pick = { $side ->
         [lions] 🦁
        *[hunters] 🏹
-    } { $a0 }
-action-lions-step = → { $a1 }
+    } { $circle }
+action-lions-step = → { $to }
 action-lions-done = ✅ Готово
 action-lions-undo = ↩️ Отменить шаг
 action-lions-pass = ⏭ Пас (ходов нет)

@@ -5,10 +5,10 @@ ludo-variant-bonuses = с бонусами
 
 action-ludo-roll = 🎲 Бросить
 action-ludo-exit = 🐣 Вывести фишку
-action-ludo-move = Фишка { $a0 }: { $a1 } → { $a3 ->
+action-ludo-move = Фишка { $piece }: { $start } → { $effect ->
         [2] 🏁
-       *[other] { $a2 }
-    }{ $a3 ->
+       *[other] { $to }
+    }{ $effect ->
         [1] {" "}⚔
         [3] {" "}🛡
        *[other] {""}

@@ -3,21 +3,21 @@
 parchis-variant = испанские правила
 
 action-parchis-roll = 🎲 Бросить
-action-parchis-exit = 🐣 Вывести фишку{ $a0 ->
+action-parchis-exit = 🐣 Вывести фишку{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-parchis-move = { $a6 ->
-        [0] { $a0 }: { $a1 ->
-            [2] к{ $a2 }
-           *[other] { $a2 }
+action-parchis-move = { $bonus ->
+        [0] { $piece }: { $start_where ->
+            [2] к{ $start }
+           *[other] { $start }
         }
-       *[other] +{ $a6 }: фишка { $a0 }
-    } → { $a3 ->
-        [2] к{ $a4 }
+       *[other] +{ $bonus }: фишка { $piece }
+    } → { $to_where ->
+        [2] к{ $to }
         [3] 🏁
-       *[other] { $a4 }
-    }{ $a5 ->
+       *[other] { $to }
+    }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }

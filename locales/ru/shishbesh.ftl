@@ -9,27 +9,27 @@ shishbesh-start-double = на дубль
 shishbesh-start-six_or_double = на шестёрку или дубль
 
 action-shishbesh-roll = 🎲 Бросить
-action-shishbesh-enter = [{ $a0 }] 🐣 Вывести фишку{ $a2 ->
+action-shishbesh-enter = [{ $die }] 🐣 Вывести фишку{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-step = [{ $a0 }] Фишка { $a1 }: { $a2 } → { $a4 ->
+action-shishbesh-step = [{ $die }] Фишка { $piece }: { $start } → { $effect ->
         [3] 🏠
-       *[other] { $a3 }
-    }{ $a4 ->
+       *[other] { $to }
+    }{ $effect ->
         [1] {" "}⚔
         [2] {" "}🛖
        *[other] {""}
     }
-action-shishbesh-jump_forward = [{ $a0 }] Фишка { $a1 }: прыжок { $a2 } ↷ { $a3 }{ $a4 ->
+action-shishbesh-jump_forward = [{ $die }] Фишка { $piece }: прыжок { $start } ↷ { $to }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-jump_back = [{ $a0 }] Фишка { $a1 }: прыжок назад { $a2 } ↶ { $a3 }{ $a4 ->
+action-shishbesh-jump_back = [{ $die }] Фишка { $piece }: прыжок назад { $start } ↶ { $to }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-jump_diagonal = [{ $a0 }] Фишка { $a1 }: по диагонали { $a2 } ⤧ { $a3 }{ $a4 ->
+action-shishbesh-jump_diagonal = [{ $die }] Фишка { $piece }: по диагонали { $start } ⤧ { $to }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }

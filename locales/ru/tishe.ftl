@@ -4,22 +4,22 @@ tishe-variant-first = до 100 одной фишкой
 tishe-variant-both = обе фишки до 100
 
 action-tishe-roll = 🎲 Бросить
-action-tishe-enter = ➕ Ввести фишку → { $a0 }{ $a2 ->
-        [1] {" "}⏩ { $a1 }
-        [2] {" "}⏪ { $a1 }
+action-tishe-enter = ➕ Ввести фишку → { $to }{ $effect ->
+        [1] {" "}⏩ { $final }
+        [2] {" "}⏪ { $final }
         [3] {" "}✖
        *[other] {""}
-    }{ $a3 ->
+    }{ $double ->
         [1] {" "}⏸
        *[other] {""}
     }
-action-tishe-move = Фишка { $a0 }: { $a1 } → { $a2 }{ $a4 ->
-        [1] {" "}⏩ { $a3 }
-        [2] {" "}⏪ { $a3 }
+action-tishe-move = Фишка { $checker }: { $start } → { $to }{ $effect ->
+        [1] {" "}⏩ { $final }
+        [2] {" "}⏪ { $final }
         [3] {" "}✖
         [4] {" "}🏁
        *[other] {""}
-    }{ $a5 ->
+    }{ $double ->
         [1] {" "}⏸
        *[other] {""}
     }
