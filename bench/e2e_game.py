@@ -9,23 +9,35 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.fake_telegram import FakeTelegram
+from bot import callback_data as cb
+from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from bot.games import GAMES, GameSpec, Variant
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
 
 COUNTED = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
-PLAY_AI = "Играть с ботом"  # the host alone against the computer, instead of joins and «Начать»
-# name, game code, lobby buttons the host presses before «Начать»
-GAMES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("sosedi classic", "sosedi", ()),
-    ("sosedi reverse", "sosedi", ("Вариант →",)),
-    ("sosedi tower", "sosedi", ("Вариант →", "Вариант →")),
-    ("spichki", "spichki", ()),
-    ("tishe", "tishe", ()),
-    ("shishbesh", "shishbesh", ()),
-    ("ludo", "ludo", ()),
-    ("parchis", "parchis", ()),
-    ("lions", "lions", (PLAY_AI,)),
-)
+PLAY_AI = "Играть с ботом"  # a two-player game: the host alone against the computer, not joins and «Начать»
+MAX_SETTING_PRESSES = 5
+
+
+def cases() -> list[tuple[str, GameSpec[Any, Any], Variant]]:
+    """Every variant to play through (``Variant.played_through``), named «sosedi reverse», «ludo»."""
+    return [(" ".join(p for p in (spec.code, v.name) if p), spec, v)
+            for spec in GAMES.values() for v in spec.variants if v.played_through]
+
+
+async def _set_up(runner: BotRunner, host: FakeUser, lobby: StoredMessage, wanted: dict[str, Any]) -> int:
+    """The host presses the lobby's setting buttons until its options are ``wanted`` (a button that
+    cycles a setting is pressed again); returns the presses."""
+    flow = runner.app.bot_data["flow"]  # type: ignore[union-attr]
+    for presses in range(MAX_SETTING_PRESSES + 1):
+        game = await flow.store.active_game(CHAT_ID)
+        wrong = {k for k, v in wanted.items() if game.options.get(k) != v}
+        if not wrong:
+            return presses
+        button = next(data for _, data in lobby.buttons if (c := cb.parse(data)) and c.command == "set"
+                      and c.key in wrong)
+        await runner.press_data(host, lobby, button)
+    raise AssertionError(f"the lobby's buttons never reached {wanted}")
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -33,23 +45,21 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], code: str,
-                    settings: tuple[str, ...], max_presses: int | None) -> dict[str, Any]:
+async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], spec: GameSpec[Any, Any],
+                    variant: Variant, max_presses: int | None) -> dict[str, Any]:
     """One game from /newgame to the result (or, with ``max_presses``, cut short and stopped)."""
     host = users[0]
     start_requests = len(tg.requests)
-    await runner.say(host, f"/newgame {code}")
+    await runner.say(host, f"/newgame {spec.code}")
     lobby = runner.table()
+    against_computer = spec.engine.max_players == 2 and spec.policy is not None
     presses = 0
-    for user in users[1:] if PLAY_AI not in settings else ():
+    for user in users[1:] if not against_computer else ():
         await runner.press(user, lobby, "Играю")
         presses += 1
-    for label in settings:
-        await runner.press(host, lobby, label)
-        presses += 1
-    if PLAY_AI not in settings:
-        await runner.press(host, lobby, "Начать")
-        presses += 1
+    presses += await _set_up(runner, host, lobby, variant.options)
+    await runner.press(host, lobby, PLAY_AI if against_computer else "Начать")
+    presses += 1
     by_name = {u.first_name: u for u in users}
     table = runner.table()
     answer_ms: list[float] = []
@@ -92,7 +102,7 @@ async def _one_game(tg: FakeTelegram, runner: BotRunner, users: list[Any], code:
 
 
 async def run(max_presses: int | None = None) -> dict[str, Any]:
-    """Every game of :data:`GAMES`; ``max_presses`` cuts each one short (a smoke run)."""
+    """Every game of :func:`cases`; ``max_presses`` cuts each one short (a smoke run)."""
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeTelegram(token="1:BENCH", bot_username="BenchBot") as tg:
@@ -103,8 +113,8 @@ async def run(max_presses: int | None = None) -> dict[str, Any]:
             seeds = (f"{i:064x}" for i in itertools.count(1))
             runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)
             try:
-                for name, code, settings in GAMES:
-                    results[name] = await _one_game(tg, runner, users, code, settings, max_presses)
+                for name, spec, variant in cases():
+                    results[name] = await _one_game(tg, runner, users, spec, variant, max_presses)
             finally:
                 await runner.stop()
     print(f"\n{'e2e game (3 players)':<22}{'decisions':>10}{'calls':>7}{'calls/dec':>10}"

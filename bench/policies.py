@@ -1,11 +1,12 @@
 """Computer players of the dice games against random players (issue #8).
 
 For every dice game whose players make choices (``tishe``, ``shishbesh``, ``ludo``,
-``parchis``), 1,000 seeded games with 2 players and 1,000 with 4: the policy of
-``engines.AI_PLAYERS`` holds one seat (it rotates with the game number, so it starts as
-often as anyone), every other seat plays uniformly random legal actions. Reported: the
-policy's win rate against the 1/n a random player would get. «Помоги своему соседу» and
-«Спички» are left out: their only action is always the roll, so no policy can do better.
+``parchis``: a computer player, dice, and more to a turn than the roll), 1,000 seeded games with
+2 players and 1,000 with 4: the game's policy (``GameSpec.policy``) holds one seat (it rotates
+with the game number, so it starts as often as anyone), every other seat plays uniformly random
+legal actions. Reported: the policy's win rate against the 1/n a random player would get.
+«Помоги своему соседу» and «Спички» are left out: their only action is always the roll, so no
+policy can do better; «Охота на львов» has its own bench (bench/lions_ai.py).
 
 `python -m bench.policies [--games N]`; `python -m bench` runs it too (fewer games with --quick).
 """
@@ -20,11 +21,12 @@ import sys
 import time
 from typing import Any
 
-from engines import AI_PLAYERS, GAMES
+from bot.games import GAMES
 from engines.base import seed_digest
 from engines.playout import at_random, by_policy, play_on
 
-CHOICE_GAMES = ("tishe", "shishbesh", "ludo", "parchis")
+CHOICE_GAMES = tuple(s.code for s in GAMES.values()
+                     if s.policy is not None and s.dice_per_roll and not s.roll_is_the_turn)
 GAMES_PER_TABLE = 1000
 PLAYER_COUNTS = (2, 4)
 MAX_ACTIONS = 20_000  # a guard: no game of these needs a tenth of it
@@ -34,7 +36,8 @@ WORKERS = 2
 def play(job: tuple[str, int, int]) -> tuple[bool, int, bool]:
     """One seeded game: (did the policy win, actions, did it finish)."""
     code, players, game = job
-    engine, policy = GAMES[code], AI_PLAYERS[code]
+    engine, policy = GAMES[code].engine, GAMES[code].policy
+    assert policy is not None
     seat = game % players
     label = f"policy bench {code} {players} {game}"
     state, _ = engine.new_game(engine.options_from_json({}), players, seed_digest(label))

@@ -46,7 +46,7 @@ from render.lions_geometry import (
     seg_dist,
 )
 from render.marks import dashed_ring, red_cross, round_ring
-from render.png import colour_strip, fitted_palette, to_png
+from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import BG, CARD, GOLD, INK, IVORY, LIGHT, RED, RGB, SS, WOOD, Box, tint
 from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
 
@@ -425,13 +425,7 @@ def _compose(state: LionsState, names: Sequence[str], labels: Mapping[str, str],
 def _sample_game() -> list[tuple[LionsState, Sequence[Event]]]:
     """A seeded game of random steps (never an offer or resignation), then the same position finished
     with a winner and drawn, and with the push rule on: what the palette must cover."""
-    rng = random.Random(3)
-    state, events = ENGINE.new_game(LionsOptions(), 2, "3" * 64)
-    game: list[tuple[LionsState, Sequence[Event]]] = [(state, events)]
-    while not state.finished and len(game) < 400:
-        actions = [a for a in ENGINE.legal_actions(state) if a.code not in ("o", "x")]
-        state, events, _ = ENGINE.apply(state, rng.choice(actions).code)
-        game.append((state, events))
+    game = random_game(ENGINE, LionsOptions(), 2, "3" * 64, random.Random(3), 400, skip=("offer", "resign"))
     last = game[-1][0]
     for change in ({"finished": True, "winner": 0}, {"finished": True, "winner": None}, {"push_on": True}):
         game.append((replace(last, **change), ()))

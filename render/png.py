@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from PIL import Image
 
 from engines.base import Engine, Event, GameOptions, GameState
+from engines.playout import at_random, playout
 from render.theme import BG, RGB
 
 
@@ -111,14 +112,12 @@ def colour_strip(colours: Sequence[RGB], width: int) -> Image.Image:
 
 
 def random_game(engine: Engine[State, Options], options: Options, seats: int, seed: str, rng: random.Random,
-                limit: int | None = None) -> list[tuple[State, Sequence[Event]]]:
-    """Every (state, events of the action that made it) of a game played by ``rng``, ``limit`` states at most."""
+                limit: int | None = None, skip: Collection[str] = ()) -> list[tuple[State, Sequence[Event]]]:
+    """Every (state, events of the action that made it) of a game played by ``rng`` (never an action
+    of a kind in ``skip``), ``limit`` states at most."""
     state, events = engine.new_game(options, seats, seed)
-    game: list[tuple[State, Sequence[Event]]] = [(state, events)]
-    while not state.finished and (limit is None or len(game) < limit):
-        state, events, _entry = engine.apply(state, rng.choice(engine.legal_actions(state)).code)
-        game.append((state, events))
-    return game
+    steps = playout(engine, state, at_random(rng, skip), None if limit is None else limit - 1)
+    return [(state, events), *((after, made) for _, after, made, _ in steps)]
 
 
 # names and words to fit a palette to: every seat, Latin and Cyrillic, tall and deep letters

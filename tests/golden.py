@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from engines import get_engine
+from bot.games import GAMES
 from engines.base import Action, Engine, Event, seed_digest
 from engines.lions import LIONS, OFFER, PASS, LionsState, pushed, sides
 from engines.lions_ai import LionsAI, codes_of, evaluate, whole_turns
@@ -198,9 +198,9 @@ def transcript(
 def render_golden(name: str) -> str:
     """The transcript of ``GOLDENS[name]``, played now."""
     spec = GOLDENS[name]
-    engine = get_engine(spec.game)
-    if engine is None:
+    if spec.game not in GAMES:
         raise KeyError(f"unknown game {spec.game!r}")
+    engine = GAMES[spec.game].engine
     options = engine.options_from_json(spec.options)
     return transcript(engine, options, spec.seats, spec.seed, spec.choose or default_choice)
 

@@ -14,13 +14,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
 from PIL import Image, ImageDraw
 
 from bot.games import GameSpec
-from bot.games.common import Button, Tr, UIBase
+from bot.games.common import Button, Html, Tr, UIBase
 from engines.base import (
     Action,
     BestScorePolicy,
+    Dice,
     Event,
     IllegalActionError,
     JsonData,
@@ -30,10 +32,10 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    dice_source,
     draw_starter,
     next_seat,
     rank_after,
+    throw_source,
 )
 
 CODE = "race"
@@ -71,18 +73,19 @@ class RaceEngine(RulesEngine[RaceState, RaceOptions]):
     min_players = 2
     max_players = 4
 
-    def new_game(self, options: RaceOptions, seats: int, seed: str) -> tuple[RaceState, list[Event]]:
+    def new_game(self, options: RaceOptions, seats: int, seed: str,
+                 dice: Dice | None = None) -> tuple[RaceState, list[Event]]:
         options.validate(seats)
-        starter = draw_starter(seed, seats)
+        starter = draw_starter(seed, seats, dice)
         return RaceState(seed, options, seats, (0,) * seats, starter, 1, 0), [Event("starter", seat=starter)]
 
     def legal_actions(self, state: RaceState) -> list[Action]:
         return [] if state.finished else [ROLL]
 
-    def apply(self, state: RaceState, code: str) -> tuple[RaceState, list[Event], LogEntry]:
+    def apply(self, state: RaceState, code: str, dice: Dice | None = None) -> tuple[RaceState, list[Event], LogEntry]:
         if state.finished or code != ROLL.code:
             raise IllegalActionError(f"{code!r} is not legal here")
-        seat, die = state.turn, dice_source(state.seed).die(state.throws)
+        seat, die = state.turn, throw_source(state.seed, dice).die(state.throws)
         places = tuple(min(p + die, state.options.goal) if s == seat else p for s, p in enumerate(state.places))
         finished = places[seat] >= state.options.goal
         state = replace(state, places=places, throws=state.throws + 1, version=state.version + 1, finished=finished,
@@ -106,7 +109,7 @@ class RaceUI(UIBase):
     def variant(self, options: RaceOptions, tr: Tr) -> str:
         return tr("race-variant", goal=options.goal)
 
-    def lobby_lines(self, options: RaceOptions, seats: int, tr: Tr) -> list[str]:
+    def lobby_lines(self, options: RaceOptions, seats: int, tr: Html) -> list[Markup]:
         return [tr("race-lobby-goal", goal=options.goal)]
 
     def lobby_buttons(self, options: RaceOptions, seats: int, tr: Tr) -> list[list[Button]]:
@@ -114,8 +117,8 @@ class RaceUI(UIBase):
         return [[Button(tr("race-btn-goal", goal=g), "goal", str(g)) for g in (options.goal - 5, options.goal + 5)
                  if lo <= g <= hi]]
 
-    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Tr) -> list[str]:
-        lines = []
+    def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
+        lines: list[Markup] = []
         for event in events:
             name = names[event.seat or 0]
             if event.kind == "starter":
@@ -124,10 +127,10 @@ class RaceUI(UIBase):
                 lines.append(tr("race-ev-roll", name=name, die=event.data["die"], at=event.data["at"]))
         return lines
 
-    def status_lines(self, state: RaceState, names: Sequence[str], tr: Tr) -> list[str]:
-        return [" · ".join(tr("race-status", name=names[s], at=state.places[s]) for s in range(state.seats))]
+    def status_lines(self, state: RaceState, names: Sequence[str], tr: Html) -> list[Markup]:
+        return [Markup(" · ").join(tr("race-status", name=names[s], at=state.places[s]) for s in range(state.seats))]
 
-    def result_lines(self, state: RaceState, outcome: Outcome, names: Sequence[str], tr: Tr) -> list[str]:
+    def result_lines(self, state: RaceState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         return [tr("race-result", name=names[outcome.winners[0]])]
 
 

@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 
 from bench.__main__ import main
-from engines import GAMES
+from bench.e2e_game import cases as e2e_cases
+from bench.policies import CHOICE_GAMES
+from bot.games import GAMES
 
 
 def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
@@ -17,7 +19,9 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     assert all(row["games_per_s"] > 0 for row in results["engines"])
     assert all(row["bytes_max"] > 1000 and row["size"].startswith("1024x") for row in results["render"])
     assert {row["case"].split()[0] for row in results["render"]} == set(GAMES)
-    for name in ("sosedi classic", "sosedi reverse", "sosedi tower", *(code for code in GAMES if code != "sosedi")):
+    assert list(results["e2e"]) == [name for name, _, _ in e2e_cases()]  # every variant played through
+    assert {"sosedi classic", "sosedi reverse", "sosedi tower", "lions"} <= set(results["e2e"])
+    for name in results["e2e"]:
         game = results["e2e"][name]
         # one edit per decision, plus the result message of a finished game (quick runs cut games short)
         assert 0 < game["rolls"] <= 30
@@ -36,6 +40,7 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     # the dice games' computer players: every table adds up (20 games each in a quick run)
     assert {row["case"] for row in results["policies"]} == {f"{code} {n}p" for code in
                                                            ("tishe", "shishbesh", "ludo", "parchis") for n in (2, 4)}
+    assert CHOICE_GAMES == ("tishe", "shishbesh", "ludo", "parchis")  # the games whose players choose
     for row in results["policies"]:
         assert row["games"] == 20 and 0 <= row["policy_wins"] <= 20 and row["unfinished"] == 0
     # the lions AI: only a tiny sample without --lions (bench/lions_ai.py); its tables add up

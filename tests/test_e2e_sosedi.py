@@ -10,7 +10,7 @@ import pytest
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow.catch_up import CatchUp
-from engines import GAMES
+from bot.games import GAMES
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
 
 GAME_METHODS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")

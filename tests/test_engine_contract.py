@@ -19,7 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines import GAMES, get_engine, lions, ludo, parchis, shishbesh, sosedi, spichki, tishe
+from bot.games import GAMES
+from engines import lions, ludo, parchis, shishbesh, sosedi, spichki, tishe
 from engines.base import (
     Action,
     DiceSource,
@@ -45,7 +46,7 @@ from tests.engine_helpers import (
 )
 from tests.engine_setups import GAME_SETUPS, Setup, prop_settings, random_choice
 
-ENGINES = list(GAMES.values())  # every game the bot offers (the registry is named here only)
+ENGINES = [spec.engine for spec in GAMES.values()]  # every game the bot offers (the registry, named only here)
 every_game = pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.code)
 
 # codes no engine offers, tried on every state (with the codes the state before offered)
@@ -130,13 +131,13 @@ def json_copy(engine: Engine[Any, Any], state: Any) -> Any:
 
 def test_every_engine_is_registered_under_its_own_code():
     modules = (sosedi, spichki, tishe, shishbesh, ludo, parchis, lions)
-    assert [GAMES[m.ENGINE.code] for m in modules] == [m.ENGINE for m in modules]
+    assert [GAMES[m.ENGINE.code].engine for m in modules] == [m.ENGINE for m in modules]
     assert len(GAMES) == len(modules) == len({m.ENGINE.code for m in modules})
     for engine in ENGINES:
-        assert get_engine(engine.code) is engine
+        assert GAMES[engine.code].engine is engine and GAMES[engine.code].code == engine.code
         assert engine.code.isascii() and engine.code.isidentifier()
         assert 1 <= engine.min_players <= engine.max_players
-    assert get_engine("nope") is None
+    assert GAMES.get("nope") is None
 
 
 # ---------------------------------------------------------------- whole games

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engines import get_engine
+from bot.games import GAMES
 from engines.base import LogEntry, replay
 from tests.golden import GOLDEN_DIR, GOLDENS, REGENERATE, diff, golden_path, render_golden
 
@@ -36,7 +36,7 @@ def test_golden_generation_is_deterministic():
 def test_golden_transcript_replays(name):
     """The action lines are a faithful log: replaying them gives the final state line."""
     spec = GOLDENS[name]
-    engine = get_engine(spec.game)
+    engine = GAMES[spec.game].engine
     options = engine.options_from_json(spec.options)
     lines = golden_path(name).read_text(encoding="utf-8").splitlines()
     log = []

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engines import GAMES
+from bot.games import GAMES
 from engines.base import DiceSource, seed_digest
 from tests.engine_helpers import play_random
 
@@ -67,22 +67,27 @@ def test_readme_snippet_prints_the_commitment_and_the_first_rolls() -> None:
     assert printed == [seed_digest(seed), str([list(DiceSource(seed).throw(k, 3)) for k in range(1, 11)])]
 
 
-# dice per roll in each game, as the README's «Fair dice» section says (lions: none, only the draw)
-DICE_PER_ROLL = {"sosedi": 3, "spichki": 2, "tishe": 2, "shishbesh": 2, "ludo": 1, "parchis": 1, "lions": 0}
+# dice per roll in each game (GameSpec.dice_per_roll), as the README's «Fair dice» section says
+# (lions: none, only the draw)
+FAIR_DICE_SAYS = {"sosedi": 3, "spichki": 2, "tishe": 2, "shishbesh": 2, "ludo": 1, "parchis": 1, "lions": 0}
+
+
+def test_the_readme_says_how_many_dice_each_game_rolls() -> None:
+    assert {code: spec.dice_per_roll for code, spec in GAMES.items()} == FAIR_DICE_SAYS
 
 
 @pytest.mark.parametrize("code", sorted(GAMES))
 def test_readme_numbering_rederives_every_roll_of_a_game(code: str) -> None:
     """Throw 0 is the draw (value v: the v-th player), roll k is throw k: the README's recipe
     re-derives whole random games of every engine."""
-    engine = GAMES[code]
+    engine = GAMES[code].engine
     throw = run_snippet(README)[0]["throw"]
     options = engine.options_from_json(None)
     for seats in range(engine.min_players, engine.max_players + 1):
         seed = f"{seats:064x}"
         _, _, log = play_random(engine, options, seats, seed, limit=20_000)
         rolls = [entry.dice for entry in log if entry.dice]
-        assert {len(dice) for dice in rolls} <= {DICE_PER_ROLL[code]}
+        assert {len(dice) for dice in rolls} <= {GAMES[code].dice_per_roll}
         assert [tuple(throw(seed, k, len(dice))) for k, dice in enumerate(rolls, 1)] == rolls
         assert log[0].seat == throw(seed, 0, 1, seats)[0] - 1  # whoever acts first was drawn by throw 0
 

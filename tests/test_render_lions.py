@@ -15,6 +15,7 @@ from engines.base import Event
 from engines.lions import ENGINE, HUNTERS, LIONS, LionsOptions, LionsState, build
 from engines.lions_ai import LionsAI
 from engines.lions_board import CIRCLES, INDEX, LINES, NEIGHBOURS, SIZE
+from engines.playout import at_random, playout
 from render import lions as board
 from render import lions_geometry as geometry
 from render.lions import LABEL_KEYS, render_board
@@ -365,14 +366,9 @@ def test_long_and_odd_names_are_cut_and_stay_inside_their_cards():
 
 
 def test_every_few_steps_of_a_random_game_render_at_one_size():
-    state = fresh()
-    rng = random.Random(2)
     sizes, pngs = set(), set()
-    for k in range(120):
-        actions = [a for a in ENGINE.legal_actions(state) if a.kind not in ("offer", "resign")]
-        if not actions:
-            break
-        state = ENGINE.apply(state, rng.choice(actions).code)[0]
+    steps = playout(ENGINE, fresh(), at_random(random.Random(2), ("offer", "resign")), 120)
+    for k, (_, state, _, _) in enumerate(steps):
         if k % 8 == 0:
             png = render(state)
             sizes.add(decode(png).size)

@@ -36,8 +36,8 @@ import pytest
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
+from bot.games import GAMES
 from bot.store import GameRow
-from engines import GAMES
 from tests.bot_harness import CHAT_ID, BotRunner, assert_replays, current_player_name, game_id_of, group_world
 from tests.security_helpers import STOP_DENIED, Actor, Outcome, anonymous_message, command
 from tests.test_faults_input import snapshot
@@ -200,7 +200,7 @@ async def stored(cast: Cast, game_id: int) -> GameRow:
 
 def mover_of(before: GameRow) -> int:
     assert before.state is not None
-    seat = GAMES[before.code].state_from_json(before.state).current_player
+    seat = GAMES[before.code].engine.state_from_json(before.state).current_player
     assert seat is not None
     return seat
 

@@ -18,9 +18,8 @@ import pytest
 from bot import callback_data as cb
 from bot.fake_telegram import FakeUser, StoredMessage
 from bot.flow.context import default_options
-from bot.games import GAMES as SPECS
+from bot.games import GAMES
 from bot.store import LoggedAction
-from engines import GAMES
 from tests.bot_harness import (
     CHAT_ID,
     BotRunner,
@@ -147,7 +146,7 @@ async def test_a_new_lobby_starts_from_the_chat_default_and_a_stale_value_falls_
     await runner.press(users["anya"], lobby, "Отмена")
     for code in ("ludo", "tishe"):
         settings = (await flow_of(runner).chat(CHAT_ID)).settings
-        assert default_options(SPECS[code], settings, CHAT_ID) == GAMES[code].options_from_json(None)
+        assert default_options(GAMES[code], settings, CHAT_ID) == GAMES[code].engine.options_from_json(None)
 
 
 async def test_the_timer_is_the_one_the_lobby_button_cycles(world) -> None:
@@ -206,7 +205,7 @@ async def play_presses(runner: BotRunner, table: StoredMessage, code: str, playe
                        presses: int, seed: int) -> list[Press]:
     """The player to move presses a (seeded) button, ``presses`` times or to the end; each press
     costs exactly one table edit."""
-    engine, game_id, rng = GAMES[code], game_id_of(table), random.Random(seed)
+    engine, game_id, rng = GAMES[code].engine, game_id_of(table), random.Random(seed)
     per_press = []
     for _ in range(presses):
         state = await stored_state(runner, engine, game_id)
@@ -222,7 +221,7 @@ async def play_presses(runner: BotRunner, table: StoredMessage, code: str, playe
 
 
 def only_roll(code: str, state: Any) -> bool:
-    legal = GAMES[code].legal_actions(state)
+    legal = GAMES[code].engine.legal_actions(state)
     return len(legal) == 1 and legal[0].kind == "roll"
 
 
@@ -291,7 +290,8 @@ async def test_autoroll_after_a_timeout(world) -> None:
     await set_autoroll(runner, users["anya"], True)
     table = await start_for_two(runner, users, "ludo")
     game_id = game_id_of(table)
-    while (await stored_state(runner, GAMES["ludo"], game_id)).current_player == 0:  # Аня plays until Борис moves
+    # Аня plays until Борис moves
+    while (await stored_state(runner, GAMES["ludo"].engine, game_id)).current_player == 0:
         await runner.press(users["anya"], table, table.buttons[0][0])
     done = len(await actions(runner, game_id))
     assert await time_out(runner, table)  # the computer plays Борис's turn: one edit

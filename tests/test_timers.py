@@ -20,7 +20,7 @@ from bot import callback_data as cb
 from bot.app import arm_deadline
 from bot.fake_telegram import FakeUser, StoredMessage
 from bot.flow import GameFlow
-from engines import GAMES
+from bot.games import GAMES
 from engines.lions_ai import AI as LIONS_AI
 from tests.bot_harness import (
     CHAT_ID,
@@ -103,9 +103,9 @@ async def test_a_deadline_is_stored_and_armed_and_a_timeout_plays_the_turn(world
     # not due yet: nothing happens
     assert not await flow.on_deadline(game.id)
     mover = current_player_name(table.caption)
-    before = await stored_state(runner, GAMES["spichki"], game.id)
+    before = await stored_state(runner, GAMES["spichki"].engine, game.id)
     assert await time_out(runner, table)
-    after = await stored_state(runner, GAMES["spichki"], game.id)
+    after = await stored_state(runner, GAMES["spichki"].engine, game.id)
     assert after.version > before.version and after.current_player != before.current_player
     assert f"⏱ {mover}: время вышло — ход сделал бот (1 из 3)." in table.caption
     fresh = await flow.store.game(game.id)
@@ -156,7 +156,7 @@ async def test_a_person_who_moves_again_starts_counting_from_zero(world) -> None
 async def lions_person_turn(runner: BotRunner, user: FakeUser, table: StoredMessage) -> None:
     """A person plays the turn the lions AI would, pressing its buttons one by one."""
     game_id = game_id_of(table)
-    engine = GAMES["lions"]
+    engine = GAMES["lions"].engine
     state: Any = await stored_state(runner, engine, game_id)
     for code in LIONS_AI.plan(state):
         await runner.press_data(user, table, cb.move(game_id, state.version, code))
@@ -178,7 +178,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_is_played_at_start(
     _, runner, users = world
     table = await start_for_two(runner, users, "spichki")
     game_id = game_id_of(table)
-    before = await stored_state(runner, GAMES["spichki"], game_id)
+    before = await stored_state(runner, GAMES["spichki"].engine, game_id)
     mover = current_player_name(table.caption)
     await runner.stop()
     # the deadline passes while the bot is down
@@ -186,7 +186,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_is_played_at_start(
         await db.execute("UPDATE games SET deadline = 1 WHERE id = ?", (game_id,))
         await db.commit()
     await runner.start()
-    after = await stored_state(runner, GAMES["spichki"], game_id)
+    after = await stored_state(runner, GAMES["spichki"].engine, game_id)
     assert after.version > before.version and after.current_player != before.current_player
     assert f"⏱ {mover}: время вышло" in table.caption
     # the next player's deadline is armed on the new JobQueue
@@ -280,7 +280,7 @@ async def test_after_a_timeout_the_host_can_skip_that_player_with_a_button(world
         await runner.press(people["Аня"], table, next(label for label, _ in table.buttons))
     assert any(label == "⏭ Пропустить игрока" for label, _ in table.buttons)
     game_id = game_id_of(table)
-    kick_version = (await stored_state(runner, GAMES["spichki"], game_id)).version
+    kick_version = (await stored_state(runner, GAMES["spichki"].engine, game_id)).version
     answer = await runner.press(users["boris"], table, "⏭ Пропустить игрока")
     assert answer["text"] == "Пропускать игроков может только хост или администратор чата."
     answer = await runner.press(users["anya"], table, "⏭ Пропустить игрока")

@@ -15,11 +15,10 @@ import pytest
 from bot import texts
 from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.flow.context import Game
-from bot.games import GAMES as SPECS
+from bot.games import GAMES
 from bot.games.sosedi import SosediUI
 from bot.store import GameRow, Seat
 from bot.verify import verdict, verify_log
-from engines import GAMES
 from engines.base import DiceSource, LogEntry, Outcome, seed_digest
 from locales import Translator
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of, group_world
@@ -42,14 +41,14 @@ def ru(translator: Translator) -> Callable[..., str]:
 
 def played(code: str, seats: int, seed: str = SEED) -> tuple[Any, Any, list[LogEntry]]:
     """A whole game of ``code`` with random legal choices: (options, final state, log)."""
-    engine = GAMES[code]
+    engine = GAMES[code].engine
     options = engine.options_from_json(None)
     final, _, log = play_random(engine, options, seats, seed, limit=20_000)
     return options, final, log
 
 
 def check(code: str, seats: int, log: Sequence[LogEntry], final: Any = None, commitment: str | None = None) -> Any:
-    engine = GAMES[code]
+    engine = GAMES[code].engine
     state = None if final is None else json.loads(json.dumps(final.to_json()))
     return verify_log(engine, engine.options_from_json(None), seats, SEED, log, state, commitment)
 
@@ -68,7 +67,7 @@ def other_face(value: int) -> int:
 
 @pytest.mark.parametrize("code", sorted(GAMES))
 def test_a_real_game_verifies(code: str) -> None:
-    seats = GAMES[code].min_players + 1 if GAMES[code].max_players > 2 else 2
+    seats = GAMES[code].engine.min_players + 1 if GAMES[code].engine.max_players > 2 else 2
     _, final, log = played(code, seats)
     result = check(code, seats, log, final)
     assert result.ok and result.mismatch is None
@@ -131,7 +130,7 @@ def test_a_changed_code_is_named() -> None:
 
 def first_choice(code: str, seats: int, log: Sequence[LogEntry]) -> tuple[int, str]:
     """The first action of the log that had a legal alternative, and that alternative."""
-    engine = GAMES[code]
+    engine = GAMES[code].engine
     state, _ = engine.new_game(engine.options_from_json(None), seats, SEED)
     for i, entry in enumerate(log):
         codes = [a.code for a in engine.legal_actions(state)]
@@ -201,7 +200,7 @@ def test_the_count_of_rolls_is_plural(translator: Translator, count: int, ru_tex
 def test_the_commitment_fits_every_start_caption(code: str, translator: Translator) -> None:
     """At most players with the longest names, the lobby and the first table caption carry the
     commitment and still end with the player list / «Ходит:»; a table shown once drops it."""
-    spec, tr = SPECS[code], ru(translator)
+    spec, tr = GAMES[code], ru(translator)
     engine = spec.engine
     seats = engine.max_players
     names = [f"{i}" + "Щ" * (texts.NAME_LIMIT - 2) + "…" for i in range(seats)]
@@ -220,7 +219,7 @@ def test_the_commitment_fits_every_start_caption(code: str, translator: Translat
 
 
 def test_the_commitment_gives_way_to_the_turn_line(translator: Translator) -> None:
-    tr, engine = ru(translator), GAMES["sosedi"]
+    tr, engine = ru(translator), GAMES["sosedi"].engine
 
     class Wordy(SosediUI):
         """A status as long as ``width``: the caption's tail alone nearly fills it."""
@@ -233,7 +232,7 @@ def test_the_commitment_gives_way_to_the_turn_line(translator: Translator) -> No
     ui = Wordy()
     options = engine.options_from_json(None)
     state, _ = engine.new_game(options, 3, SEED)
-    game = Game(_row("sosedi", 3), dataclasses.replace(SPECS["sosedi"], ui=ui), options, state)
+    game = Game(_row("sosedi", 3), dataclasses.replace(GAMES["sosedi"], ui=ui), options, state)
     ui.width = 800
     assert "sha256" in texts.table_caption(game, [], tr)
     ui.width = 950  # the commitment would push «Ходит:» out: the commitment goes
@@ -243,7 +242,7 @@ def test_the_commitment_gives_way_to_the_turn_line(translator: Translator) -> No
 
 def finished_sosedi() -> tuple[Game, Outcome]:
     """A game of three played to its end, and its outcome."""
-    spec = SPECS["sosedi"]
+    spec = GAMES["sosedi"]
     _, final, _ = played("sosedi", 3)
     outcome = spec.engine.outcome(final)
     assert outcome is not None

@@ -76,5 +76,5 @@ UI = LudoUI()
 SPEC = GameSpec(
     engine=ENGINE, ui=UI, render_board=render_ludo.render_board, label_keys=render_ludo.LABEL_KEYS,
     dice_per_roll=1, policy=AI, variant_option="bonuses",
-    variants=(Variant("", {"bonuses": False}), Variant("", {"bonuses": True}, played_through=False)),
+    variants=(Variant("", {"bonuses": False}), Variant("", {"bonuses": True}, drawn=False, played_through=False)),
 )

@@ -92,6 +92,8 @@ UI = ShishbeshUI()
 SPEC = GameSpec(
     engine=ENGINE, ui=UI, render_board=render_shishbesh.render_board, label_keys=render_shishbesh.LABEL_KEYS,
     dice_per_roll=2, policy=AI, variant_option="board",
-    variants=(Variant(), Variant("", {"board": "long", "shelters": "staggered", "start": "six_or_double",
-                                      "fast_charge": True}, played_through=False)),
+    variants=(Variant("standard"),
+              Variant("long", {"board": "long"}, timed=False, played_through=False),
+              Variant("long", {"board": "long", "shelters": "staggered", "start": "six_or_double", "fast_charge": True},
+                      drawn=False, played_through=False)),
 )

@@ -123,6 +123,6 @@ SPEC = GameSpec(
     dice_per_roll=DICE, policy=BestScorePolicy(ENGINE), variant_option="mode", roll_is_the_turn=True,
     variants=(Variant("classic", {"mode": "classic"}),
               Variant("reverse", {"mode": "reverse"}, timed=False),
-              Variant("reverse", {"mode": "reverse", "roller_immune": True}, played_through=False),
+              Variant("reverse", {"mode": "reverse", "roller_immune": True}, drawn=False, played_through=False),
               Variant("tower", {"mode": "tower"})),
 )

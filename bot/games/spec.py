@@ -30,6 +30,7 @@ class Variant:
     options: JSON = field(default_factory=dict)
     seats: int = 4  # how many players the engine benchmark seats
     timed: bool = True  # bench.engine_speed times random games of it
+    drawn: bool = True  # bench.render_speed times its pictures (its options change them)
     played_through: bool = True  # bench.e2e_game plays one game of it through the fake Bot API
 
 
@@ -42,7 +43,7 @@ class GameSpec(Generic[S, Opt]):
     render_board: RenderBoard[S]
     label_keys: Sequence[str]  # the board's words, locale keys «board-<key>»
     dice_per_roll: int  # dice thrown by one roll (0: a game without dice); /verify and the README say so
-    policy: Policy | None = None  # the computer player: «🤖» seats, timed-out turns; None: the game has none
+    policy: Policy[S] | None = None  # the computer player: «🤖» seats, timed-out turns; None: the game has none
     variant_option: str | None = None  # the option /settings offers as the chat's default variant
     roll_is_the_turn: bool = False  # a roll is the whole turn, so «автобросок» would play the game by itself
     resign: Callable[[int], str] | None = None  # the code by which a seat resigns: leaving is resigning

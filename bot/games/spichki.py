@@ -120,5 +120,6 @@ UI = SpichkiUI()
 SPEC = GameSpec(
     engine=ENGINE, ui=UI, render_board=render_spichki.render_board, label_keys=render_spichki.LABEL_KEYS,
     dice_per_roll=2, policy=BestScorePolicy(ENGINE), roll_is_the_turn=True,
-    variants=(Variant("", {"double_hit": 2}), Variant("", {"double_hit": 1}, seats=8, played_through=False)),
+    variants=(Variant("", {"double_hit": 2}),
+              Variant("", {"double_hit": 1}, seats=8, drawn=False, played_through=False)),
 )

@@ -77,5 +77,6 @@ UI = TisheUI()
 SPEC = GameSpec(
     engine=ENGINE, ui=UI, render_board=render_tishe.render_board, label_keys=render_tishe.LABEL_KEYS,
     dice_per_roll=2, policy=AI, variant_option="both_home",
-    variants=(Variant("", {"both_home": False}), Variant("", {"both_home": True}, played_through=False)),
+    variants=(Variant("", {"both_home": False}),
+              Variant("", {"both_home": True}, drawn=False, played_through=False)),
 )
