@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.flow.context import Chat, Game, chat_of
 from bot.games import Registry
 from bot.games.common import Tr
-from bot.store import Store
+from bot.store import ChatRow, Store
 from locales import Translator
 
 
@@ -14,19 +14,27 @@ class Loader:
 
     def __init__(self, store: Store, games: Registry, translator: Translator, default_lang: str) -> None:
         self.store, self.games, self.translator, self.default_lang = store, games, translator, default_lang
+        self._chats: dict[int, tuple[ChatRow, Chat]] = {}  # the chat made of each row the store gave last
 
     def words(self, lang: str) -> Tr:
         """The messages of ``lang``: ``tr(key, **args)``."""
         return lambda key, /, **args: self.translator.t(lang, key, **args)
 
     async def chat(self, chat_id: int) -> Chat:
-        return chat_of(await self.store.chat(chat_id), self.default_lang, self.words)
+        return self._chat(await self.store.chat(chat_id))
+
+    def _chat(self, row: ChatRow) -> Chat:
+        """The chat ``row`` stores, made once per row (the store hands out the same row until it changes)."""
+        made = self._chats.get(row.chat_id)
+        if made is None or made[0] is not row:
+            made = self._chats[row.chat_id] = (row, chat_of(row, self.default_lang, self.words))
+        return made[1]
 
     async def load(self, chat_id: int, game_id: int | None = None) -> tuple[Chat, Game | None]:
         """The chat and its game ``game_id`` (whichever chat that game is of: the caller checks), or
         the chat's active game when ``game_id`` is None."""
         chat_row, row = await self.store.load(chat_id, game_id)
-        return chat_of(chat_row, self.default_lang, self.words), None if row is None else Game.decode(row, self.games)
+        return self._chat(chat_row), None if row is None else Game.decode(row, self.games)
 
     async def game(self, game_id: int) -> tuple[Chat, Game] | None:
         """The game ``game_id`` and its chat (None: no such game)."""

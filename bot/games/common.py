@@ -23,6 +23,8 @@ def html_words(tr: Tr) -> Html:
     """``tr`` for HTML: the catalogue's own markup kept, every string argument escaped once."""
 
     def html(key: str, /, **args: Any) -> Markup:
+        if not args:
+            return Markup(tr(key))
         return Markup(tr(key, **{k: escape(v) if isinstance(v, str) else v for k, v in args.items()}))
 
     return html
@@ -59,6 +61,11 @@ class GameUI(Protocol):
     def variant(self, options: Any, tr: Tr) -> str: ...
 
     def is_pub(self, options: Any) -> bool: ...
+
+    def locale_keys(self) -> frozenset[str]:
+        """The messages it builds from data (``action-<code>-<kind>``, ``…-mode-<mode>``), all of them:
+        the catalogues must hold each (tests/test_locales.py)."""
+        ...
 
 
 @dataclass
@@ -105,6 +112,9 @@ class UIBase:
     def is_pub(self, options: Any) -> bool:
         return False
 
+    def locale_keys(self) -> frozenset[str]:
+        return frozenset()
+
 
 class SwitchVariantUI(UIBase):
     """The lobby of a game whose variant is one yes/no option («с бонусами», «обе фишки до 100»):
@@ -117,6 +127,10 @@ class SwitchVariantUI(UIBase):
     code: str
     switch: str
     variants: tuple[str, str]
+
+    def locale_keys(self) -> frozenset[str]:
+        return frozenset({*(f"{self.code}-variant-{v}" for v in self.variants),
+                          f"{self.code}-lobby-variant", f"{self.code}-btn-variant"})
 
     def variant_key(self, options: Any) -> str:
         return self.variants[bool(getattr(options, self.switch))]

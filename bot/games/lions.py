@@ -40,6 +40,12 @@ class LionsUI(UIBase):
 
     code = "lions"
 
+    def locale_keys(self) -> frozenset[str]:
+        actions = ("pick", "step", "done", "undo", "pass", "offer", "resign", "accept", "decline")
+        return frozenset({*(f"action-lions-{kind}" for kind in actions),
+                          *(f"lions-ev-{kind}" for kind in ("draw-offered", "draw-declined", "draw-agreed", "resign")),
+                          *(f"lions-result-{end}" for end in ("all-taken", "resign", "draw-agreed", "draw-quiet"))})
+
     def variant(self, options: LionsOptions, tr: Tr) -> str:
         return tr("lions-variant")
 

@@ -32,6 +32,9 @@ class LudoUI(SwitchVariantUI):
     code = "ludo"
     switch, variants = "bonuses", ("classic", "bonuses")
 
+    def locale_keys(self) -> frozenset[str]:
+        return super().locale_keys() | {f"action-ludo-{kind}" for kind in ("roll", "exit", "move")}
+
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """The throw and what it did on one line («Оля: 🎲 6 → выводит фишку 1, бросает ещё»)."""
         log = ThrowLog(tr, "ludo-ev-line")

@@ -27,6 +27,10 @@ class ParchisUI(UIBase):
 
     code = "parchis"
 
+    def locale_keys(self) -> frozenset[str]:
+        return frozenset({*(f"action-parchis-{kind}" for kind in ("roll", "exit", "move")),
+                          *(f"parchis-pos-{where}" for where in ("home", "cell", "corridor", "centre"))})
+
     def variant(self, options: ParchisOptions, tr: Tr) -> str:
         return tr("parchis-variant")
 

@@ -26,6 +26,14 @@ class ShishbeshUI(UIBase):
 
     code = "shishbesh"
 
+    def locale_keys(self) -> frozenset[str]:
+        moves = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
+        return frozenset({"action-shishbesh-roll", *(f"action-shishbesh-{kind}" for kind in moves),
+                          *(f"shishbesh-ev-{kind.replace('_', '-')}" for kind in moves),
+                          *(f"shishbesh-board-{v}" for v in BOARDS),
+                          *(f"shishbesh-shelters-{v}" for v in SHELTER_MODES),
+                          *(f"shishbesh-start-{v}" for v in STARTS)})
+
     def variant(self, options: ShishbeshOptions, tr: Tr) -> str:
         return tr(f"shishbesh-board-{options.board}")
 

@@ -24,6 +24,11 @@ class SosediUI(UIBase):
 
     code = "sosedi"
 
+    def locale_keys(self) -> frozenset[str]:
+        return frozenset({"action-sosedi-roll", *(f"sosedi-mode-{m}" for m in MODES),
+                          *(f"sosedi-btn-{key}" for key in ("chips", "tower")),
+                          *(f"sosedi-ev-{kind}" for kind in ("pay", "take", "put"))})
+
     def variant(self, options: SosediOptions, tr: Tr) -> str:
         return tr(f"sosedi-mode-{options.mode}")
 

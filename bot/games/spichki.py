@@ -14,6 +14,8 @@ from engines.spichki import (
     ENGINE,
     GOAL_RANGE,
     PER_PLAYER_RANGE,
+    WHY_DOUBLE,
+    WHY_DOUBLE_HIT,
     WHY_EXACT,
     WHY_ONE,
     SpichkiOptions,
@@ -37,6 +39,12 @@ class SpichkiUI(UIBase):
     """Presentation of the `spichki` engine."""
 
     code = "spichki"
+
+    def locale_keys(self) -> frozenset[str]:
+        takes = (WHY_DOUBLE, WHY_EXACT, WHY_DOUBLE_HIT, WHY_ONE)
+        return frozenset({"action-spichki-target", "action-spichki-chase",
+                          *(f"spichki-btn-{key}" for key in ("goal", "per_player")),
+                          *(f"spichki-ev-take-{why.replace('_', '-')}" for why in takes)})
 
     def variant(self, options: SpichkiOptions, tr: Tr) -> str:
         return tr("spichki-variant", count=options.goal)

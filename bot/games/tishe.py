@@ -9,7 +9,7 @@ from markupsafe import Markup
 from bot.games.common import Html, SwitchVariantUI, ThrowLog, Tr
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
-from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, TisheState
+from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN, RULE_ZERO, TisheState
 from engines.tishe_ai import AI
 from render import tishe as render_tishe
 
@@ -29,6 +29,12 @@ class TisheUI(SwitchVariantUI):
 
     code = "tishe"
     switch, variants = "both_home", ("first", "both")
+
+    def locale_keys(self) -> frozenset[str]:
+        return super().locale_keys() | {
+            *(f"action-tishe-{kind}" for kind in ("roll", "enter", "move")),
+            *(f"tishe-result-{v}" for v in self.variants), *(f"tishe-ev-{kind}" for kind in ("enter", "move")),
+            *(f"tishe-ev-land-{rule}" for rule in (RULE_ZERO, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN))}
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """The throw and what it did on one line («Оля: 6–2 → вводит фишку 1: 8»); skips below."""

@@ -14,8 +14,8 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -285,29 +285,30 @@ class SQLiteStore:
 
     async def _read(self, statement: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         """The rows of one statement."""
-        await self._after_transaction()
-        with _storage_errors():
+        if self._transaction_lock.locked():
+            await self._after_transaction()
+        with STORAGE_ERRORS:
             return list(await self._db.execute_fetchall(statement, params))
 
     async def _write(self, statement: str, params: Sequence[Any]) -> int:
         """One autocommitted statement (atomic on its own); the number of rows it changed."""
-        await self._after_transaction()
-        with _storage_errors():
+        if self._transaction_lock.locked():
+            await self._after_transaction()
+        with STORAGE_ERRORS:
             return (await self._db.execute(statement, params)).rowcount
 
     async def _after_transaction(self) -> None:
-        """Wait while a transaction runs, so that no other statement lands inside it. The statement
-        that follows is handed to the database thread before anything else can run (no await comes
-        between), so a transaction begun later is queued behind it there."""
-        if self._transaction_lock.locked():
-            async with self._transaction_lock:
-                pass
+        """Wait for the transaction that runs, so that no other statement lands inside it. The
+        statement that follows is handed to the database thread before anything else can run (no
+        await comes between), so a transaction begun later is queued behind it there."""
+        async with self._transaction_lock:
+            pass
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
         """BEGIN IMMEDIATE … COMMIT around the body, ROLLBACK if it raises."""
         async with self._transaction_lock:
-            with _storage_errors():
+            with STORAGE_ERRORS:
                 await self._db.execute(BEGIN)
                 try:
                     yield
@@ -320,32 +321,36 @@ class SQLiteStore:
     async def _exec(self, statement: str, params: Sequence[Any]) -> int:
         """A statement of the transaction in progress; the number of rows it changed."""
         assert self._transaction_lock.locked(), "only inside _transaction"
-        with _storage_errors():
+        with STORAGE_ERRORS:
             return (await self._db.execute(statement, params)).rowcount
 
     async def _fetch(self, statement: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         """Rows from inside the transaction in progress (what it has written included)."""
         assert self._transaction_lock.locked(), "only inside _transaction"
-        with _storage_errors():
+        with STORAGE_ERRORS:
             return list(await self._db.execute_fetchall(statement, params))
 
 
 async def _connect(path: str | Path) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(str(path), isolation_level=None)  # autocommit: transactions are explicit
     conn.row_factory = aiosqlite.Row
-    with _storage_errors():
+    with STORAGE_ERRORS:
         for statement in CONNECTION_SETUP:
             await conn.execute(statement)
     return conn
 
 
-@contextmanager
-def _storage_errors() -> Iterator[None]:
+class _StorageErrors:
     """A failure of the database itself (locked, read-only, disk full, I/O error, corrupt) as
-    StorageError; a broken constraint, which callers expect (one active game per chat), as it is."""
-    try:
-        yield
-    except sqlite3.IntegrityError:
-        raise
-    except sqlite3.DatabaseError as exc:
-        raise StorageError(str(exc)) from exc
+    StorageError; a broken constraint, which callers expect (one active game per chat), as it is.
+    (A class, not a generator: it wraps every hop to the database.)"""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError):
+            raise StorageError(str(exc)) from exc
+
+
+STORAGE_ERRORS = _StorageErrors()

@@ -1,5 +1,8 @@
 ## Lion Hunt
 
+game-lions = Lion Hunt
+game-lions-tagline = Lions against hunters on circles and lines, no dice · 2 players (or against the bot)
+
 lions-variant = board rebuilt from the description
 action-lions-pick = { $side ->
         [lions] 🦁

@@ -1,5 +1,8 @@
 ## Ludo
 
+game-ludo = Ludo
+game-ludo-tagline = One die, four pieces, the cross with yards · 2–4 players
+
 ludo-variant-classic = classic
 ludo-variant-bonuses = with bonuses
 

@@ -1,20 +1,5 @@
 ## Bot texts (English)
 
-game-sosedi = Help Your Neighbour
-game-sosedi-tagline = Three dice, chips and a bowl · 2–6 players
-game-spichki = Matches
-game-spichki-tagline = Two pairs of dice and a pile of matches · 2–8 players
-game-tishe = Slow and Steady
-game-tishe-tagline = Two dice, two checkers each, circles to 100 · 2–6 players
-game-shishbesh = Shish-besh
-game-shishbesh-tagline = A cross, two dice, corner jumps, huts · 2–4 players
-game-ludo = Ludo
-game-ludo-tagline = One die, four pieces, the cross with yards · 2–4 players
-game-parchis = Parchís
-game-parchis-tagline = Spanish parchís: 68 cells, barriers, +20 · 2–4 players
-game-lions = Lion Hunt
-game-lions-tagline = Lions against hunters on circles and lines, no dice · 2 players (or against the bot)
-
 cmd-newgame = New game
 cmd-rules = Rules of the game
 cmd-stop = Stop the game (host or admin)

@@ -1,5 +1,8 @@
 ## Parchís
 
+game-parchis = Parchís
+game-parchis-tagline = Spanish parchís: 68 cells, barriers, +20 · 2–4 players
+
 parchis-variant = Spanish rules
 
 action-parchis-roll = 🎲 Roll

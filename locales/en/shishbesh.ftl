@@ -1,5 +1,8 @@
 ## Shish-besh
 
+game-shishbesh = Shish-besh
+game-shishbesh-tagline = A cross, two dice, corner jumps, huts · 2–4 players
+
 shishbesh-board-standard = standard board
 shishbesh-board-long = long board
 shishbesh-shelters-opposite = facing each other

@@ -1,5 +1,8 @@
 ## Help Your Neighbour
 
+game-sosedi = Help Your Neighbour
+game-sosedi-tagline = Three dice, chips and a bowl · 2–6 players
+
 sosedi-mode-classic = classic
 sosedi-mode-reverse = reverse
 sosedi-mode-tower = Tower

@@ -1,5 +1,8 @@
 ## Matches
 
+game-spichki = Matches
+game-spichki-tagline = Two pairs of dice and a pile of matches · 2–8 players
+
 action-spichki-target = 🎯 Roll for a target
 action-spichki-chase = 🎲 Roll
 

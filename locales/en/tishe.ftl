@@ -1,5 +1,8 @@
 ## Slow and Steady
 
+game-tishe = Slow and Steady
+game-tishe-tagline = Two dice, two checkers each, circles to 100 · 2–6 players
+
 tishe-variant-first = first checker to 100
 tishe-variant-both = both checkers to 100
 

@@ -1,5 +1,8 @@
 ## «Людо»
 
+game-ludo = Людо
+game-ludo-tagline = Один кубик, четыре фишки, крест с дворами · 2–4 игрока
+
 ludo-variant-classic = классика
 ludo-variant-bonuses = с бонусами
 

@@ -1,5 +1,8 @@
 ## «Парчис»
 
+game-parchis = Парчис
+game-parchis-tagline = Испанский парчис: 68 клеток, барьеры, +20 · 2–4 игрока
+
 parchis-variant = испанские правила
 
 action-parchis-roll = 🎲 Бросить

@@ -1,5 +1,8 @@
 ## «Шиш-беш»
 
+game-shishbesh = Шиш-беш
+game-shishbesh-tagline = Крест, два кубика, прыжки с углов, избушки · 2–4 игрока
+
 shishbesh-board-standard = обычное поле
 shishbesh-board-long = длинное поле
 shishbesh-shelters-opposite = друг напротив друга

@@ -1,5 +1,8 @@
 ## «Помоги своему соседу»
 
+game-sosedi = Помоги своему соседу
+game-sosedi-tagline = Три кости, фишки и чаша · 2–6 игроков
+
 sosedi-mode-classic = классика
 sosedi-mode-reverse = наоборот
 sosedi-mode-tower = Башня

@@ -1,5 +1,8 @@
 ## «Спички»
 
+game-spichki = Спички
+game-spichki-tagline = Две пары костей и куча спичек · 2–8 игроков
+
 action-spichki-target = 🎯 Бросить на цель
 action-spichki-chase = 🎲 Бросить
 
