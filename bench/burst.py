@@ -53,7 +53,9 @@ async def run(seconds: float = 75.0, per_period: int = 20, period: int = 60) -> 
             started = time.perf_counter()
             try:
                 while time.perf_counter() - started < seconds:
-                    await runner.say(users[0], "/newgame sosedi")
+                    # the lobby's photo waits for the budget too (a whole window, after a result): wait as long
+                    await tg.send_message(users[0], CHAT_ID, "/newgame sosedi")
+                    await runner.handled(timeout=3 * period)
                     lobby = runner.table()
                     for user in users[1:]:
                         await runner.press(user, lobby, "Играю")

@@ -23,6 +23,7 @@ from bot import handlers, stats, verify
 from bot.config import Config
 from bot.drawing import Drawing
 from bot.flow import GameFlow
+from bot.flow.expiry import SWEEP_EVERY_S
 from bot.games import GAMES, Registry
 from bot.http import AiohttpRequest
 from bot.outbox import Outbox
@@ -36,7 +37,7 @@ READ_TIMEOUT_S = 5.0  # a Bot API answer later than this is a timeout (the call 
 STORAGE_RETRY_S = 30.0  # a timer or the start-up catch-up that met a database failure tries again after this
 # my_chat_member: the bot was kicked, restricted or let back in (issue #10)
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
-COMMANDS = ("newgame", "rules", "stop", "leave", "kick", "lang", "tally", "set", "stats", "top", "history",
+COMMANDS = ("newgame", "rules", "table", "stop", "leave", "kick", "lang", "tally", "set", "stats", "top", "history",
             "verify", "settings", "help")
 
 
@@ -73,6 +74,7 @@ def build_application(config: Config, translator: Translator | None = None, game
     app.add_handler(CommandHandler("lang", handlers.lang, filters=only_new))
     app.add_handler(CommandHandler("stop", handlers.stop, filters=only_new))
     app.add_handler(CommandHandler("leave", handlers.leave, filters=only_new))
+    app.add_handler(CommandHandler("table", handlers.table, filters=only_new))
     app.add_handler(CommandHandler("kick", handlers.kick, filters=only_new))
     app.add_handler(CommandHandler("tally", handlers.tally, filters=only_new))
     app.add_handler(CommandHandler("set", handlers.set_command, filters=only_new))
@@ -126,6 +128,18 @@ async def _post_init(app: Application) -> None:
     # after a restart there may be many tables to redraw and turns to play: do it once polling
     # runs, so new presses are not kept waiting behind it (the chat locks keep the two apart)
     app.job_queue.run_once(_catch_up, when=0, name="catch-up")
+    app.job_queue.run_repeating(_expire_idle, interval=SWEEP_EVERY_S, first=SWEEP_EVERY_S, name="expiry")
+
+
+async def _expire_idle(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Close idle lobbies and stop abandoned games (once a minute)."""
+    flow: GameFlow = context.application.bot_data["flow"]
+    try:
+        closed = await flow.expire_idle()
+        if closed:
+            log.info("closed %d idle lobbies and games", closed)
+    except StorageError as exc:  # the next sweep tries again
+        log.error("storage failed (%s) while looking for idle games", exc)
 
 
 async def _catch_up(context: ContextTypes.DEFAULT_TYPE) -> None:

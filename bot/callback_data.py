@@ -5,14 +5,15 @@ Formats (all ≤ 64 bytes):
 - ``l:<game id>:<command>[:<key>:<value>]`` a lobby button (join, leave, start, cancel, set,
                                             ai: play against the computer, bot/unbot: seat
                                             or unseat a computer player, timer: the chat's
-                                            turn timer's next choice)
+                                            turn timer's next choice, ping: the turn
+                                            ping's)
 - ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
   is stale and changes nothing
 - ``r:<game id>``                         «Ещё раунд» after a finished game
 - ``k:<game id>:<version>``               «⏭ Пропустить игрока»
 - ``s:[<game code>.]<key>:<value>``       a /settings button (issue #11): the chat's default
-                                            ``<key>`` (lang, timer, auto, or a game's variant
-                                            option) becomes ``<value>``
+                                            ``<key>`` (lang, timer, ping, auto, tidy, or a
+                                            game's variant option) becomes ``<value>``
 Game ids are base 36.
 """
 
@@ -26,7 +27,7 @@ _TOKEN = r"[a-z0-9_\-]{1,24}"
 _SETTING = r"[a-z0-9_\-]{1,20}"  # lobby option names and values
 _PATTERNS = {
     "n": re.compile(rf"n:(?P<code>{_TOKEN})"),
-    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot|timer)"
+    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot|timer|ping)"
                     rf"(?::(?P<key>{_SETTING}):(?P<value>{_SETTING}))?"),
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
     "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),

@@ -39,6 +39,7 @@ class Config:
     # process, as the in-process tests do. From the environment: one per core by default.
     draw_processes: int = 0
     poll_timeout: int = 30
+    game_idle_hours: int = 24  # a running game in which no person acted this long is stopped as abandoned
 
     def __repr__(self) -> str:  # never print the token
         return f"Config(base_url={self.base_url!r}, database_path={self.database_path!r}, ...)"
@@ -63,6 +64,7 @@ class Config:
             database_path=env.get("DATABASE_PATH", "").strip() or "data/bot.sqlite3",
             default_locale=locale,
             log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
+            game_idle_hours=_positive(env, "GAME_IDLE_HOURS", 24),
         )
 
 

@@ -61,18 +61,24 @@ def admin_check(context: ContextTypes.DEFAULT_TYPE, chat: Chat, message: Message
 
 
 async def send_reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: Markup,
-                     markup: InlineKeyboardMarkup | None = None, to: int | None = None) -> None:
-    """Answer in the update's chat (as a reply to ``to`` or the message); a refusal is logged."""
-    chat = update.effective_chat
+                     markup: InlineKeyboardMarkup | None = None, to: int | None = None,
+                     transient: bool = False) -> None:
+    """Answer in the update's chat (as a reply to ``to`` or the message); a refusal is logged. A
+    ``transient`` answer (a refusal) goes after a minute in a tidy group, with the command."""
+    chat, command = update.effective_chat, update.effective_message
     if chat is None:
         return
-    reply_to = to if to is not None else (update.effective_message.message_id if update.effective_message else None)
+    reply_to = to if to is not None else (command.message_id if command else None)
+    flow = flow_of(context)
     try:
-        await context.bot.send_message(chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                       reply_to_message_id=reply_to, allow_sending_without_reply=True)
+        sent = await context.bot.send_message(chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                              reply_to_message_id=reply_to, allow_sending_without_reply=True)
     except TelegramError as exc:
         log.warning("chat %s: reply failed: %s", chat.id, exc)
-        flow_of(context).chat_refused(chat.id, exc)
+        flow.chat_refused(chat.id, exc)
+        return
+    if transient and chat.type in GROUPS:
+        flow.tidy.later(await flow.chat(chat.id), sent.message_id, command.message_id if command else None)
 
 
 def _usable(update: Update) -> tuple[Chat, User] | None:
@@ -114,8 +120,9 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Command
     chat, user = who
     flow = flow_of(context)
 
-    def say(text: Markup, markup: InlineKeyboardMarkup | None = None, to: int | None = None) -> Awaitable[None]:
-        return send_reply(update, context, text, markup, to)
+    def say(text: Markup, markup: InlineKeyboardMarkup | None = None, to: int | None = None,
+            transient: bool = False) -> Awaitable[None]:
+        return send_reply(update, context, text, markup, to, transient)
 
     words = await flow.chat(chat.id)
     return Command(chat, user, flow, words.tr, words.html, list(context.args or []), say,
@@ -128,7 +135,7 @@ async def group_command(update: Update, context: ContextTypes.DEFAULT_TYPE,
     if (cmd := await command(update, context)) is None:
         return None
     if not cmd.in_group:
-        await cmd.say(cmd.html(refusal))
+        await cmd.say(cmd.html(refusal), transient=True)
         return None
     return cmd
 
@@ -163,7 +170,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await group_command(update, context)) is None:
         return
     if cmd.user.is_bot:  # an anonymous admin: presses come from their own account, so no seat is theirs
-        await cmd.say(cmd.html("anonymous-cannot-play"))
+        await cmd.say(cmd.html("anonymous-cannot-play"), transient=True)
         return
     await cmd.flow.newgame(cmd.chat.id, player(cmd.user), cmd.args[0].lower() if cmd.args else None, cmd.say)
 
@@ -179,9 +186,9 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await command(update, context)) is None:
         return
     if len(cmd.args) != 1 or cmd.args[0].lower() not in SUPPORTED:
-        await cmd.say(cmd.html("lang-usage", langs=" | ".join(SUPPORTED)))
+        await cmd.say(cmd.html("lang-usage", langs=" | ".join(SUPPORTED)), transient=True)
     elif cmd.in_group and not await cmd.is_admin():
-        await cmd.say(cmd.html("admins-only"))
+        await cmd.say(cmd.html("admins-only"), transient=True)
     else:
         await cmd.say(await cmd.flow.set_language(cmd.chat.id, cmd.args[0].lower()))
 
@@ -191,7 +198,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if (cmd := await group_command(update, context, "settings-groups-only")) is None:
         return
     if not await cmd.is_admin():
-        await cmd.say(cmd.html("admins-only"))
+        await cmd.say(cmd.html("admins-only"), transient=True)
         return
     await cmd.say(*await cmd.flow.settings_view(cmd.chat.id))
 
@@ -200,6 +207,12 @@ async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/stop: the host or an admin ends the lobby or game."""
     if (cmd := await command(update, context)) is not None:
         await cmd.flow.stop(cmd.chat.id, cmd.user.id, cmd.is_admin, cmd.say)
+
+
+async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/table: post the game's table again at the bottom of the chat."""
+    if (cmd := await group_command(update, context)) is not None:
+        await cmd.flow.repost_table(cmd.chat.id, cmd.say)
 
 
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -220,7 +233,7 @@ async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if cmd.args and cmd.args[0].lower() == "reset":
         if cmd.in_group and not await cmd.is_admin():
-            await cmd.say(cmd.html("admins-only"))
+            await cmd.say(cmd.html("admins-only"), transient=True)
             return
         await cmd.flow.reset_tally(cmd.chat.id)
         await cmd.say(cmd.html("pub-tally-reset"))
@@ -305,6 +318,7 @@ async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if change is None or change.chat.type not in GROUPS:
         return
     flow, member = flow_of(context), change.new_chat_member
+    flow.tidy.rights_changed(change.chat.id, member)
     if _may_post(member):
         await flow.chat_back(change.chat.id)
     else:

@@ -19,6 +19,8 @@ class Budget(Protocol):
 
     async def wait_for_room(self, chat_id: int) -> None: ...
 
+    def free(self, chat_id: int) -> int | None: ...
+
 
 @dataclass
 class _Item:
@@ -68,6 +70,11 @@ class Outbox:
         dropped = len(queue.items)
         queue.items.clear()
         return dropped
+
+    def free(self, chat_id: int) -> int | None:
+        """Sends and edits the chat could still make now, after what waits in its queue (None: no limit)."""
+        room = None if self.budget is None else self.budget.free(chat_id)
+        return None if room is None else max(0, room - self.waiting(chat_id))
 
     def waiting(self, chat_id: int) -> int:
         """How many jobs of the chat wait for room."""

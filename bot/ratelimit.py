@@ -77,6 +77,10 @@ class MovingWindow:
                 self._recent(other)
         return True
 
+    def free(self, key: str) -> int:
+        """Hits that would fit now."""
+        return max(0, self.limit - len(self._recent(key)))
+
     def wait_s(self, key: str) -> float:
         """Seconds until a slot frees (0 if one is free now)."""
         hits = self._recent(key)
@@ -103,6 +107,11 @@ class GroupWindowLimiter(AIORateLimiter):
         """Whether a send or edit in this chat would go out now."""
         group = group_of({"chat_id": chat_id})
         return group is None or self._window.test(group)
+
+    def free(self, chat_id: int) -> int | None:
+        """How many sends and edits in this chat would go out now (None: no limit, not a group)."""
+        group = group_of({"chat_id": chat_id})
+        return None if group is None else self._window.free(group)
 
     async def wait_for_room(self, chat_id: int) -> None:
         """Wait until a send or edit in this chat would go out now (takes no slot)."""

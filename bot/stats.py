@@ -140,11 +140,11 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, flow, tr, args = cmd.chat, cmd.flow, cmd.tr, cmd.args
     codes = ", ".join(flow.games)
     if len(args) > 1:
-        await send_reply(update, context, cmd.html("top-usage", codes=codes))
+        await send_reply(update, context, cmd.html("top-usage", codes=codes), transient=True)
         return
     code = args[0].lower()[:ARG_LIMIT] if args else None
     if code is not None and code not in flow.games:  # the argument is never echoed back
-        await send_reply(update, context, cmd.html("unknown-game", codes=codes))
+        await send_reply(update, context, cmd.html("unknown-game", codes=codes), transient=True)
         return
     ranked = ranking(await flow.player_totals(chat.id, code))
     if not ranked:
@@ -168,7 +168,7 @@ def outcome_text(game: PastGame, tr: Tr) -> Markup:
     """How a past game ended: who won, who paid, a draw, or stopped."""
     html, kind = html_words(tr), game.result.get("kind")
     if game.status != "finished":
-        return html("history-stopped")
+        return html("history-abandoned" if kind == "abandoned" else "history-stopped")
     if kind == "draw":
         return html("history-draw")
     seats = game.result.get("losers" if kind == "lose" else "winners") or []

@@ -104,10 +104,10 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
     return fit_caption(lines, [], [])
 
 
-def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None) -> InlineKeyboardMarkup:
+def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None, ping: int | None = None) -> InlineKeyboardMarkup:
     """Join/leave, the game's settings, the computer players (if the game has them: «🤖 Играть с
     ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise), the chat's turn
-    ``timer``, start/cancel."""
+    ``timer`` and turn ``ping``, start/cancel."""
     row, engine = game.row, game.spec.engine
     rows = [[
         InlineKeyboardButton(tr("btn-join"), callback_data=cb.lobby(row.id, "join")),
@@ -128,6 +128,8 @@ def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None) -> InlineKeyboa
             rows.append(bots)
     if timer is not None:  # the chat's turn timer; a press moves it to the next choice
         rows.append([InlineKeyboardButton(tr("btn-timer", minutes=timer), callback_data=cb.lobby(row.id, "timer"))])
+    if ping is not None:  # the chat's turn ping, the same way
+        rows.append([InlineKeyboardButton(tr("btn-ping", seconds=ping), callback_data=cb.lobby(row.id, "ping"))])
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(row.id, "cancel"))]
     if engine.min_players <= len(row.seats) <= engine.max_players:
         last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(row.id, "start")))
@@ -145,7 +147,7 @@ def event_lines(ui: GameUI, events: Sequence[Event], names: Sequence[str], tr: T
     return own + ui.describe([e for e in events if e.kind not in FLOW_EVENTS], names, html)
 
 
-def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: bool = False) -> Markup:
+def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: str | None = None) -> Markup:
     """The table message's caption: title, the last actions' log, status, whose turn (or the end).
 
     The first table caption of a game (the lobby turned table, or a rematch's new table) repeats
@@ -156,14 +158,14 @@ def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: bool = Fal
     names, html = row.names, html_words(tr)
     head = [Markup("{} · {}").format(title(game, tr), ui.variant(state.options, tr))]
     tail = [Markup(), *ui.status_lines(state, names, html)]
-    if stopped:
-        tail.append(html("table-stopped"))
+    if stopped is not None:  # the line that says how: «table-stopped», «table-abandoned»
+        tail.append(html(stopped))
     elif outcome is not None:
         tail.extend(ui.result_lines(state, outcome, names, html))
     elif state.current_player is not None:
         seat = row.seats[state.current_player]
         tail.append(html("table-turn", name=mention(seat.user_id, seat.name)))
-    if row.shown_version < 0 and outcome is None and not stopped:
+    if row.shown_version < 0 and outcome is None and stopped is None:
         head.append(commitment_line(row, tr))
         if visible_length(Markup("\n").join([*head, *tail])) > CAPTION_LIMIT:  # never at the cost of «Ходит:»
             head.pop()

@@ -9,7 +9,7 @@ import json
 import random
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,6 +133,29 @@ class BotRunner:
         return photos[-1]
 
 
+class ManualAlarms:
+    """The flow's alarms (turn pings, tidying up), rung when a test says so instead of at their time."""
+
+    def __init__(self) -> None:
+        self.armed: dict[Hashable, tuple[float, Callable[[], Awaitable[object]]]] = {}
+
+    def set(self, key: Hashable, when: float, job: Callable[[], Awaitable[object]]) -> None:
+        self.armed[key] = (when, job)
+
+    def cancel(self, key: Hashable) -> None:
+        self.armed.pop(key, None)
+
+    def when(self, key: Hashable) -> float | None:
+        """The clock time the alarm ``key`` is set for (None: not set)."""
+        armed = self.armed.get(key)
+        return None if armed is None else armed[0]
+
+    async def ring(self, key: Hashable) -> object:
+        """Ring the alarm ``key`` now (it must be set); what its job returned."""
+        _, job = self.armed.pop(key)
+        return await job()
+
+
 def current_player_name(caption: str) -> str:
     match = re.search(r"(?:Ходит|To move): (.+)$", caption, re.M)
     assert match, caption
@@ -145,7 +168,8 @@ World = tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]
 @asynccontextmanager
 async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: Sequence[str] = (),
                       draw_processes: int = 0, chat_type: str = "supergroup",
-                      chat_id: int = CHAT_ID, games: Registry = GAMES) -> AsyncIterator[World]:
+                      chat_id: int = CHAT_ID, games: Registry = GAMES,
+                      group_rate: tuple[int, int] = (10_000, 1)) -> AsyncIterator[World]:
     """A supergroup (or ``chat_type``; Аня created it) with ``count`` users of :data:`USERS` and the bot running.
 
     Games get the seeds ``first_seed``, ``first_seed + 1``, … so every run plays the same
@@ -156,7 +180,7 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: 
                  for i, (key, name) in enumerate(list(USERS.items())[:count])}
         tg.add_chat(chat_id, chat_type, "Пятничный клуб", creator=1)
         runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", chat_id=chat_id, draw_processes=draw_processes,
-                           games=games)
+                           games=games, group_rate=group_rate)
         await runner.start()
         seeds = (f"{i:064x}" for i in itertools.count(first_seed))
         runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)

@@ -22,14 +22,31 @@ async def test_creates_directory_wal_and_migrates_once(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "dir" / "bot.sqlite3"
     store = await SQLiteStore.open(path)
     assert path.exists()
-    assert await store.schema_version() == len(MIGRATIONS) == 5
+    assert await store.schema_version() == len(MIGRATIONS) == 6
     await store.close()
     store = await SQLiteStore.open(path)  # re-opening does not re-run migrations
-    assert await store.schema_version() == 5
+    assert await store.schema_version() == 6
     await store.close()
     with contextlib.closing(sqlite3.connect(path)) as conn:  # WAL is a setting of the file itself
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 5
+        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 6
+
+
+async def test_migration_6_counts_an_active_game_as_acted_in_when_it_was_last_changed(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    store = await SQLiteStore.open(path)
+    lobby = await store.create_game(-1, "sosedi", {}, "00" * 32, HOST)
+    done = await store.create_game(-2, "sosedi", {}, "01" * 32, HOST)
+    await store.stop_game(done.id, {"kind": "stopped"})
+    await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as old, old:  # the schema before it (version 5)
+        old.executescript("DROP INDEX games_active_since; ALTER TABLE games DROP COLUMN acted_at; "
+                          "UPDATE games SET updated_at = 1000; DELETE FROM schema_version WHERE version > 5")
+    store = await SQLiteStore.open(path)
+    assert await store.schema_version() == 6
+    assert [g.id for g in await store.idle_games(1001, 1001)] == [lobby.id]  # the stopped one is not idle
+    assert await store.idle_games(999, 999) == []
+    await store.close()
 
 
 async def test_one_active_game_per_chat(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -24,17 +25,21 @@ from bot import callback_data as cb
 from bot import texts
 from bot.config import Config
 from bot.drawing import Drawing
+from bot.flow.alarms import Alarms, LoopAlarms
 from bot.flow.catch_up import CatchUp
 from bot.flow.chat_life import ChatLife
 from bot.flow.context import AdminCheck, Chat, ChatLocks, Reply, Sources
 from bot.flow.dealer import Dealer
 from bot.flow.departures import Departures
+from bot.flow.expiry import Expiry
 from bot.flow.loader import Loader
 from bot.flow.lobby import Lobby
 from bot.flow.messages import Messages
 from bot.flow.moves import Moves
+from bot.flow.pings import TurnPings
 from bot.flow.settings_menu import SettingsMenu
 from bot.flow.table_view import TableView
+from bot.flow.tidy import Tidy
 from bot.flow.turn_timer import TurnTimer
 from bot.games import GAMES, Registry
 from bot.games.common import set_option
@@ -45,13 +50,15 @@ from locales import Translator
 
 __all__ = ["AdminCheck", "Chat", "GameFlow", "Reply", "Say"]
 Answer = Callable[[Reply], Awaitable[None]]  # answers the press (the toast or the alert)
+REPOST_EVERY_S = 30  # /table re-posts a game's table at most this often
 
 
 class Say(Protocol):
-    """Posts a reply to the command being handled (as a reply to ``to``, or to the command)."""
+    """Posts a reply to the command being handled (as a reply to ``to``, or to the command);
+    a ``transient`` one (a refusal) goes after a minute with the command, in a tidy chat."""
 
-    def __call__(self, text: Markup, markup: InlineKeyboardMarkup | None = None, to: int | None = None
-                 ) -> Awaitable[None]: ...
+    def __call__(self, text: Markup, markup: InlineKeyboardMarkup | None = None, to: int | None = None,
+                 transient: bool = False) -> Awaitable[None]: ...
 
 
 class GameFlow:
@@ -62,15 +69,22 @@ class GameFlow:
         self.config, self.store, self.translator, self.games = config, store, translator, games
         self.outbox, self.drawing = outbox or Outbox(), drawing or Drawing()
         self.sources, self.locks = Sources(), ChatLocks()
+        self.sources.clock = store.clock  # one clock for the deadlines the flow sets and the times stored
         self.caught_up = asyncio.Event()  # set once start-up's catch-up is done
+        self.reposted: dict[int, float] = {}  # game id → when /table last re-posted its table
         self.loader = Loader(store, games, translator, config.default_locale)
         self.messages = Messages(bot, self.outbox, self.drawing)
         self.table = TableView(store, self.messages, self.drawing)
         self.timer = TurnTimer(self.sources)
-        self.moves = Moves(store, self.table, self.messages, self.timer, self.sources)
+        self.loop_alarms = LoopAlarms(lambda: self.sources.clock())
+        self.pings = TurnPings(self.loader, self.locks, self.messages, self.sources, self.loop_alarms)
+        self.tidy = Tidy(self.messages, self.sources, self.loop_alarms)
+        self.pings.tidy = self.tidy
+        self.moves = Moves(store, self.table, self.messages, self.timer, self.sources, self.pings)
         self.dealer = Dealer(store, self.moves, self.sources)
         self.lobby = Lobby(store, self.messages, self.dealer, self.sources)
         self.departures = Departures(store, self.loader, self.locks, self.moves, self.messages, self.sources)
+        self.expiry = Expiry(store, self.loader, self.locks, self.moves, self.sources, 3600 * config.game_idle_hours)
         self.catch_up = CatchUp(store, self.loader, self.locks, self.moves, self.lobby, self.table, self.messages)
         self.chat_life = ChatLife(store, self.loader, self.locks, self.outbox, self.timer, self.catch_up)
         self.settings = SettingsMenu(store, games, self.loader, self.messages)
@@ -85,7 +99,7 @@ class GameFlow:
 
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
-        self.sources.clock = clock
+        self.sources.clock = self.store.clock = clock
 
     @property
     def seed_factory(self) -> Callable[[], str]:
@@ -103,6 +117,15 @@ class GameFlow:
     @arm.setter
     def arm(self, arm: Callable[[int, float], None] | None) -> None:
         self.timer.arm = arm
+
+    @property
+    def alarms(self) -> Alarms:
+        """What runs the turn pings and tidies the chat at their time (tests fire them by hand)."""
+        return self.pings.alarms
+
+    @alarms.setter
+    def alarms(self, alarms: Alarms) -> None:
+        self.pings.alarms = self.tidy.alarms = alarms
 
     async def chat(self, chat_id: int) -> Chat:
         """The chat's language, settings and words."""
@@ -163,12 +186,13 @@ class GameFlow:
             chat, active = await self.loader.load(chat_id)
             tr, html = chat.tr, chat.html
             if active is not None:
-                await say(html("game-exists", game=tr(f"game-{active.spec.code}")), to=active.row.message_id)
+                await say(html("game-exists", game=tr(f"game-{active.spec.code}")), to=active.row.message_id,
+                          transient=True)
             elif code is None:
                 rows = [[InlineKeyboardButton(tr(f"game-{c}"), callback_data=cb.picker(c))] for c in self.games]
                 await say(html("picker-title"), InlineKeyboardMarkup(rows))
             elif (spec := self.games.get(code)) is None:
-                await say(html("unknown-game", codes=", ".join(self.games)))
+                await say(html("unknown-game", codes=", ".join(self.games)), transient=True)
             else:
                 await self.lobby.open(chat, spec, host)
 
@@ -189,20 +213,36 @@ class GameFlow:
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id)
             if game is None:
-                await say(chat.html("no-game"))
+                await say(chat.html("no-game"), transient=True)
             elif user_id != game.row.host_id and not await is_admin():
-                await say(chat.html("stop-denied"))
+                await say(chat.html("stop-denied"), transient=True)
             elif await self.moves.stop(chat, game):
                 await say(chat.html("stopped", game=chat.tr(f"game-{game.spec.code}")))
+
+    async def repost_table(self, chat_id: int, say: Say) -> None:
+        """/table: the game's table (or its lobby) posted again at the bottom of the chat, at most once
+        per :data:`REPOST_EVERY_S` seconds a game."""
+        async with self.locks(chat_id):
+            chat, game = await self.loader.load(chat_id)
+            if game is None:
+                return await say(chat.html("no-game"), transient=True)
+            wait = self.reposted.get(game.id, -REPOST_EVERY_S) + REPOST_EVERY_S - self.clock()
+            if wait > 0:
+                return await say(chat.html("table-too-soon", seconds=math.ceil(wait)), transient=True)
+            self.reposted[game.id] = self.clock()
+            if game.state is None:
+                await self.lobby.repost(chat, game)
+            else:
+                await self.table.repost(game, chat)
 
     async def leave(self, chat_id: int, user_id: int, say: Say) -> None:
         """/leave: leave the running game; a bot takes the seat (in a game one can resign, you resign)."""
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id)
             if game is None or game.row.status != "running":
-                await say(chat.html("leave-no-game"))
+                await say(chat.html("leave-no-game"), transient=True)
             elif (seat := game.row.seat_of(user_id)) is None:
-                await say(chat.html("leave-not-a-player"))
+                await say(chat.html("leave-not-a-player"), transient=True)
             else:
                 await say(await self.departures.leave(chat, game, seat))
 
@@ -211,11 +251,11 @@ class GameFlow:
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id)
             if game is None or game.row.status != "running" or game.state is None:
-                await say(chat.html("leave-no-game"))
+                await say(chat.html("leave-no-game"), transient=True)
             elif user_id != game.row.host_id and not await is_admin():
-                await say(chat.html("kick-denied"))
+                await say(chat.html("kick-denied"), transient=True)
             elif (seat := game.person_to_move()) is None:
-                await say(chat.html("kick-nobody"))
+                await say(chat.html("kick-nobody"), transient=True)
             else:
                 await say(await self.departures.leave(chat, game, seat))
 
@@ -225,19 +265,19 @@ class GameFlow:
             chat, game = await self.loader.load(chat_id)
             html = chat.html
             if game is None or game.row.status != "lobby":
-                return await say(html("set-no-lobby"))
+                return await say(html("set-no-lobby"), transient=True)
             if len(args) != 2:
-                return await say(html("set-usage"))
+                return await say(html("set-usage"), transient=True)
             if user_id != game.row.host_id and not await is_admin():
-                return await say(html("toast-host-only"))
+                return await say(html("toast-host-only"), transient=True)
             try:
                 set_option(game.options, args[0].lower()[:24], args[1][:24])
             except OptionsError as exc:
-                return await say(texts.option_error(exc, chat.html))
+                return await say(texts.option_error(exc, chat.html), transient=True)
             reply = await self.lobby.press(chat, game, Seat(-1, user_id, ""), "set", args[0].lower(), args[1],
                                            _already_checked)
             await reply.finish()
-            await say(escape(reply.text))  # the toast a press of the button would show
+            await say(escape(reply.text), transient=True)  # the toast a press would show; the lobby shows it too
 
     async def set_language(self, chat_id: int, lang: str) -> Markup:
         """/lang: the chat's language; the answer in the new one."""
@@ -292,6 +332,10 @@ class GameFlow:
         """A turn timer ran out: the computer plays the turn (False if it is no longer due)."""
         return await self.departures.timed_out(game_id)
 
+    async def expire_idle(self) -> int:
+        """Close the lobbies nobody touched for 15 minutes and stop the games nobody plays; how many."""
+        return await self.expiry.sweep()
+
     async def catch_up_after_start(self) -> tuple[int, int]:
         """Redraw the tables a crash left behind, play the turns whose timer ran out while the bot was
         down, arm the other timers; (tables redrawn, timers) counted."""
@@ -318,6 +362,7 @@ class GameFlow:
         table still behind is redrawn at the next start)."""
         self.catch_up.close()
         self.chat_life.close()
+        await self.loop_alarms.close()
         await self.drawing.close()
 
 

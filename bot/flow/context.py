@@ -23,6 +23,8 @@ from engines.base import OptionsError, Outcome, new_seed
 log = logging.getLogger(__name__)
 TIMER_CHOICES = (0, 1, 3, 10)  # the turn timer in minutes, 0 = off (a chat setting, «⏱» in the lobby)
 DEFAULT_TIMER = 3
+PING_CHOICES = (0, 15, 30, 60, 120)  # seconds a person's turn waits before the bot pings them, 0 = off («🔔»)
+DEFAULT_PING = 30
 AdminCheck = Callable[[], Awaitable[bool]]  # whether the presser administers the chat (asked only when needed)
 
 
@@ -34,13 +36,17 @@ class ChatSettings:
     turn_timer: int = DEFAULT_TIMER  # minutes, 0: off
     autoroll: bool = False  # «автобросок»
     defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game code → option → value
+    ping: int = DEFAULT_PING  # seconds, 0: off
+    tidy: bool = True  # the bot's transient replies (and the commands they refuse) go after a minute
 
     @classmethod
     def of(cls, raw: Mapping[str, Any]) -> ChatSettings:
-        minutes = raw.get("turn_timer", DEFAULT_TIMER)
+        minutes, ping = raw.get("turn_timer", DEFAULT_TIMER), raw.get("ping", DEFAULT_PING)
         defaults = raw.get("defaults")
         return cls(turn_timer=minutes if minutes in TIMER_CHOICES else DEFAULT_TIMER,
                    autoroll=raw.get("autoroll") is True,
+                   ping=ping if ping in PING_CHOICES and not isinstance(ping, bool) else DEFAULT_PING,
+                   tidy=raw.get("tidy") is not False,
                    defaults={code: values for code, values in defaults.items() if isinstance(values, dict)}
                    if isinstance(defaults, dict) else {})
 

@@ -36,7 +36,8 @@ class Dealer:
         if seating is not None:
             game = game.stored(replace(game.row, seats=seats, host_id=seats[0].user_id))
         try:
-            fresh = await self.moves.save(chat, game, state, [(START, events)], reseated=seating is not None)
+            fresh = await self.moves.save(chat, game, state, [(START, events)], reseated=seating is not None,
+                                          by_person=True)
         except StaleVersionError:
             return Reply(tr("toast-stale"))
         return Reply(tr("toast-started"), after=lambda: self.moves.after_move(chat, fresh))

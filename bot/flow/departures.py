@@ -60,8 +60,16 @@ class Departures:
                                               new_seat)
             except StaleVersionError:
                 return False
-            await self.moves.after_move(chat, fresh)
+            if not await self._abandoned(chat, fresh):
+                await self.moves.after_move(chat, fresh)
             return True
+
+    async def _abandoned(self, chat: Chat, game: Game) -> bool:
+        """No person is left at a running table (every seat a computer's): the game ends at once as
+        abandoned, before the computers could play it out among themselves."""
+        if game.row.status != "running" or not all(game.bots):
+            return False
+        return await self.moves.stop(chat, game, "abandoned")
 
     async def _play_for(self, chat: Chat, game: Game, seat: int,
                         count: int) -> tuple[Applied, Any, Seat | None] | None:
@@ -96,7 +104,9 @@ class Departures:
         if not await self.store.hand_seat(game.id, new_seat):
             return chat.html("toast-game-over")
         seats = tuple(new_seat if s.seat == seat else s for s in game.seats)
-        await self.moves.after_move(chat, game.stored(replace(game.row, seats=seats)))
+        fresh = game.stored(replace(game.row, seats=seats))
+        if not await self._abandoned(chat, fresh):
+            await self.moves.after_move(chat, fresh)
         return chat.html("left-bot", name=name)
 
     async def skip(self, chat: Chat, game: Game, version: int) -> Reply:

@@ -14,7 +14,17 @@ from typing import Any
 from telegram.error import TelegramError
 
 from bot import texts
-from bot.flow.context import TIMER_CHOICES, AdminCheck, Chat, Game, Reply, Sources, default_options
+from bot.flow.context import (
+    PING_CHOICES,
+    TIMER_CHOICES,
+    AdminCheck,
+    Chat,
+    ChatSettings,
+    Game,
+    Reply,
+    Sources,
+    default_options,
+)
 from bot.flow.dealer import Dealer
 from bot.flow.messages import Messages
 from bot.games import GameSpec
@@ -47,7 +57,7 @@ class Seating:
     host_id: int
     options: Any
     toast: str
-    timer: int | None = None  # the chat's turn timer, if the command changed it
+    settings: ChatSettings | None = None  # the chat's settings, if the command changed them (⏱, 🔔)
 
 
 Command = Callable[["Lobby", LobbyPress], Awaitable[Reply | Seating]]
@@ -88,10 +98,23 @@ class Lobby:
     async def post(self, chat: Chat, game: Game) -> None:
         """Post the lobby's message (its title card, players and buttons) and remember it."""
         tr, code = chat.tr, game.spec.code
-        keyboard = texts.lobby_keyboard(game, tr, chat.settings.turn_timer)
+        keyboard = texts.lobby_keyboard(game, tr, chat.settings.turn_timer, chat.settings.ping)
         message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline")),
                                                  texts.lobby_caption(game, tr), keyboard)
         await self.store.set_message_id(game.id, message.message_id)
+
+    async def repost(self, chat: Chat, game: Game) -> None:
+        """/table in a lobby: its message posted anew at the bottom, the old one deleted (or left
+        without its buttons where Telegram refuses)."""
+        old = game.row.message_id
+        try:
+            await self.post(chat, game)
+        except TelegramError as exc:
+            log.warning("chat %s: could not post the lobby again: %s", chat.id, exc)
+            self.messages.refused(chat.id, exc)
+            return
+        if old is not None and not await self.messages.delete(chat.id, old):
+            await self.messages.drop_keyboard(chat.id, old)
 
     async def press(self, chat: Chat, game: Game, user: Seat, command: str, key: str, value: str,
                     is_admin: AdminCheck) -> Reply:
@@ -116,8 +139,9 @@ class Lobby:
             await self.store.set_lobby(row.id, change.seats, change.host_id, options_json)
         fresh = replace(game, row=replace(row, seats=seats, host_id=change.host_id, options=options_json),
                         options=change.options)
-        timer = chat.settings.turn_timer if change.timer is None else change.timer
-        caption, keyboard = texts.lobby_caption(fresh, chat.tr), texts.lobby_keyboard(fresh, chat.tr, timer)
+        settings = change.settings or chat.settings
+        caption = texts.lobby_caption(fresh, chat.tr)
+        keyboard = texts.lobby_keyboard(fresh, chat.tr, settings.turn_timer, settings.ping)
         return Reply(change.toast, after=lambda: self.messages.edit_caption(fresh.row, caption, keyboard))
 
     async def close(self, chat: Chat, game: Game, toast: str) -> Reply:
@@ -191,11 +215,19 @@ class Lobby:
 
     async def _next_timer(self, press: LobbyPress) -> Reply | Seating:
         """«⏱»: the chat's turn timer moves to its next choice."""
-        minutes = press.chat.settings.turn_timer
-        minutes = TIMER_CHOICES[(TIMER_CHOICES.index(minutes) + 1) % len(TIMER_CHOICES)]
+        settings = press.chat.settings
+        minutes = TIMER_CHOICES[(TIMER_CHOICES.index(settings.turn_timer) + 1) % len(TIMER_CHOICES)]
         await self.store.set_chat_setting(press.chat.id, "turn_timer", minutes)
         return Seating(_seats(press.game), press.game.row.host_id, press.game.options,
-                       press.chat.tr("toast-timer", minutes=minutes), timer=minutes)
+                       press.chat.tr("toast-timer", minutes=minutes), replace(settings, turn_timer=minutes))
+
+    async def _next_ping(self, press: LobbyPress) -> Reply | Seating:
+        """«🔔»: the chat's turn ping moves to its next choice."""
+        settings = press.chat.settings
+        seconds = PING_CHOICES[(PING_CHOICES.index(settings.ping) + 1) % len(PING_CHOICES)]
+        await self.store.set_chat_setting(press.chat.id, "ping", seconds)
+        return Seating(_seats(press.game), press.game.row.host_id, press.game.options,
+                       press.chat.tr("toast-ping", seconds=seconds), replace(settings, ping=seconds))
 
 
 def _seats(game: Game) -> list[tuple[int, str]]:
@@ -212,4 +244,5 @@ COMMANDS: dict[str, LobbyCommand] = {
     "bot": LobbyCommand(Lobby._add_bot, host_only=True, needs_computer=True),
     "unbot": LobbyCommand(Lobby._remove_bot, host_only=True),
     "timer": LobbyCommand(Lobby._next_timer, host_only=True),
+    "ping": LobbyCommand(Lobby._next_ping, host_only=True),
 }

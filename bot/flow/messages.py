@@ -53,6 +53,21 @@ class Messages:
             log.warning("chat %s: send failed: %s", chat_id, exc)
             self.refused(chat_id, exc)
 
+    async def delete(self, chat_id: int, message_id: int) -> bool:
+        """Delete a message (the bot's own, or another's where it may); a refusal is logged and changes nothing."""
+        try:
+            return await self.bot.delete_message(chat_id, message_id)
+        except TelegramError as exc:
+            log.info("chat %s: could not delete message %s: %s", chat_id, message_id, exc.message)
+            return False
+
+    async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
+        """Take the buttons off a message of the bot (a table that is no longer the live one)."""
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except TelegramError as exc:
+            log.info("chat %s: could not take the keyboard off message %s: %s", chat_id, message_id, exc.message)
+
     async def edit_caption(self, game: GameRow, caption: Markup, keyboard: InlineKeyboardMarkup | None) -> None:
         """Edit the lobby or table message's caption, now or once the chat has room (coalesced)."""
         if game.message_id is not None:

@@ -13,6 +13,7 @@ from bot import callback_data as cb
 from bot import texts
 from bot.flow.context import Chat, Game, Reply, Sources
 from bot.flow.messages import Messages
+from bot.flow.pings import TurnPings
 from bot.flow.table_view import TableView
 from bot.flow.turn_timer import TurnTimer
 from bot.store import GameRow, Move, NewAction, Seat, StaleVersionError, StorageError, Store
@@ -27,7 +28,7 @@ def seats_after(game: Game, new_seat: Seat | None) -> list[Seat]:
 
 
 def stored_row(game: Game, state: Any, applied: Applied, deadline: float | None, timeouts: dict[str, int] | None,
-               new_seat: Seat | None, next_seed: str | None, reseated: bool) -> tuple[GameRow, Move]:
+               new_seat: Seat | None, next_seed: str | None, reseated: bool, by_person: bool) -> tuple[GameRow, Move]:
     """The row ``game`` has once ``applied`` led to ``state``, and the move that stores it (with all of
     the game's seats and its host when ``reseated``)."""
     spec, row = game.spec, game.row
@@ -44,15 +45,17 @@ def stored_row(game: Game, state: Any, applied: Applied, deadline: float | None,
                  for entry, events in applied],
                 status=fresh.status, result=fresh.result, pub_payer=payer, deadline=deadline, timeouts=timeouts,
                 new_seat=new_seat, next_seed=next_seed, seating=row.seats if reseated else None,
-                host_id=row.host_id if reseated else None)
+                host_id=row.host_id if reseated else None, by_person=by_person)
     return fresh, move
 
 
 class Moves:
     """A person's move, the computer's answer, and what the chat sees of them."""
 
-    def __init__(self, store: Store, table: TableView, messages: Messages, timer: TurnTimer, sources: Sources) -> None:
+    def __init__(self, store: Store, table: TableView, messages: Messages, timer: TurnTimer, sources: Sources,
+                 pings: TurnPings) -> None:
         self.store, self.table, self.messages, self.timer, self.sources = store, table, messages, timer, sources
+        self.pings = pings
         self.retry_later: Callable[[int], None] = lambda game_id: None  # CatchUp: play what storage refused, later
 
     async def act(self, chat: Chat, game: Game, user_id: int, version: int, code: str) -> Reply:
@@ -77,23 +80,25 @@ class Moves:
         state, events, entry = engine.apply(game.state, code)
         timeouts = {**row.timeouts, str(current): 0} if row.timeouts.get(str(current)) else None
         try:
-            fresh = await self.save(chat, game, state, [(entry, events)], timeouts)
+            fresh = await self.save(chat, game, state, [(entry, events)], timeouts, by_person=True)
         except StaleVersionError:
             return Reply(tr("toast-stale"))
         toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else tr("toast-done")
         return Reply(toast, after=lambda: self.after_move(chat, fresh))
 
     async def save(self, chat: Chat, game: Game, state: Any, applied: Applied, timeouts: dict[str, int] | None = None,
-                   new_seat: Seat | None = None, reseated: bool = False) -> Game:
+                   new_seat: Seat | None = None, reseated: bool = False, by_person: bool = False) -> Game:
         """Store the actions that led from ``game`` to ``state`` (and the result, if it ended), with
         the next player's deadline, in one transaction; then arm the deadline. ``reseated``: the
-        game's seats and host are stored too (a deal against the computer)."""
+        game's seats and host are stored too (a deal against the computer); ``by_person``: a
+        person's press made it (the game is not idle)."""
         deadline = self.timer.deadline(chat, seats_after(game, new_seat), state)
         # «Ещё раунд» gets its seed now, so the result message can show its SHA-256 before any roll
         next_seed = self.sources.new_seed() if game.spec.engine.outcome(state) else None
-        fresh, move = stored_row(game, state, applied, deadline, timeouts, new_seat, next_seed, reseated)
+        fresh, move = stored_row(game, state, applied, deadline, timeouts, new_seat, next_seed, reseated, by_person)
         await self.store.save_move(move)
         self.timer.start(game.id, deadline)
+        self.pings.acted(game.id, [entry for entry, _ in applied])
         return game.stored(fresh, state)  # what was just stored: no need to read it back
 
     async def after_move(self, chat: Chat, game: Game, autoroll: bool = True) -> None:
@@ -112,6 +117,7 @@ class Moves:
             tally = await self.store.pub_tally(chat.id) if game.spec.ui.is_pub(game.options) else []
             keyboard = texts.game_keyboard([[(chat.tr("btn-rematch"), cb.rematch(game.id))]])
             await self.messages.send(chat.id, texts.result_message(game, outcome, tally, chat.tr), keyboard)
+        await self.pings.review(chat, game)
 
     async def _autoroll(self, chat: Chat, game: Game) -> Game:
         """«Автобросок» (issue #11): one roll for the person to move if the chat wants it and a roll is
@@ -145,12 +151,15 @@ class Moves:
             row = await self.store.game(game.id)
             return game if row is None else Game.decode(row, {row.code: game.spec})
 
-    async def stop(self, chat: Chat, game: Game) -> bool:
-        """Stop a lobby or game (result «остановлена»); the caller checked the rights."""
-        if not await self.store.stop_game(game.id, {"kind": "stopped"}):
+    async def stop(self, chat: Chat, game: Game, kind: str = "stopped") -> bool:
+        """Stop a lobby or game (result ``kind``: «stopped» by its host or an admin, «abandoned» when
+        nobody plays it, «expired» for a lobby nobody touched); the caller checked the rights."""
+        if not await self.store.stop_game(game.id, {"kind": kind}):
             return False
+        await self.pings.end(chat.id, game.id)
         if game.row.status == "lobby" or game.state is None:
-            await self.messages.edit_caption(game.row, chat.html("lobby-cancelled"), None)
+            closed = "lobby-expired" if kind == "expired" else "lobby-cancelled"
+            await self.messages.edit_caption(game.row, chat.html(closed), None)
         else:
-            await self.table.show_stopped(game, chat)
+            await self.table.show_stopped(game, chat, "table-abandoned" if kind == "abandoned" else "table-stopped")
         return True

@@ -1,10 +1,11 @@
 """/settings (issue #11): the chat's defaults for every new lobby, in one message with buttons.
 
-Language, the turn timer (the key "turn_timer" that the lobby's ⏱ button cycles too), «автобросок»
-(key "autoroll") and the default variant of each game that has one (``GameSpec.variant_option``,
-stored in ``settings["defaults"][code]``). A button carries the value it sets, so a double tap sets it
-once; the press is checked against what the bot offers (never trusted), and only chat admins may
-press (the flow checks that).
+Language, the turn timer (the key "turn_timer" that the lobby's ⏱ button cycles too), the turn ping
+(key "ping", seconds; the lobby's 🔔 cycles it too), «автобросок» (key "autoroll"), tidying up (key
+"tidy": transient replies deleted after a minute) and the default variant of each game that has one
+(``GameSpec.variant_option``, stored in ``settings["defaults"][code]``). A button carries the value
+it sets, so a double tap sets it once; the press is checked against what the bot offers (never
+trusted), and only chat admins may press (the flow checks that).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from markupsafe import Markup
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
-from bot.flow.context import TIMER_CHOICES, Chat, Reply, default_options
+from bot.flow.context import PING_CHOICES, TIMER_CHOICES, Chat, Reply, default_options
 from bot.flow.loader import Loader
 from bot.flow.messages import Messages
 from bot.games import GameSpec, Registry
@@ -29,6 +30,10 @@ ON, OFF = "on", "off"
 
 def _next(values: tuple[Any, ...], value: Any) -> Any:
     return values[(values.index(value) + 1) % len(values)] if value in values else values[0]
+
+
+def _flip(state: str) -> str:
+    return OFF if state == ON else ON
 
 
 def _as_data(value: Any) -> str:
@@ -50,19 +55,11 @@ class SettingsMenu:
 
     def view(self, chat: Chat) -> tuple[Markup, InlineKeyboardMarkup]:
         """The settings message of the chat: its current defaults, and a button to switch each."""
-        tr, html, settings = chat.tr, chat.html, chat.settings
-        minutes, autoroll, next_lang = settings.turn_timer, settings.autoroll, _next(SUPPORTED, chat.lang)
-        lines = [html("settings-title"), html("settings-lang", lang=tr("settings-lang-self")),
-                 html("btn-timer", minutes=minutes), html("settings-autoroll", state=ON if autoroll else OFF)]
-        rows = [[InlineKeyboardButton(tr("settings-btn-lang", lang=self.loader.words(next_lang)("settings-lang-self")),
-                                      callback_data=cb.chat_setting("lang", next_lang))],
-                [InlineKeyboardButton(tr("settings-btn-timer", minutes=_next(TIMER_CHOICES, minutes)),
-                                      callback_data=cb.chat_setting("timer", str(_next(TIMER_CHOICES, minutes))))],
-                [InlineKeyboardButton(tr("settings-btn-autoroll", state=OFF if autoroll else ON),
-                                      callback_data=cb.chat_setting("auto", OFF if autoroll else ON))]]
+        lines, rows = self._chat_lines(chat)
+        html, tr = chat.html, chat.tr
         for spec in (s for s in self.games.values() if s.variant_option is not None):
             assert spec.variant_option is not None
-            options = default_options(spec, settings, chat.id)
+            options = default_options(spec, chat.settings, chat.id)
             game = tr(f"game-{spec.code}")
             lines.append(html("settings-variant", game=game, variant=spec.ui.variant(options, tr)))
             value = _next_variant(spec, options, tr)
@@ -71,8 +68,28 @@ class SettingsMenu:
                                               callback_data=cb.chat_setting(spec.variant_option, value, spec.code))])
         whole_turn = [s.code for s in self.games.values() if s.roll_is_the_turn]
         games = Markup(", ").join(html("settings-quoted", game=tr(f"game-{c}")) for c in whole_turn)
-        lines += [Markup(), html("settings-autoroll-about", games=games), html("settings-hint")]
+        lines += [Markup(), html("settings-autoroll-about", games=games), html("settings-tidy-about"),
+                  html("settings-hint")]
         return Markup("\n").join(lines), InlineKeyboardMarkup(rows)
+
+    def _chat_lines(self, chat: Chat) -> tuple[list[Markup], list[list[InlineKeyboardButton]]]:
+        """The lines and buttons of the settings that are the chat's own: language, timer, ping,
+        «автобросок», tidying up."""
+        tr, html, settings = chat.tr, chat.html, chat.settings
+        minutes, ping, next_lang = settings.turn_timer, settings.ping, _next(SUPPORTED, chat.lang)
+        autoroll, tidy = _as_data(settings.autoroll), _as_data(settings.tidy)
+        lines = [html("settings-title"), html("settings-lang", lang=tr("settings-lang-self")),
+                 html("btn-timer", minutes=minutes), html("btn-ping", seconds=ping),
+                 html("settings-autoroll", state=autoroll), html("settings-tidy", state=tidy)]
+        other_lang = self.loader.words(next_lang)("settings-lang-self")
+        buttons = [(tr("settings-btn-lang", lang=other_lang), "lang", next_lang),
+                   (tr("settings-btn-timer", minutes=_next(TIMER_CHOICES, minutes)), "timer",
+                    str(_next(TIMER_CHOICES, minutes))),
+                   (tr("settings-btn-ping", seconds=_next(PING_CHOICES, ping)), "ping", str(_next(PING_CHOICES, ping))),
+                   (tr("settings-btn-autoroll", state=_flip(autoroll)), "auto", _flip(autoroll)),
+                   (tr("settings-btn-tidy", state=_flip(tidy)), "tidy", _flip(tidy))]
+        return lines, [[InlineKeyboardButton(text, callback_data=cb.chat_setting(key, value))]
+                       for text, key, value in buttons]
 
     async def press(self, chat: Chat, message_id: int | None, data: cb.Callback) -> Reply:
         """An admin's press: store the setting and show the message again (in the new language, if
@@ -94,8 +111,12 @@ class SettingsMenu:
             await self.store.set_chat_locale(chat.id, data.value)
         elif data.key == "timer" and data.value in {str(m) for m in TIMER_CHOICES}:
             await self.store.set_chat_setting(chat.id, "turn_timer", int(data.value))
+        elif data.key == "ping" and data.value in {str(s) for s in PING_CHOICES}:
+            await self.store.set_chat_setting(chat.id, "ping", int(data.value))
         elif data.key == "auto" and data.value in (ON, OFF):
             await self.store.set_chat_setting(chat.id, "autoroll", data.value == ON)
+        elif data.key == "tidy" and data.value in (ON, OFF):
+            await self.store.set_chat_setting(chat.id, "tidy", data.value == ON)
         else:
             return False
         return True

@@ -49,9 +49,10 @@ class TableView:
         """Edit the table message to ``game``'s state, now or once the chat has room (coalesced)."""
         await self.messages.outbox.edit(game.row.chat_id, game.id, lambda: self._draw_logged(game, chat))
 
-    async def show_stopped(self, game: Game, chat: Chat) -> None:
-        """The table of a game stopped by its host: its last state and log, «остановлена», no buttons."""
-        caption = texts.table_caption(game, self.log_lines(await self.recent(game), game, chat), chat.tr, stopped=True)
+    async def show_stopped(self, game: Game, chat: Chat, how: str = "table-stopped") -> None:
+        """The table of a stopped game: its last state and log, the line ``how`` («остановлена»,
+        «брошена»), no buttons."""
+        caption = texts.table_caption(game, self.log_lines(await self.recent(game), game, chat), chat.tr, stopped=how)
         await self.messages.edit_caption(game.row, caption, None)
 
     async def _draw_logged(self, game: Game, chat: Chat) -> None:
@@ -64,25 +65,52 @@ class TableView:
         """Edit the table message to the stored state (or post it anew if it is gone)."""
         if game.state is None:
             return
+        png, caption, keyboard = await self._picture(game, chat)
+        shown = await self._edit(game, png, caption, keyboard)
+        if shown is None:
+            return
+        if not shown and not await self._post(game, png, caption, keyboard):  # the table message was deleted
+            return
+        await self.store.set_shown_version(game.id, game.row.version)
+
+    async def _picture(self, game: Game, chat: Chat) -> tuple[bytes, Markup, InlineKeyboardMarkup | None]:
+        """The table of the stored state: its picture, caption and keyboard."""
+        assert game.state is not None
         recent = await self.recent(game)
         caption = texts.table_caption(game, self.log_lines(recent, game, chat), chat.tr)
         keyboard = texts.table_keyboard(game, chat.tr)
         labels = {k: chat.tr(f"board-{k}") for k in game.spec.label_keys}
         last_events = recent[-1][1] if recent and recent[-1][0] == game.row.version else []
         png = await self.drawing.draw(game.spec.render_board, game.state, game.names, labels, last_events)
-        shown = await self._edit(game, png, caption, keyboard)
-        if shown is None:
+        return png, caption, keyboard
+
+    async def _post(self, game: Game, png: bytes, caption: Markup, keyboard: InlineKeyboardMarkup | None) -> bool:
+        """Post the table as a new message and remember it as the game's table (False if refused)."""
+        try:
+            message = await self.messages.bot.send_photo(game.row.chat_id, png, caption=caption,
+                                                         parse_mode=ParseMode.HTML, reply_markup=keyboard)
+        except TelegramError as exc:
+            log.warning("game %s: could not post the table: %s", game.id, exc)
+            self.messages.refused(game.row.chat_id, exc)
+            return False
+        await self.store.set_message_id(game.id, message.message_id)
+        return True
+
+    async def repost(self, game: Game, chat: Chat) -> None:
+        """/table: the table posted anew at the bottom of the chat, and the old one deleted (or, where
+        Telegram refuses that, left without its keyboard), so exactly one table can be pressed."""
+        await self.messages.outbox.edit(game.row.chat_id, game.id, lambda: self._repost_now(game, chat))
+
+    async def _repost_now(self, game: Game, chat: Chat) -> None:
+        if game.state is None:
             return
-        if not shown:  # the table message was deleted: post a fresh one and go on
-            try:
-                message = await self.messages.bot.send_photo(game.row.chat_id, png, caption=caption,
-                                                             parse_mode=ParseMode.HTML, reply_markup=keyboard)
-            except TelegramError as exc:
-                log.warning("game %s: could not post the table: %s", game.id, exc)
-                self.messages.refused(game.row.chat_id, exc)
-                return
-            await self.store.set_message_id(game.id, message.message_id)
+        png, caption, keyboard = await self._picture(game, chat)
+        if not await self._post(game, png, caption, keyboard):
+            return
         await self.store.set_shown_version(game.id, game.row.version)
+        old = game.row.message_id
+        if old is not None and not await self.messages.delete(game.row.chat_id, old):
+            await self.messages.drop_keyboard(game.row.chat_id, old)
 
     async def _edit(self, game: Game, png: bytes, caption: Markup,
                     keyboard: InlineKeyboardMarkup | None) -> bool | None:

@@ -10,7 +10,7 @@ nothing written, not even in part.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from bot.store.rows import (
@@ -43,6 +43,8 @@ class StorageError(Exception):
 class Store(Protocol):
     """Games, their action logs, chats, the pub tally and results. Open it with the module's
     ``open`` and close it with :meth:`close`."""
+
+    clock: Callable[[], float]  # the times it stores, in unix seconds (the flow sets its own clock here)
 
     async def close(self) -> None: ...
 
@@ -115,6 +117,10 @@ class Store(Protocol):
         ...
 
     async def games_with_deadlines(self) -> list[GameRow]: ...
+
+    async def idle_games(self, lobby_since: float, game_since: float) -> list[GameRow]:
+        """Lobbies unchanged since ``lobby_since``, running games no person acted in since ``game_since``."""
+        ...
 
     async def games_behind(self) -> list[GameRow]:
         """Games whose table shows an older version than stored, and active games with no message."""

@@ -57,6 +57,7 @@ class GameRow:
     timeouts: dict[str, int] = field(default_factory=dict)  # seat (as text) → timeouts in a row
     paused: bool = False  # the bot cannot post in the chat: the game waits for it to be back
     next_seed: str | None = None  # a finished game's seed for «Ещё раунд» (secret; its SHA-256 is shown)
+    active_at: float = 0.0  # when a person last changed the lobby, or last acted in the game (unix seconds)
 
     @property
     def names(self) -> list[str]:
@@ -112,6 +113,7 @@ class Move:
     next_seed: str | None = None
     seating: Sequence[Seat] | None = None  # all the seats, rewritten first (a deal against the computer)
     host_id: int | None = None  # the host, with seating
+    by_person: bool = False  # a person's press made this move (a running game nobody plays is abandoned)
 
 
 @dataclass(frozen=True, slots=True)

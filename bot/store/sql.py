@@ -17,6 +17,9 @@ GAMES_WITH_DEADLINES = (GAME_COLUMNS + "WHERE g.status = 'running' AND g.deadlin
 GAMES_BEHIND = (GAME_COLUMNS + "WHERE g.paused = 0 AND ("
                 "(g.shown_version < g.version AND g.status IN ('running', 'finished') AND g.message_id IS NOT NULL) "
                 "OR (g.message_id IS NULL AND g.status IN ('lobby', 'running'))) ORDER BY g.id, s.seat")
+# lobbies nobody changed since the first time, running games in which no person acted since the second
+IDLE_GAMES = (GAME_COLUMNS + "WHERE (g.status = 'lobby' AND g.updated_at < ?) "
+              "OR (g.status = 'running' AND COALESCE(g.acted_at, g.updated_at) < ?) ORDER BY g.id, s.seat")
 
 CHAT = "SELECT locale, settings FROM chats WHERE chat_id = ?"
 SET_CHAT_SETTINGS = ("INSERT INTO chats(chat_id, settings, created_at) VALUES (?, ?, ?) "

@@ -14,7 +14,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import MappingProxyType
@@ -78,7 +78,8 @@ def _game(row: sqlite3.Row, seats: Sequence[Seat]) -> GameRow:
         shown_version=row["shown_version"], status=row["status"], host_id=row["host_id"],
         message_id=row["message_id"], result=json.loads(row["result"]) if row["result"] else None,
         seats=tuple(seats), deadline=row["deadline"], timeouts=json.loads(row["timeouts"]),
-        paused=bool(row["paused"]), next_seed=row["next_seed"])
+        paused=bool(row["paused"]), next_seed=row["next_seed"],
+        active_at=row["updated_at"] if row["status"] == "lobby" or row["acted_at"] is None else row["acted_at"])
 
 
 class SQLiteStore:
@@ -86,6 +87,7 @@ class SQLiteStore:
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
+        self.clock: Callable[[], float] = time.time  # the times it stores (the flow's clock, in tests moved on)
         self._transaction_lock = asyncio.Lock()
         self._chats = ChatCache()
         self._recent = RecentLog(self._read_recent)
@@ -139,12 +141,12 @@ class SQLiteStore:
     async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
         chat = await self.chat(chat_id)
         settings = {**chat.settings, key: value}
-        await self._write(sql.SET_CHAT_SETTINGS, (chat_id, json.dumps(settings), time.time()))
+        await self._write(sql.SET_CHAT_SETTINGS, (chat_id, json.dumps(settings), self.clock()))
         self._chats.put(ChatRow(chat_id, chat.locale, MappingProxyType(settings)))
 
     async def set_chat_locale(self, chat_id: int, locale: str) -> None:
         chat = await self.chat(chat_id)
-        await self._write(sql.SET_CHAT_LOCALE, (chat_id, locale, time.time()))
+        await self._write(sql.SET_CHAT_LOCALE, (chat_id, locale, self.clock()))
         self._chats.put(ChatRow(chat_id, locale, chat.settings))
 
     async def migrate_chat(self, old: int, new: int) -> bool:
@@ -177,7 +179,7 @@ class SQLiteStore:
                           seats: Sequence[Seat] = ()) -> GameRow:
         seated = tuple(seats) or (Seat(0, host.user_id, host.name),)
         try:
-            await self._write(CREATE_GAME, (chat_id, code, json.dumps(options), seed, host.user_id, time.time(),
+            await self._write(CREATE_GAME, (chat_id, code, json.dumps(options), seed, host.user_id, self.clock(),
                                             json.dumps([[s.seat, s.user_id, s.name] for s in seated])))
         except sqlite3.IntegrityError as exc:  # games_one_active: the chat has a lobby or game already
             raise ActiveGameExistsError(chat_id) from exc
@@ -187,7 +189,7 @@ class SQLiteStore:
                        seats=seated)
 
     async def set_lobby(self, game_id: int, seats: Sequence[tuple[int, str]], host_id: int, options: JSON) -> None:
-        await self._write(SET_LOBBY, (game_id, host_id, json.dumps(options), time.time(),
+        await self._write(SET_LOBBY, (game_id, host_id, json.dumps(options), self.clock(),
                                       json.dumps([[user_id, name] for user_id, name in seats])))
 
     async def set_message_id(self, game_id: int, message_id: int) -> None:
@@ -204,14 +206,14 @@ class SQLiteStore:
         try:
             await self._write(SAVE_MOVE, (
                 move.game_id, move.expected_version, json.dumps(move.state), move.version, move.status,
-                json.dumps(move.result) if move.result else None, time.time(), move.deadline,
+                json.dumps(move.result) if move.result else None, self.clock(), move.deadline,
                 json.dumps(move.timeouts) if move.timeouts is not None else None, move.next_seed,
                 json.dumps([{"seat": a.seat, "code": a.code, "dice": list(a.dice), "events": a.events}
                             for a in move.actions]), first,
                 seat and seat.seat, seat and seat.user_id, seat and seat.name,
                 payer and payer.user_id, payer and payer.name, json.dumps(winners),
                 None if move.seating is None else json.dumps([[s.seat, s.user_id, s.name] for s in move.seating]),
-                move.host_id))
+                move.host_id, move.by_person))
         except sqlite3.IntegrityError as exc:
             if STALE in str(exc):
                 raise StaleVersionError(move.game_id) from exc
@@ -220,7 +222,7 @@ class SQLiteStore:
         self._recent.saved(move.game_id, first, [a.events for a in move.actions])
 
     async def stop_game(self, game_id: int, result: JSON) -> bool:
-        return await self._write(sql.STOP_GAME, (json.dumps(result), time.time(), game_id)) == 1
+        return await self._write(sql.STOP_GAME, (json.dumps(result), self.clock(), game_id)) == 1
 
     async def hand_seat(self, game_id: int, seat: Seat) -> bool:
         return await self._write(sql.HAND_SEAT, (seat.user_id, seat.name, game_id, seat.seat, game_id)) == 1
@@ -251,6 +253,9 @@ class SQLiteStore:
 
     async def games_behind(self) -> list[GameRow]:
         return _games(await self._read(sql.GAMES_BEHIND, ()))
+
+    async def idle_games(self, lobby_since: float, game_since: float) -> list[GameRow]:
+        return _games(await self._read(sql.IDLE_GAMES, (lobby_since, game_since)))
 
     # pub tally and results --------------------------------------------------------------
 

@@ -110,6 +110,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE seats ADD COLUMN left_name TEXT;
     ALTER TABLE games ADD COLUMN next_seed TEXT
     """,
+    # 6 (issue #23): when a person last acted in a running game (a press, the deal), so a game
+    # nobody plays is stopped as abandoned; the sweep that finds them reads the active games only
+    """
+    ALTER TABLE games ADD COLUMN acted_at REAL;
+    UPDATE games SET acted_at = updated_at WHERE status IN ('lobby', 'running');
+    CREATE INDEX games_active_since ON games(status, updated_at) WHERE status IN ('lobby', 'running')
+    """,
 )
 
 # per connection: settings (a statement waits 5 s for another process's write lock before it fails),
@@ -124,11 +131,13 @@ CONNECTION_SETUP: tuple[str, ...] = (
     # (seat_user_id, seat_name), a computer player, keeping the person who sat there; payer_* pays the
     # pub round; a finished game records a results row per person seated at the end or whose seat a
     # computer player took (they played it and did not win it), won by the seats in ``winners``; at
-    # the deal, ``seating`` (a JSON array of [seat, user id, name]) and ``host_id`` replace the lobby's
+    # the deal, ``seating`` (a JSON array of [seat, user id, name]) and ``host_id`` replace the lobby's;
+    # ``by_person``: a person's press made it (the game is not idle)
     """CREATE TEMP VIEW moves AS SELECT 0 AS game_id, 0 AS expected_version, '' AS state, 0 AS version,
         '' AS status, NULL AS result, 0.0 AS at, NULL AS deadline, NULL AS timeouts, NULL AS next_seed,
         '[]' AS actions, 0 AS first, NULL AS seat, NULL AS seat_user_id, NULL AS seat_name,
-        NULL AS payer_id, NULL AS payer_name, '[]' AS winners, NULL AS seating, NULL AS host_id WHERE 0""",
+        NULL AS payer_id, NULL AS payer_name, '[]' AS winners, NULL AS seating, NULL AS host_id,
+        0 AS by_person WHERE 0""",
     """CREATE TEMP TRIGGER save_move INSTEAD OF INSERT ON moves BEGIN
         SELECT RAISE(ABORT, 'stale version') WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id
             AND version = NEW.expected_version AND status IN ('lobby', 'running'));
@@ -138,7 +147,8 @@ CONNECTION_SETUP: tuple[str, ...] = (
             FROM json_each(COALESCE(NEW.seating, '[]'));
         UPDATE games SET state = NEW.state, version = NEW.version, status = NEW.status, result = NEW.result,
             updated_at = NEW.at, deadline = NEW.deadline, timeouts = COALESCE(NEW.timeouts, timeouts),
-            next_seed = NEW.next_seed, host_id = COALESCE(NEW.host_id, host_id) WHERE id = NEW.game_id;
+            next_seed = NEW.next_seed, host_id = COALESCE(NEW.host_id, host_id),
+            acted_at = CASE WHEN NEW.by_person THEN NEW.at ELSE acted_at END WHERE id = NEW.game_id;
         UPDATE seats SET user_id = NEW.seat_user_id, name = NEW.seat_name,
             left_user_id = CASE WHEN user_id > 0 THEN user_id ELSE left_user_id END,
             left_name = CASE WHEN user_id > 0 THEN name ELSE left_name END
@@ -186,7 +196,7 @@ CONNECTION_SETUP: tuple[str, ...] = (
 )
 SAVE_MOVE = ("INSERT INTO moves(game_id, expected_version, state, version, status, result, at, deadline, timeouts, "
              "next_seed, actions, first, seat, seat_user_id, seat_name, payer_id, payer_name, winners, seating, "
-             "host_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+             "host_id, by_person) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 STALE = "stale version"  # what the trigger of SAVE_MOVE says when the version moved on
 CREATE_GAME = "INSERT INTO new_games(chat_id, code, options, seed, host_id, at, seats) VALUES (?, ?, ?, ?, ?, ?, ?)"
 NEW_GAME_ID = "SELECT id FROM games WHERE chat_id = ? AND status = 'lobby' AND seed = ?"  # its one active game

@@ -12,6 +12,7 @@ help-text =
     🎲 <b>Dice games for the whole group</b>
     /newgame — pick a game (or by its code: { $games })
     /rules — rules of the current game (or <code>/rules spichki</code>)
+    /table — show the game's table at the bottom of the chat (the old one goes)
     /stop — stop the game (host or admin)
     /leave — leave the running game: a bot plays on for you (in Lion Hunt, you resign)
     /kick — skip the player to move: a bot takes the seat (host or admin)
@@ -46,6 +47,7 @@ lobby-host = Host: { $name }
 lobby-players = Players ({ $count }/{ $max }):
 lobby-hint = Tap “Play” to take a seat. The host starts when there are { $min } to { $max } players.
 lobby-cancelled = Lobby closed.
+lobby-expired = 💤 Lobby closed: nobody touched it for 15 minutes. A new one: /newgame
 
 btn-join = ✋ Play
 btn-leave = 🚪 Leave
@@ -57,6 +59,7 @@ ai-player-name = 🤖 Bot
 
 table-turn = To move: { $name }
 table-stopped = ⏹ The game was stopped.
+table-abandoned = 💤 Game abandoned: nobody has played it for a long time.
 
 pub-tally-title = 🍺 Rounds paid in this chat:
 pub-tally-line = { $name } — { $count } { $count ->
@@ -116,10 +119,21 @@ toast-timer = { $minutes ->
     [0] Turn timer off.
    *[other] { $minutes } min a turn; whoever runs out of time, a bot moves for them.
 }
+btn-ping = { $seconds ->
+    [0] 🔔 Turn reminder: off
+   *[other] 🔔 Turn reminder: after { $seconds } s
+}
+toast-ping = { $seconds ->
+    [0] No turn reminders.
+   *[other] Whoever waits { $seconds } s on their turn gets a reminder.
+}
+turn-ping = { $name }, your turn in «{ $game }»
 bot-instead = 🤖 { $name }
 log-timeout = ⏱ { $name } ran out of time — a bot moved for them ({ $count } of 3).
 log-replaced = 🤖 { $name }: three timeouts in a row — a bot plays this seat from now on.
 cmd-leave = Leave the running game (a bot plays on for you)
+cmd-table = Show the game's table at the bottom of the chat
+table-too-soon = The table was just posted again — once more in { $seconds } s.
 cmd-kick = Skip the player to move: a bot takes the seat (host or admin)
 leave-no-game = No game is running.
 left-bot = 🤖 { $name } leaves the game — a bot plays this seat from now on.

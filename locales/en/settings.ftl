@@ -23,3 +23,16 @@ settings-btn-autoroll = { $state ->
     }
 settings-btn-variant = { $game } → { $variant }
 settings-quoted = “{ $game }”
+settings-btn-ping = { $seconds ->
+        [0] 🔔 Turn reminder → off
+       *[other] 🔔 Turn reminder → after { $seconds } s
+    }
+settings-tidy = 🧹 Tidy up: { $state ->
+        [on] on
+       *[off] off
+    }
+settings-btn-tidy = { $state ->
+        [on] 🧹 Tidy up → on
+       *[off] 🧹 Tidy up → off
+    }
+settings-tidy-about = «Tidy up»: the bot's refusals and turn reminders are deleted after a minute, and, where the bot may delete messages, so is the command it refused. What stays after a game is its last table and its result.

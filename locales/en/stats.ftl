@@ -56,4 +56,5 @@ history-won = 🏆 { $names }
 history-paid = 🍺 { $names } pays
 history-draw = 🤝 draw
 history-stopped = ⏹ stopped
+history-abandoned = 💤 abandoned: nobody played
 history-empty = No games played in this chat yet. Start one: /newgame

@@ -23,3 +23,16 @@ settings-btn-autoroll = { $state ->
     }
 settings-btn-variant = { $game } → { $variant }
 settings-quoted = «{ $game }»
+settings-btn-ping = { $seconds ->
+        [0] 🔔 Напоминание о ходе → выкл.
+       *[other] 🔔 Напоминание о ходе → через { $seconds } с
+    }
+settings-tidy = 🧹 Убирать за собой: { $state ->
+        [on] вкл.
+       *[off] выкл.
+    }
+settings-btn-tidy = { $state ->
+        [on] 🧹 Убирать за собой → вкл.
+       *[off] 🧹 Убирать за собой → выкл.
+    }
+settings-tidy-about = «Убирать за собой»: отказы бота и напоминания о ходе удаляются через минуту, а с правом удалять сообщения — и команда, на которую был отказ. После игры остаются её последний стол и итоги.

@@ -62,4 +62,5 @@ history-won = 🏆 { $names }
 history-paid = 🍺 проставляется { $names }
 history-draw = 🤝 ничья
 history-stopped = ⏹ остановлена
+history-abandoned = 💤 брошена: никто не ходил
 history-empty = В этом чате ещё нет сыгранных игр. Начать: /newgame
