@@ -106,10 +106,11 @@ class BotRunner:
         if self.app is not None:  # sends and edits held back for the chat's budget
             await asyncio.wait_for(self.app.bot_data["flow"].outbox.idle(), timeout)
 
-    async def say(self, user: FakeUser, text: str) -> None:
-        """A user sends a message; waits until the bot has handled it (if it sees it)."""
+    async def say(self, user: FakeUser, text: str, *, thread: int | None = None) -> None:
+        """A user sends a message (in forum topic ``thread``, if given); waits until the bot has
+        handled it (if it sees it)."""
         before = self.tg.last_update_id
-        await self.tg.send_message(user, self.chat_id, text)
+        await self.tg.send_message(user, self.chat_id, text, thread=thread)
         if self.tg.last_update_id != before:
             await self.handled()
 

@@ -11,21 +11,28 @@ Layout: ``world`` holds the state (with ``updates``: the update queue and long p
 wait watches); ``methods/`` are the Bot API methods, one module per area, each a function
 of the world; ``calls`` answers one HTTP call with them; the test-facing API is mixed into
 ``FakeTelegram`` (``server``) from ``world_building``, ``user_actions``, ``chat_changes``,
-``inspection``, ``waiting`` and ``fault_injection``; ``parsing`` checks content like Telegram.
+``forum_actions``, ``inspection``, ``waiting`` and ``fault_injection``; ``parsing`` checks
+content like Telegram. Forum topics change through ``forum`` (for the bot's methods and the
+test helpers alike), and ``threads`` decides which topic or reply thread a message lands in.
 """
 
+from .forum import ICON_COLORS
+from .inspection import ANY_THREAD
 from .methods import METHODS, NOT_MODIFIED, QUERY_TOO_OLD
 from .models import (
     ApiError,
     CallbackAnswer,
     FakeChat,
     FakeUser,
+    ForumTopic,
     RecordedRequest,
     StoredMessage,
 )
 from .server import FakeTelegram
 
 __all__ = [
+    "ANY_THREAD",
+    "ICON_COLORS",
     "METHODS",
     "NOT_MODIFIED",
     "QUERY_TOO_OLD",
@@ -34,6 +41,7 @@ __all__ = [
     "FakeChat",
     "FakeTelegram",
     "FakeUser",
+    "ForumTopic",
     "RecordedRequest",
     "StoredMessage",
 ]

@@ -35,7 +35,8 @@ class ChatChanges(UserActions):
             new_id -= 1
         new = FakeChat(id=new_id, type="supergroup", title=old.title, creator=old.creator,
                        admins=set(old.admins), members=set(old.members),
-                       bot_status=old.bot_status, bot_can_send=old.bot_can_send)
+                       bot_status=old.bot_status, bot_can_send=old.bot_can_send,
+                       bot_can_manage_topics=old.bot_can_manage_topics, bot_can_delete=old.bot_can_delete)
         self.chats[new_id] = new
         self.messages.setdefault(new_id, {})
         old.migrated_to = new_id
@@ -54,12 +55,15 @@ class ChatChanges(UserActions):
                 "chat": chat.to_dict(), "date": self.now_date(), **fields}
 
     async def set_bot_status(self, chat: ChatRef, status: str, *, by: UserRef | None = None,
-                             can_send: bool = True) -> JSONDict:
+                             can_send: bool = True, can_manage_topics: bool | None = None,
+                             can_delete: bool | None = None) -> JSONDict:
         """Change the bot's membership in a group and push the ``my_chat_member`` update.
 
         ``status`` is member, administrator, restricted, left or kicked; ``can_send`` only
-        matters for restricted (False: sends and edits answer 400 «not enough rights»). ``by``
-        defaults to the creator or an administrator. Returns the queued update.
+        matters for restricted (False: sends and edits answer 400 «not enough rights»);
+        ``can_manage_topics`` and ``can_delete`` set the administrator's rights of those names
+        (None: unchanged; they count only while the bot is an administrator). ``by`` defaults
+        to the creator or an administrator. Returns the queued update.
         """
         c = self._open_chat(chat)
         if not c.is_group:
@@ -70,6 +74,10 @@ class ChatChanges(UserActions):
         old_member = chat_member(self, c, self.bot)
         c.bot_status = status
         c.bot_can_send = can_send or status != "restricted"
+        if can_manage_topics is not None:
+            c.bot_can_manage_topics = can_manage_topics
+        if can_delete is not None:
+            c.bot_can_delete = can_delete
         return await self.push_update({"my_chat_member": {
             "chat": c.to_dict(), "from": actor.to_dict(), "date": self.now_date(),
             "old_chat_member": old_member, "new_chat_member": chat_member(self, c, self.bot),

@@ -2,9 +2,37 @@
 
 from __future__ import annotations
 
+import enum
+from typing import Literal
+
 from .methods.commands import scope_key
-from .models import CallbackAnswer, ChatRef, JSONDict, RecordedRequest, StoredMessage, chat_id_of
+from .models import (
+    CallbackAnswer,
+    ChatRef,
+    ForumTopic,
+    JSONDict,
+    RecordedRequest,
+    StoredMessage,
+    chat_id_of,
+)
 from .world import World
+
+
+class AnyThread(enum.Enum):
+    """The type of :data:`ANY_THREAD`."""
+
+    ANY = "any"
+
+
+ANY_THREAD = AnyThread.ANY
+"""A thread filter that takes every message of a chat, whatever topic it is in."""
+ThreadFilter = int | None | Literal[AnyThread.ANY]
+"""A forum topic's thread id, None for General (or a chat without topics), or ANY_THREAD."""
+
+
+def in_thread(message: StoredMessage, thread: ThreadFilter) -> bool:
+    """Whether ``message`` is in the forum topic ``thread`` (None: General) or ``thread`` is ANY_THREAD."""
+    return thread is ANY_THREAD or message.thread_id == thread
 
 
 class Inspection(World):
@@ -55,18 +83,34 @@ class Inspection(World):
         except KeyError:
             raise LookupError(f"no message {chat_id}/{message_id}") from None
 
-    def bot_messages(self, chat: ChatRef) -> list[StoredMessage]:
-        """Live (not deleted) messages the bot sent in ``chat``, oldest first."""
+    def bot_messages(self, chat: ChatRef, thread: ThreadFilter = ANY_THREAD) -> list[StoredMessage]:
+        """Live (not deleted) messages the bot sent in ``chat`` (in forum topic ``thread``: an id,
+        or None for General), oldest first."""
         chat_id = chat_id_of(chat)
         return [m for m in self.messages.get(chat_id, {}).values()
-                if m.from_bot and not m.deleted]
+                if m.from_bot and not m.deleted and in_thread(m, thread)]
 
-    def last_bot_message(self, chat: ChatRef) -> StoredMessage:
-        """The newest live bot message in ``chat``."""
-        messages = self.bot_messages(chat)
+    def last_bot_message(self, chat: ChatRef, thread: ThreadFilter = ANY_THREAD) -> StoredMessage:
+        """The newest live bot message in ``chat`` (in forum topic ``thread``, if given)."""
+        messages = self.bot_messages(chat, thread)
         if not messages:
-            raise LookupError(f"the bot has no live messages in chat {chat}\n{self.dump()}")
+            where = "" if thread is ANY_THREAD else f" (thread {thread})"
+            raise LookupError(f"the bot has no live messages in chat {chat}{where}\n{self.dump()}")
         return messages[-1]
+
+    def messages_in(self, chat: ChatRef, thread: int | None) -> list[StoredMessage]:
+        """Live messages of the bot and of users in forum topic ``thread`` (None: General, or the
+        whole of a chat without topics), service messages included, oldest first."""
+        return [m for m in self.messages.get(chat_id_of(chat), {}).values()
+                if not m.deleted and m.thread_id == thread]
+
+    def topic(self, chat: ChatRef, thread: int) -> ForumTopic:
+        """A forum topic by its thread id (deleted ones too: see ``.deleted``)."""
+        chat_id = chat_id_of(chat)
+        try:
+            return self.topics[chat_id][thread]
+        except KeyError:
+            raise LookupError(f"chat {chat_id} has no topic {thread}") from None
 
     def unanswered_callbacks(self) -> list[CallbackAnswer]:
         """Pressed buttons the bot has not answered yet."""

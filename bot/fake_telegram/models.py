@@ -11,6 +11,8 @@ JSONDict = dict[str, Any]
 
 GROUP_TYPES = frozenset({"group", "supergroup"})
 BOT_GONE = frozenset({"left", "kicked"})
+GENERAL_TOPIC_ID = 1
+"""The forum's «General» topic: Telegram's thread id 1, never given to a created topic and never shown."""
 
 
 class ApiError(Exception):
@@ -76,7 +78,10 @@ class FakeChat:
     """A chat with its member roles; the bot is an administrator unless ``bot_status`` says no.
 
     ``bot_can_send`` is false only for a bot restricted without the right to send messages;
-    ``migrated_to`` is the id of the supergroup a group was upgraded to.
+    ``bot_can_manage_topics`` and ``bot_can_delete`` are the bot's administrator rights
+    ``can_manage_topics`` and ``can_delete_messages`` (they count only while it is one);
+    ``is_forum`` makes a supergroup a forum with topics; ``migrated_to`` is the id of the
+    supergroup a group was upgraded to.
     """
 
     id: int
@@ -89,6 +94,9 @@ class FakeChat:
     members: set[int] = field(default_factory=set)
     bot_status: str = "administrator"
     bot_can_send: bool = True
+    bot_can_manage_topics: bool = False
+    bot_can_delete: bool = True
+    is_forum: bool = False
     migrated_to: int | None = None
 
     @property
@@ -105,6 +113,16 @@ class FakeChat:
     def bot_muted(self) -> bool:
         """True when the bot is restricted without the right to send messages here."""
         return self.bot_status == "restricted" and not self.bot_can_send
+
+    @property
+    def bot_manages_topics(self) -> bool:
+        """True when the bot is an administrator with the right to manage topics."""
+        return self.bot_status == "administrator" and self.bot_can_manage_topics
+
+    @property
+    def bot_deletes_messages(self) -> bool:
+        """True when the bot is an administrator with the right to delete others' messages."""
+        return self.bot_status == "administrator" and self.bot_can_delete
 
     @property
     def managers(self) -> list[int]:
@@ -151,6 +169,8 @@ class FakeChat:
             value = getattr(self, key)
             if value is not None:
                 data[key] = value
+        if self.is_forum:
+            data["is_forum"] = True
         return data
 
 
@@ -198,6 +218,14 @@ class StoredMessage:
     edit_count: int = 0
     edit_date: int | None = None
     deleted: bool = False
+    thread_id: int | None = None
+    """The forum topic the message is in; None in a forum's General topic and outside forums."""
+    reply_thread_id: int | None = None
+    """Outside forums, in a supergroup: the first message of the chain of replies it belongs to."""
+    external_reply: StoredMessage | None = None
+    """A message of another topic that this one replies to (``reply_to`` is then the topic's start)."""
+    service: JSONDict = field(default_factory=dict)
+    """A service message's own fields, e.g. ``{"forum_topic_created": {...}}``."""
 
     @property
     def chat_id(self) -> int:
@@ -244,8 +272,16 @@ class StoredMessage:
         }
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
+        thread = self.thread_id if self.thread_id is not None else self.reply_thread_id
+        if thread is not None:
+            data["message_thread_id"] = thread
+        if self.thread_id is not None:
+            data["is_topic_message"] = True
         if with_reply and self.reply_to is not None:
             data["reply_to_message"] = self.reply_to.to_dict(with_reply=False)
+        if self.external_reply is not None:
+            data["external_reply"] = self.external_reply.external_reply_info()
+        data.update(self.service)
         if self.text is not None:
             data["text"] = self.text
             if self.entities:
@@ -260,17 +296,58 @@ class StoredMessage:
             data["reply_markup"] = {"inline_keyboard": self.inline_keyboard}
         return data
 
+    def external_reply_info(self) -> JSONDict:
+        """The Bot API ``ExternalReplyInfo`` a reply from another topic shows of this message."""
+        info: JSONDict = {
+            "origin": {"type": "user", "sender_user": self.sender.to_dict(), "date": self.date},
+            "chat": self.chat.to_dict(), "message_id": self.message_id,
+        }
+        if self.photo is not None:
+            info["photo"] = self.photo_sizes
+        return info
+
     def summary(self) -> str:
         """One-line human description used in failure dumps."""
-        body = self.text if self.text is not None else f"[photo] {self.caption or ''}"
+        if self.service:
+            body = f"[{', '.join(self.service)}]"
+        else:
+            body = self.text if self.text is not None else f"[photo] {self.caption or ''}"
         body = body.replace("\n", "\\n")
         if len(body) > 70:
             body = body[:67] + "..."
         flags = " (deleted)" if self.deleted else ""
+        flags += f" [topic {self.thread_id}]" if self.thread_id is not None else ""
         edits = f" edits={self.edit_count}" if self.edit_count else ""
         who = "bot" if self.from_bot else f"user {self.sender.id}"
         buttons = f" buttons={self.buttons}" if self.buttons else ""
         return f"#{self.message_id} {who}{flags}{edits}: {body!r}{buttons}"
+
+
+@dataclass
+class ForumTopic:
+    """A topic of a forum; its thread id is the message id of its ``forum_topic_created`` message."""
+
+    root: StoredMessage
+    name: str
+    icon_color: int
+    creator: int
+    """Id of the user (or the bot) who created it: they may close, reopen and edit it."""
+    closed: bool = False
+    deleted: bool = False
+
+    @property
+    def thread_id(self) -> int:
+        """The topic's ``message_thread_id``."""
+        return self.root.message_id
+
+    @property
+    def chat(self) -> FakeChat:
+        """The forum the topic is in."""
+        return self.root.chat
+
+    def to_dict(self) -> JSONDict:
+        """Return the Bot API ``ForumTopic`` object."""
+        return {"message_thread_id": self.thread_id, "name": self.name, "icon_color": self.icon_color}
 
 
 @dataclass

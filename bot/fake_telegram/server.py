@@ -9,6 +9,7 @@ from aiohttp import web
 from .calls import BotApiCalls
 from .chat_changes import ChatChanges
 from .fault_injection import FaultInjection
+from .forum_actions import ForumActions
 from .models import ApiError, JSONDict
 from .parsing import read_request
 from .waiting import Waiting
@@ -16,12 +17,13 @@ from .waiting import Waiting
 MAX_REQUEST_BYTES = 50 * 1024 * 1024
 
 
-class FakeTelegram(ChatChanges, Waiting, FaultInjection):
+class FakeTelegram(ChatChanges, ForumActions, Waiting, FaultInjection):
     """An in-process Telegram Bot API on 127.0.0.1 that a real PTB Application can talk to.
 
     The state is the :class:`~.world.World`'s; the test-facing methods come from the parts
     mixed in: world building and user actions (``add_chat``, ``send_message``, ``press``, …),
-    chat changes, inspection and waiting, and fault injection. This class only serves HTTP.
+    chat changes, forum topics (``create_topic``, ``close_topic``, …), inspection and waiting,
+    and fault injection. This class only serves HTTP.
     """
 
     def __init__(

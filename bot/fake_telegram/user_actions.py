@@ -6,8 +6,9 @@ import hashlib
 import re
 
 from .inspection import Inspection
-from .models import CallbackAnswer, ChatRef, FakeChat, JSONDict, StoredMessage, UserRef
+from .models import ApiError, CallbackAnswer, ChatRef, FakeChat, FakeUser, JSONDict, StoredMessage, UserRef
 from .parsing import utf16_len
+from .threads import Placement, may_write, named_topic, place
 from .world_building import WorldBuilding
 
 
@@ -21,9 +22,14 @@ class UserActions(WorldBuilding, Inspection):
         return update
 
     async def send_message(
-        self, user: UserRef, chat: ChatRef, text: str, *, reply_to: int | None = None
+        self, user: UserRef, chat: ChatRef, text: str, *, reply_to: int | None = None,
+        thread: int | None = None,
     ) -> JSONDict:
-        """A user writes ``text`` in ``chat``; returns the Message dict (queued if the bot sees it)."""
+        """A user writes ``text`` in ``chat``; returns the Message dict (queued if the bot sees it).
+
+        In a forum it lands in topic ``thread``; without one, in the topic of the message it
+        replies to (``reply_to``), else in General.
+        """
         u, c = self._user(user), self._open_chat(chat)
         if c.is_group:
             c.add_member(u.id)
@@ -35,7 +41,8 @@ class UserActions(WorldBuilding, Inspection):
         target = None
         if reply_to is not None:
             target = self.message(c.id, reply_to)
-        message = self.new_message(c, u, text=text, entities=entities, reply_to=target)
+        placement = self._user_placement(c, u, thread, target)
+        message = self.new_message(c, u, text=text, entities=entities, **placement.fields())
         data = message.to_dict()
         if self._bot_sees(c, text, target):
             self.updates.push({"message": data})
@@ -45,6 +52,23 @@ class UserActions(WorldBuilding, Inspection):
     async def send_private(self, user: UserRef, text: str) -> JSONDict:
         """A user writes ``text`` to the bot in their private chat (chat id = user id)."""
         return await self.send_message(user, self.private_chat(user), text)
+
+    def _user_placement(self, chat: FakeChat, user: FakeUser, thread: int | None,
+                        target: StoredMessage | None) -> Placement:
+        """Where a user's message lands; ValueError for what Telegram's apps would not let them do."""
+        if thread is not None and not chat.is_forum:
+            raise ValueError(f"chat {chat.id} is not a forum (add_chat(..., is_forum=True) makes one)")
+        try:
+            placement = place(self, chat, named_topic(self, chat, thread), target)
+        except ApiError as err:
+            raise ValueError(f"{err.description}: thread {thread} of chat {chat.id}") from None
+        topic = placement.topic
+        if topic is not None and topic.deleted:  # a reply to a message that went with its topic
+            raise ValueError(f"topic {topic.thread_id} of chat {chat.id} was deleted")
+        if topic is not None and not may_write(topic, user.id, user.id in chat.managers):
+            raise ValueError(f"topic {topic.thread_id} of chat {chat.id} is closed: only its creator "
+                             f"and the administrators write there")
+        return placement
 
     def _bot_sees(self, chat: FakeChat, text: str, reply_to: StoredMessage | None) -> bool:
         if chat.type == "private":

@@ -11,9 +11,11 @@ from typing import Any
 from .changes import ChangeSignal
 from .faults import InjectedFaults
 from .models import (
+    GENERAL_TOPIC_ID,
     CallbackAnswer,
     FakeChat,
     FakeUser,
+    ForumTopic,
     JSONDict,
     RecordedRequest,
     StoredMessage,
@@ -25,9 +27,9 @@ from .updates import UpdateQueue
 
 
 class World:
-    """Everything the fake server keeps: the bot, users, chats and their messages, photos,
-    commands, pressed buttons, the update queue, the calls the bot made, and what a test
-    asked to go wrong."""
+    """Everything the fake server keeps: the bot, users, chats and their messages and forum
+    topics, photos, commands, pressed buttons, the update queue, the calls the bot made, and
+    what a test asked to go wrong."""
 
     def __init__(self, token: str, bot_username: str, bot_first_name: str | None) -> None:
         bot_id_text, _, _secret = token.partition(":")
@@ -44,6 +46,8 @@ class World:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.messages: dict[int, dict[int, StoredMessage]] = {}
+        self.topics: dict[int, dict[int, ForumTopic]] = {}
+        """Forum topics by chat id and thread id, deleted ones included."""
         self.photos: dict[str, StoredPhoto] = {}
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.requests: list[RecordedRequest] = []
@@ -61,11 +65,26 @@ class World:
         """The current Unix time, as Telegram dates messages and updates."""
         return int(self.wall_clock())
 
+    def advance_clock(self, seconds: float) -> None:
+        """Let ``seconds`` pass on both clocks: message dates and ages, and the flood windows."""
+        clock, wall_clock = self.clock, self.wall_clock
+        self.clock = lambda: clock() + seconds
+        self.wall_clock = lambda: wall_clock() + seconds
+
     def take_message_id(self, chat: FakeChat) -> int:
         """The next message id in ``chat`` (ids count up per chat, service messages included)."""
         message_id = self._next_message_id.get(chat.id, 1)
+        if chat.is_forum and message_id == GENERAL_TOPIC_ID:
+            # in a real forum message 1 is the supergroup's own service message, and thread id 1
+            # means General, so no message (and no topic) of a forum takes it
+            message_id += 1
         self._next_message_id[chat.id] = message_id + 1
         return message_id
+
+    def live_topic(self, chat: FakeChat, thread_id: object) -> ForumTopic | None:
+        """The forum topic ``thread_id`` names in ``chat``, unless there is none or it was deleted."""
+        topic = self.topics.get(chat.id, {}).get(thread_id) if isinstance(thread_id, int) else None
+        return topic if topic is not None and not topic.deleted else None
 
     def new_message(self, chat: FakeChat, sender: FakeUser, **fields: Any) -> StoredMessage:
         """Store a new message of ``sender`` in ``chat``; ``fields`` are StoredMessage's."""

@@ -32,11 +32,15 @@ class WorldBuilding(World):
         *,
         username: str | None = None,
         creator: int | None = None,
+        is_forum: bool = False,
     ) -> FakeChat:
-        """Create a group/supergroup (the bot is an administrator there)."""
+        """Create a group/supergroup (the bot is an administrator there); ``is_forum``: a forum
+        supergroup, whose topics come from ``create_topic`` or the bot's createForumTopic."""
         if type not in ("group", "supergroup"):
             raise ValueError("only group/supergroup; use private_chat() for private chats")
-        chat = FakeChat(id=chat_id, type=type, title=title, username=username)
+        if is_forum and type != "supergroup":
+            raise ValueError("only a supergroup can be a forum")
+        chat = FakeChat(id=chat_id, type=type, title=title, username=username, is_forum=is_forum)
         if creator is not None:
             chat.set_creator(creator)
         self.chats[chat_id] = chat

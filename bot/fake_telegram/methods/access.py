@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import ApiError, FakeChat, JSONDict, bad_request
+from ..models import ApiError, FakeChat, JSONDict, StoredMessage, bad_request
 from ..world import World
+
+MAX_DELETE_AGE = 2 * 86400
+"""Bots can delete no message older than 48 hours."""
+CANT_DELETE = "message can't be deleted"
+CANT_DELETE_FOR_ALL = "message can't be deleted for everyone"
 
 
 def find_chat(world: World, chat_id: Any) -> FakeChat:
@@ -57,3 +62,25 @@ def require_send_right(chat: FakeChat, description: str) -> None:
     """Refuse a send or edit of a bot restricted without the right to send (not its fault)."""
     if chat.bot_muted:
         raise bad_request(description, violation=False)
+
+
+def check_deletable(world: World, chat: FakeChat, message: StoredMessage) -> None:
+    """Refuse a deleteMessage that Telegram refuses a bot.
+
+    A bot deletes its own messages and, as an administrator with ``can_delete_messages``,
+    anyone's; in a private chat both sides' messages; never one older than 48 h nor the
+    message that started a forum topic. A supergroup answers «message can't be deleted», a
+    group or a private chat «… for everyone» (TDLib checks them in these two ways).
+    """
+    age = world.now_date() - message.date
+    own = message.sender.id == world.bot.id
+    if chat.type == "supergroup":
+        if age >= MAX_DELETE_AGE:  # an old message is a normal thing to try: no rule broken
+            raise bad_request(CANT_DELETE, violation=False)
+        if "forum_topic_created" in message.service or not (own or chat.bot_deletes_messages):
+            raise bad_request(CANT_DELETE)
+        return
+    if age > MAX_DELETE_AGE:
+        raise bad_request(CANT_DELETE_FOR_ALL, violation=False)
+    if chat.type == "group" and not ((own and not message.service) or chat.bot_deletes_messages):
+        raise bad_request(CANT_DELETE_FOR_ALL)

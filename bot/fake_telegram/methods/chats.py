@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..models import FakeChat, FakeUser, JSONDict, bad_request
+from ..threads import named_topic, thread_param
 from ..world import World
 from .access import bot_chat, chat_for_send
 from .registry import Files, api_method
@@ -38,6 +39,9 @@ def chat_member(world: World, chat: FakeChat, user: FakeUser) -> JSONDict:
         data["is_anonymous"] = False
     elif status == "administrator":
         data.update(ADMIN_RIGHTS)
+        if user.id == world.bot.id:  # the rights a test gave the bot in this chat
+            data.update(can_manage_topics=chat.bot_can_manage_topics,
+                        can_delete_messages=chat.bot_can_delete)
     elif status == "restricted":
         data.update({"is_member": True, "until_date": 0,
                      **dict.fromkeys(SEND_RIGHTS, chat.bot_can_send),
@@ -79,7 +83,8 @@ async def get_chat_administrators(world: World, p: JSONDict, files: Files) -> li
 
 @api_method("sendChatAction")
 async def send_chat_action(world: World, p: JSONDict, files: Files) -> bool:
-    chat_for_send(world, p)
+    chat = chat_for_send(world, p)
+    named_topic(world, chat, thread_param(p))
     if p.get("action") not in CHAT_ACTIONS:
         raise bad_request("wrong parameter action in request")
     return True

@@ -6,8 +6,9 @@ from typing import Any
 
 from ..models import ApiError, FakeChat, JSONDict, StoredMessage, bad_request
 from ..parsing import MAX_CAPTION, MAX_TEXT, Formatted, check_markup, format_text
+from ..threads import Placement, gone_with_topic, may_write, named_topic, place, thread_param
 from ..world import World
-from .access import bot_chat, chat_for_send, require_send_right
+from .access import bot_chat, chat_for_send, check_deletable, require_send_right
 from .files import photo_in_call
 from .registry import Files, api_method
 
@@ -57,11 +58,23 @@ def _chat_to_post_in(world: World, p: JSONDict, no_rights: str) -> FakeChat:
 
 
 def _post(world: World, chat: FakeChat, p: JSONDict, **content: Any) -> JSONDict:
-    """Store the bot's new message with the keyboard and the reply that ``p`` asks for."""
+    """Store the bot's new message with the keyboard, topic and reply that ``p`` asks for."""
+    placement = _placement(world, chat, p)
     markup = check_markup(p.get("reply_markup"), inline_only=False)
     message = world.new_message(chat, world.bot, reply_markup=markup, parse_mode=p.get("parse_mode"),
-                                reply_to=_reply_target(world, chat, p), **content)
+                                **placement.fields(), **content)
     return message.to_dict()
+
+
+def _placement(world: World, chat: FakeChat, p: JSONDict) -> Placement:
+    """Where the bot's send lands; a closed topic takes only those who manage topics, and its creator."""
+    topic = named_topic(world, chat, thread_param(p))  # checked first, as the Bot API does
+    placement = place(world, chat, topic, _reply_target(world, chat, p))
+    landed = placement.topic
+    if landed is not None and not may_write(landed, world.bot.id, chat.bot_manages_topics):
+        # the bot may not have seen the forum_topic_closed update yet: no rule broken
+        raise bad_request("TOPIC_CLOSED", violation=False)
+    return placement
 
 
 def _reply_target(world: World, chat: FakeChat, p: JSONDict) -> StoredMessage | None:
@@ -112,7 +125,8 @@ def _editable(world: World, p: JSONDict, no_rights: str = NO_RIGHTS_EDIT) -> Sto
     if message is None:
         raise bad_request("message to edit not found")
     if message.deleted:
-        world.violations.append(f"edit of deleted message {chat.id}/{message_id}")
+        if not gone_with_topic(world, message):  # a deleted topic is news the bot never got
+            world.violations.append(f"edit of deleted message {chat.id}/{message_id}")
         raise ApiError(400, "Bad Request: message to edit not found", violation=False)
     if not message.from_bot:
         raise bad_request("message can't be edited")
@@ -193,8 +207,8 @@ async def delete_message(world: World, p: JSONDict, files: Files) -> bool:
     chat = bot_chat(world, p.get("chat_id"))
     message = world.messages.get(chat.id, {}).get(p.get("message_id", 0))
     if message is None or message.deleted:
-        raise bad_request("message to delete not found")
-    if not message.from_bot and chat.is_group and chat.bot_status != "administrator":
-        raise bad_request("message can't be deleted")
+        unseen = message is not None and gone_with_topic(world, message)
+        raise bad_request("message to delete not found", violation=not unseen)
+    check_deletable(world, chat, message)
     message.deleted = True
     return True
