@@ -86,6 +86,8 @@ def build_application(config: Config, translator: Translator | None = None, game
     app.add_handler(CallbackQueryHandler(handlers.on_button))
     app.add_handler(ChatMemberHandler(handlers.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migration))
+    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, handlers.on_topic_closed))
+    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED, handlers.on_topic_reopened))
     app.add_error_handler(handlers.on_error)
     return app
 

@@ -39,6 +39,12 @@ def flow_of(context: ContextTypes.DEFAULT_TYPE) -> GameFlow:
     return flow
 
 
+def thread_of(message: Message | None) -> int:
+    """The forum topic a message is in (0: General, or a chat that is not a forum). A reply in an
+    ordinary supergroup carries a thread id too, of its reply thread: that is not a topic."""
+    return message.message_thread_id or 0 if message is not None and message.is_topic_message else 0
+
+
 def player(user: User) -> Seat:
     """The user as a seat at a table (which seat is up to the lobby)."""
     return Seat(seat=-1, user_id=user.id, name=display_name(user.first_name, user.last_name))
@@ -72,7 +78,8 @@ async def send_reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: M
     flow = flow_of(context)
     try:
         sent = await context.bot.send_message(chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                              reply_to_message_id=reply_to, allow_sending_without_reply=True)
+                                              reply_to_message_id=reply_to, allow_sending_without_reply=True,
+                                              message_thread_id=thread_of(command) or None)
     except TelegramError as exc:
         log.warning("chat %s: reply failed: %s", chat.id, exc)
         flow.chat_refused(chat.id, exc)
@@ -107,6 +114,7 @@ class Command:
     args: list[str]
     say: Say  # a reply to the command
     is_admin: AdminCheck
+    thread: int  # the forum topic it was typed in (0: General, or not a forum)
 
     @property
     def in_group(self) -> bool:
@@ -126,7 +134,7 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Command
 
     words = await flow.chat(chat.id)
     return Command(chat, user, flow, words.tr, words.html, list(context.args or []), say,
-                   admin_check(context, chat, update.effective_message, user))
+                   admin_check(context, chat, update.effective_message, user), thread_of(update.effective_message))
 
 
 async def group_command(update: Update, context: ContextTypes.DEFAULT_TYPE,
@@ -172,13 +180,14 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if cmd.user.is_bot:  # an anonymous admin: presses come from their own account, so no seat is theirs
         await cmd.say(cmd.html("anonymous-cannot-play"), transient=True)
         return
-    await cmd.flow.newgame(cmd.chat.id, player(cmd.user), cmd.args[0].lower() if cmd.args else None, cmd.say)
+    await cmd.flow.newgame(cmd.chat.id, player(cmd.user), cmd.args[0].lower() if cmd.args else None, cmd.say,
+                           cmd.thread)
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules [code]: the rules of the named or current game."""
     if (cmd := await command(update, context)) is not None:
-        await cmd.say(await cmd.flow.rules(cmd.chat.id, cmd.args[0].lower() if cmd.args else None))
+        await cmd.say(await cmd.flow.rules(cmd.chat.id, cmd.args[0].lower() if cmd.args else None, cmd.thread))
 
 
 async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -206,25 +215,25 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/stop: the host or an admin ends the lobby or game."""
     if (cmd := await command(update, context)) is not None:
-        await cmd.flow.stop(cmd.chat.id, cmd.user.id, cmd.is_admin, cmd.say)
+        await cmd.flow.stop(cmd.chat.id, cmd.user.id, cmd.is_admin, cmd.say, cmd.thread)
 
 
 async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/table: post the game's table again at the bottom of the chat."""
     if (cmd := await group_command(update, context)) is not None:
-        await cmd.flow.repost_table(cmd.chat.id, cmd.say)
+        await cmd.flow.repost_table(cmd.chat.id, cmd.say, cmd.thread)
 
 
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: leave the running game; a bot takes the seat (in «Охота на львов» you resign)."""
     if (cmd := await command(update, context)) is not None:
-        await cmd.flow.leave(cmd.chat.id, cmd.user.id, cmd.say)
+        await cmd.flow.leave(cmd.chat.id, cmd.user.id, cmd.say, cmd.thread)
 
 
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/kick: the host or an admin skips the person to move for good (a bot takes the seat)."""
     if (cmd := await command(update, context)) is not None:
-        await cmd.flow.kick(cmd.chat.id, cmd.user.id, cmd.is_admin, cmd.say)
+        await cmd.flow.kick(cmd.chat.id, cmd.user.id, cmd.is_admin, cmd.say, cmd.thread)
 
 
 async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -245,7 +254,7 @@ async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
     if (cmd := await command(update, context)) is not None:
-        await cmd.flow.set_option(cmd.chat.id, cmd.user.id, cmd.args, cmd.is_admin, cmd.say)
+        await cmd.flow.set_option(cmd.chat.id, cmd.user.id, cmd.args, cmd.is_admin, cmd.say, cmd.thread)
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -309,7 +318,7 @@ async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
         await answer(Reply(tr("toast-stale")))
         return
     await flow.press(chat.id, player(query.from_user), data, message.message_id if message else None,
-                     admin_check(context, chat, None, query.from_user), answer)
+                     admin_check(context, chat, None, query.from_user), answer, thread_of(message))
 
 
 async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -332,6 +341,20 @@ def _may_post(member: ChatMember) -> bool:
     if isinstance(member, ChatMemberRestricted):
         return member.is_member and member.can_send_messages and member.can_send_photos
     return True
+
+
+async def on_topic_closed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A forum topic was closed: its game pauses until it is reopened."""
+    message = update.effective_message
+    if message is not None and (thread := thread_of(message)):
+        await flow_of(context).chat_life.topic_closed(message.chat.id, thread)
+
+
+async def on_topic_reopened(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A forum topic was reopened: its paused game goes on."""
+    message = update.effective_message
+    if message is not None and (thread := thread_of(message)):
+        await flow_of(context).chat_life.topic_reopened(message.chat.id, thread)
 
 
 async def on_migration(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -21,7 +21,7 @@ from telegram.ext import Application
 from bot import callback_data as cb
 from bot.app import build_application, start_app, stop_app
 from bot.config import Config
-from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from bot.fake_telegram import ANY_THREAD, FakeTelegram, FakeUser, StoredMessage
 from bot.flow import GameFlow
 from bot.games import GAMES, Registry
 from bot.playground.watch import watching
@@ -127,9 +127,10 @@ class BotRunner:
         await self.handled()  # the edits that follow the answer
         return answer
 
-    def table(self) -> StoredMessage:
-        """The live photo message that carries the current game (lobby or table)."""
-        photos = [m for m in self.tg.bot_messages(self.chat_id) if m.photo is not None]
+    def table(self, thread: int | None | object = ANY_THREAD) -> StoredMessage:
+        """The live photo message that carries the current game (lobby or table), of the forum topic
+        ``thread`` if given (None: General)."""
+        photos = [m for m in self.tg.bot_messages(self.chat_id, thread) if m.photo is not None]
         assert photos, self.tg.dump()
         return photos[-1]
 
@@ -170,7 +171,7 @@ World = tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]
 async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: Sequence[str] = (),
                       draw_processes: int = 0, chat_type: str = "supergroup",
                       chat_id: int = CHAT_ID, games: Registry = GAMES,
-                      group_rate: tuple[int, int] = (10_000, 1)) -> AsyncIterator[World]:
+                      group_rate: tuple[int, int] = (10_000, 1), forum: bool = False) -> AsyncIterator[World]:
     """A supergroup (or ``chat_type``; Аня created it) with ``count`` users of :data:`USERS` and the bot running.
 
     Games get the seeds ``first_seed``, ``first_seed + 1``, … so every run plays the same
@@ -179,7 +180,7 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: 
     async with FakeTelegram(token="123456:TEST-token", bot_username="SosediBot") as tg:
         users = {key: tg.add_user(i + 1, name, language_code="en" if key in english else "ru")
                  for i, (key, name) in enumerate(list(USERS.items())[:count])}
-        tg.add_chat(chat_id, chat_type, "Пятничный клуб", creator=1)
+        tg.add_chat(chat_id, chat_type, "Пятничный клуб", creator=1, is_forum=forum)
         runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", chat_id=chat_id, draw_processes=draw_processes,
                            games=games, group_rate=group_rate)
         await runner.start()

@@ -134,18 +134,18 @@ class GameFlow:
     # presses ------------------------------------------------------------------------
 
     async def press(self, chat_id: int, user: Seat, data: cb.Callback, message_id: int | None,
-                    is_admin: AdminCheck, answer: Answer) -> None:
-        """A parsed press of ``user`` in a group: done under the chat's lock; the answer goes out while
-        the edits that follow are made."""
+                    is_admin: AdminCheck, answer: Answer, thread: int = 0) -> None:
+        """A parsed press of ``user`` in a group (on a message in the forum topic ``thread``): done under
+        the chat's lock; the answer goes out while the edits that follow are made."""
         async with self.locks(chat_id):
-            reply = await self._press(chat_id, user, data, message_id, is_admin)
+            reply = await self._press(chat_id, user, data, message_id, is_admin, thread)
             # the toast goes out while the table is drawn: neither waits for the other's round trip
             await asyncio.gather(answer(reply), reply.finish())
 
     async def _press(self, chat_id: int, user: Seat, data: cb.Callback, message_id: int | None,
-                     is_admin: AdminCheck) -> Reply:
+                     is_admin: AdminCheck, thread: int) -> Reply:
         if data.kind == "n":
-            return await self._pick(chat_id, user, data.code, message_id)
+            return await self._pick(chat_id, user, data.code, message_id, thread)
         if data.kind == "s":  # /settings: the chat's admins only (issue #11)
             chat = await self.loader.chat(chat_id)
             return await self.settings.press(chat, message_id, data) if await is_admin() else Reply(
@@ -165,25 +165,25 @@ class GameFlow:
             return await self.departures.skip(chat, game, data.version)
         return Reply(chat.tr("toast-stale"))
 
-    async def _pick(self, chat_id: int, host: Seat, code: str, message_id: int | None) -> Reply:
-        """A game picked from /newgame's list: its lobby opens and the list goes."""
-        chat, active = await self.loader.load(chat_id)
+    async def _pick(self, chat_id: int, host: Seat, code: str, message_id: int | None, thread: int) -> Reply:
+        """A game picked from /newgame's list: its lobby opens (in the list's topic) and the list goes."""
+        chat, active = await self.loader.load(chat_id, thread=thread)
         spec = self.games.get(code)
         if spec is None:
             return Reply(chat.tr("toast-stale"))
         if active is not None:
             return Reply(chat.tr("toast-game-exists"), alert=True)
-        if await self.lobby.open(chat, spec, host) is not None and message_id is not None:
+        if await self.lobby.open(chat, spec, host, thread) is not None and message_id is not None:
             with contextlib.suppress(TelegramError):  # if it fails the picker just stays
                 await self.messages.bot.delete_message(chat_id, message_id)
         return Reply(chat.tr("toast-lobby-open"))
 
     # commands -------------------------------------------------------------------------
 
-    async def newgame(self, chat_id: int, host: Seat, code: str | None, say: Say) -> None:
-        """/newgame [code]: the game picker, or straight to a lobby."""
+    async def newgame(self, chat_id: int, host: Seat, code: str | None, say: Say, thread: int = 0) -> None:
+        """/newgame [code]: the game picker, or straight to a lobby (in the topic it was typed in)."""
         async with self.locks(chat_id):
-            chat, active = await self.loader.load(chat_id)
+            chat, active = await self.loader.load(chat_id, thread=thread)
             tr, html = chat.tr, chat.html
             if active is not None:
                 await say(html("game-exists", game=tr(f"game-{active.spec.code}")), to=active.row.message_id,
@@ -194,11 +194,12 @@ class GameFlow:
             elif (spec := self.games.get(code)) is None:
                 await say(html("unknown-game", codes=", ".join(self.games)), transient=True)
             else:
-                await self.lobby.open(chat, spec, host)
+                await self.lobby.open(chat, spec, host, thread)
 
-    async def rules(self, chat_id: int, code: str | None) -> Markup:
-        """/rules [code]: the rules of the named or current game (or which games there are)."""
-        chat, active = await self.loader.load(chat_id) if code is None else (await self.loader.chat(chat_id), None)
+    async def rules(self, chat_id: int, code: str | None, thread: int = 0) -> Markup:
+        """/rules [code]: the rules of the named game or the topic's current one (or which games there are)."""
+        chat, active = (await self.loader.load(chat_id, thread=thread) if code is None
+                        else (await self.loader.chat(chat_id), None))
         html = chat.html
         if code is None and active is not None:
             code = active.spec.code
@@ -208,10 +209,10 @@ class GameFlow:
             return html("rules-which", commands=", ".join(f"/rules {c}" for c in self.games))
         return html(f"rules-{code}") if code in self.games else html("unknown-game", codes=", ".join(self.games))
 
-    async def stop(self, chat_id: int, user_id: int, is_admin: AdminCheck, say: Say) -> None:
+    async def stop(self, chat_id: int, user_id: int, is_admin: AdminCheck, say: Say, thread: int = 0) -> None:
         """/stop: the host or an admin ends the lobby or game."""
         async with self.locks(chat_id):
-            chat, game = await self.loader.load(chat_id)
+            chat, game = await self.loader.load(chat_id, thread=thread)
             if game is None:
                 await say(chat.html("no-game"), transient=True)
             elif user_id != game.row.host_id and not await is_admin():
@@ -219,11 +220,11 @@ class GameFlow:
             elif await self.moves.stop(chat, game):
                 await say(chat.html("stopped", game=chat.tr(f"game-{game.spec.code}")))
 
-    async def repost_table(self, chat_id: int, say: Say) -> None:
+    async def repost_table(self, chat_id: int, say: Say, thread: int = 0) -> None:
         """/table: the game's table (or its lobby) posted again at the bottom of the chat, at most once
         per :data:`REPOST_EVERY_S` seconds a game."""
         async with self.locks(chat_id):
-            chat, game = await self.loader.load(chat_id)
+            chat, game = await self.loader.load(chat_id, thread=thread)
             if game is None:
                 return await say(chat.html("no-game"), transient=True)
             wait = self.reposted.get(game.id, -REPOST_EVERY_S) + REPOST_EVERY_S - self.clock()
@@ -235,10 +236,10 @@ class GameFlow:
             else:
                 await self.table.repost(game, chat)
 
-    async def leave(self, chat_id: int, user_id: int, say: Say) -> None:
+    async def leave(self, chat_id: int, user_id: int, say: Say, thread: int = 0) -> None:
         """/leave: leave the running game; a bot takes the seat (in a game one can resign, you resign)."""
         async with self.locks(chat_id):
-            chat, game = await self.loader.load(chat_id)
+            chat, game = await self.loader.load(chat_id, thread=thread)
             if game is None or game.row.status != "running":
                 await say(chat.html("leave-no-game"), transient=True)
             elif (seat := game.row.seat_of(user_id)) is None:
@@ -246,10 +247,10 @@ class GameFlow:
             else:
                 await say(await self.departures.leave(chat, game, seat))
 
-    async def kick(self, chat_id: int, user_id: int, is_admin: AdminCheck, say: Say) -> None:
+    async def kick(self, chat_id: int, user_id: int, is_admin: AdminCheck, say: Say, thread: int = 0) -> None:
         """/kick: the host or an admin skips the person to move for good (a bot takes the seat)."""
         async with self.locks(chat_id):
-            chat, game = await self.loader.load(chat_id)
+            chat, game = await self.loader.load(chat_id, thread=thread)
             if game is None or game.row.status != "running" or game.state is None:
                 await say(chat.html("leave-no-game"), transient=True)
             elif user_id != game.row.host_id and not await is_admin():
@@ -259,10 +260,11 @@ class GameFlow:
             else:
                 await say(await self.departures.leave(chat, game, seat))
 
-    async def set_option(self, chat_id: int, user_id: int, args: list[str], is_admin: AdminCheck, say: Say) -> None:
+    async def set_option(self, chat_id: int, user_id: int, args: list[str], is_admin: AdminCheck, say: Say,
+                         thread: int = 0) -> None:
         """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
         async with self.locks(chat_id):
-            chat, game = await self.loader.load(chat_id)
+            chat, game = await self.loader.load(chat_id, thread=thread)
             html = chat.html
             if game is None or game.row.status != "lobby":
                 return await say(html("set-no-lobby"), transient=True)

@@ -82,7 +82,7 @@ class CatchUp:
             await self.lobby.post(chat, game)
         except TelegramError as exc:
             log.warning("chat %s: could not post the lobby again: %s", chat.id, exc)
-            self.messages.refused(chat.id, exc)
+            self.messages.refused(chat.id, exc, game.row.thread_id)
 
     async def repair_tables(self) -> int:
         """At start-up: re-send every table edit that a crash or a fault left undone."""

@@ -57,7 +57,7 @@ class Dealer:
         if seed is None or await self.store.seed_used(seed):
             seed = self.sources.new_seed()
         try:
-            new = await self.store.create_game(chat.id, row.code, row.options, seed, host, row.seats)
+            new = await self.store.create_game(chat.id, row.code, row.options, seed, host, row.seats, row.thread_id)
         except ActiveGameExistsError:
             return Reply(tr("toast-game-exists"), alert=True)
         return await self.start(chat, Game(new, game.spec, game.options, None))

@@ -118,6 +118,6 @@ class Departures:
             return Reply(chat.tr("kick-nobody"))
 
         async def skip() -> None:  # after the toast, still under the chat's lock
-            await self.messages.send(chat.id, await self.leave(chat, game, seat))
+            await self.messages.send(chat.id, await self.leave(chat, game, seat), thread=game.row.thread_id)
 
         return Reply(chat.tr("toast-done"), after=skip)

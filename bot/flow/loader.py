@@ -30,10 +30,10 @@ class Loader:
             made = self._chats[row.chat_id] = (row, chat_of(row, self.default_lang, self.words))
         return made[1]
 
-    async def load(self, chat_id: int, game_id: int | None = None) -> tuple[Chat, Game | None]:
+    async def load(self, chat_id: int, game_id: int | None = None, thread: int = 0) -> tuple[Chat, Game | None]:
         """The chat and its game ``game_id`` (whichever chat that game is of: the caller checks), or
-        the chat's active game when ``game_id`` is None."""
-        chat_row, row = await self.store.load(chat_id, game_id)
+        the active game of the chat's topic ``thread`` when ``game_id`` is None."""
+        chat_row, row = await self.store.load(chat_id, game_id, thread)
         return self._chat(chat_row), None if row is None else Game.decode(row, self.games)
 
     async def game(self, game_id: int) -> tuple[Chat, Game] | None:

@@ -78,12 +78,13 @@ class Lobby:
     def __init__(self, store: Store, messages: Messages, dealer: Dealer, sources: Sources) -> None:
         self.store, self.messages, self.dealer, self.sources = store, messages, dealer, sources
 
-    async def open(self, chat: Chat, spec: GameSpec[Any, Any], host: Seat) -> GameRow | None:
-        """Create a lobby from the chat's defaults (/settings) and post its message; None if the chat
-        already has a game."""
+    async def open(self, chat: Chat, spec: GameSpec[Any, Any], host: Seat, thread: int = 0) -> GameRow | None:
+        """Create a lobby from the chat's defaults (/settings) in the forum topic ``thread`` and post its
+        message; None if the topic already has a game."""
         options = default_options(spec, chat.settings, chat.id)
         try:
-            row = await self.store.create_game(chat.id, spec.code, options.to_json(), self.sources.new_seed(), host)
+            row = await self.store.create_game(chat.id, spec.code, options.to_json(), self.sources.new_seed(), host,
+                                               thread_id=thread)
         except ActiveGameExistsError:
             return None
         try:
@@ -91,7 +92,7 @@ class Lobby:
         except TelegramError as exc:  # e.g. no right to send photos: don't leave an invisible lobby behind
             log.warning("chat %s: could not post the lobby: %s", chat.id, exc)
             await self.store.stop_game(row.id, {"kind": "cancelled"})
-            await self.messages.send(chat.id, chat.html("lobby-post-failed"))
+            await self.messages.send(chat.id, chat.html("lobby-post-failed"), thread=thread)
             return None
         return row
 
@@ -100,7 +101,7 @@ class Lobby:
         tr, code = chat.tr, game.spec.code
         keyboard = texts.lobby_keyboard(game, tr, chat.settings.turn_timer, chat.settings.ping)
         message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline")),
-                                                 texts.lobby_caption(game, tr), keyboard)
+                                                 texts.lobby_caption(game, tr), keyboard, game.row.thread_id)
         await self.store.set_message_id(game.id, message.message_id)
 
     async def repost(self, chat: Chat, game: Game) -> None:
@@ -111,7 +112,7 @@ class Lobby:
             await self.post(chat, game)
         except TelegramError as exc:
             log.warning("chat %s: could not post the lobby again: %s", chat.id, exc)
-            self.messages.refused(chat.id, exc)
+            self.messages.refused(chat.id, exc, game.row.thread_id)
             return
         if old is not None and not await self.messages.delete(chat.id, old):
             await self.messages.drop_keyboard(chat.id, old)

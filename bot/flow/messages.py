@@ -21,7 +21,7 @@ from bot.store import GameRow
 from render.cover import render_cover
 
 log = logging.getLogger(__name__)
-Refused = Callable[[int, TelegramError], bool]  # (chat id, error) → whether it was about the whole chat
+Refused = Callable[[int, TelegramError, int], bool]  # (chat id, error, topic) → whether it was about all of it
 
 
 def not_modified(exc: TelegramError) -> bool:
@@ -34,24 +34,27 @@ class Messages:
 
     def __init__(self, bot: Bot, outbox: Outbox, drawing: Drawing) -> None:
         self.bot, self.outbox, self.drawing = bot, outbox, drawing
-        self.on_refused: Refused = lambda chat_id, exc: False
+        self.on_refused: Refused = lambda chat_id, exc, thread: False
         self.cover_ids: dict[tuple[str, str], str] = {}  # title card → Telegram's file id of its upload
         self._drawing_cover = asyncio.Lock()
 
-    def refused(self, chat_id: int, exc: TelegramError) -> bool:
-        """Tell the chat's keeper of a refusal; True if it was about the whole chat."""
-        return self.on_refused(chat_id, exc)
+    def refused(self, chat_id: int, exc: TelegramError, thread: int = 0) -> bool:
+        """Tell the chat's keeper of a refusal (of a send into the topic ``thread``); True if it was
+        about the whole chat or topic."""
+        return self.on_refused(chat_id, exc, thread)
 
-    async def send(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None = None) -> None:
-        """Post a message after the chat's edits asked for before it."""
-        await self.outbox.send(chat_id, lambda: self._send_now(chat_id, text, keyboard))
+    async def send(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None = None,
+                   thread: int = 0) -> None:
+        """Post a message (into the forum topic ``thread``) after the chat's edits asked for before it."""
+        await self.outbox.send(chat_id, lambda: self._send_now(chat_id, text, keyboard, thread))
 
-    async def _send_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def _send_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None, thread: int) -> None:
         try:
-            await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard)
+            await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard,
+                                        message_thread_id=thread or None)
         except TelegramError as exc:
             log.warning("chat %s: send failed: %s", chat_id, exc)
-            self.refused(chat_id, exc)
+            self.refused(chat_id, exc, thread)
 
     async def delete(self, chat_id: int, message_id: int) -> bool:
         """Delete a message (the bot's own, or another's where it may); a refusal is logged and changes nothing."""
@@ -100,19 +103,20 @@ class Messages:
                 self.refused(chat_id, exc)
 
     async def post_cover(self, chat_id: int, title: tuple[str, str], caption: Markup,
-                         keyboard: InlineKeyboardMarkup) -> Message:
-        """Post a lobby's title card: uploaded once, then sent again by Telegram's file id."""
+                         keyboard: InlineKeyboardMarkup, thread: int = 0) -> Message:
+        """Post a lobby's title card (into the forum topic ``thread``): uploaded once, then sent again
+        by Telegram's file id."""
         file_id = self.cover_ids.get(title)
         if file_id is not None:
             try:
                 return await self.bot.send_photo(chat_id, file_id, caption=caption, parse_mode=ParseMode.HTML,
-                                                 reply_markup=keyboard)
+                                                 reply_markup=keyboard, message_thread_id=thread or None)
             except BadRequest:  # the id is no longer valid: upload the picture again
                 self.cover_ids.pop(title, None)
         async with self._drawing_cover:  # many lobbies at once after a start: draw the card once, not in each
             cover = await self.drawing.draw(render_cover, *title)
         message = await self.bot.send_photo(chat_id, cover, caption=caption, parse_mode=ParseMode.HTML,
-                                            reply_markup=keyboard)
+                                            reply_markup=keyboard, message_thread_id=thread or None)
         if message.photo:
             self.cover_ids[title] = message.photo[-1].file_id
         return message

@@ -116,7 +116,8 @@ class Moves:
         if game.row.status == "finished" and (outcome := game.outcome()) is not None:
             tally = await self.store.pub_tally(chat.id) if game.spec.ui.is_pub(game.options) else []
             keyboard = texts.game_keyboard([[(chat.tr("btn-rematch"), cb.rematch(game.id))]])
-            await self.messages.send(chat.id, texts.result_message(game, outcome, tally, chat.tr), keyboard)
+            await self.messages.send(chat.id, texts.result_message(game, outcome, tally, chat.tr), keyboard,
+                                     game.row.thread_id)
         await self.pings.review(chat, game)
 
     async def _autoroll(self, chat: Chat, game: Game) -> Game:

@@ -116,10 +116,10 @@ class TurnPings:
         try:
             message = await self.messages.bot.send_message(
                 chat.id, text, parse_mode=ParseMode.HTML, reply_to_message_id=game.row.message_id,
-                allow_sending_without_reply=True)
+                allow_sending_without_reply=True, message_thread_id=game.row.thread_id or None)
         except TelegramError as exc:  # no rights, topic closed, …: this turn simply has no ping
             log.info("game %s: the turn ping was refused: %s", game.id, exc.message)
-            self.messages.refused(chat.id, exc)
+            self.messages.refused(chat.id, exc, game.row.thread_id)
             return
         if self.turns.get(game.id) is turn and not turn.over and turn.version == game.row.version:
             turn.message_id = message.message_id

@@ -88,10 +88,11 @@ class TableView:
         """Post the table as a new message and remember it as the game's table (False if refused)."""
         try:
             message = await self.messages.bot.send_photo(game.row.chat_id, png, caption=caption,
-                                                         parse_mode=ParseMode.HTML, reply_markup=keyboard)
+                                                         parse_mode=ParseMode.HTML, reply_markup=keyboard,
+                                                         message_thread_id=game.row.thread_id or None)
         except TelegramError as exc:
             log.warning("game %s: could not post the table: %s", game.id, exc)
-            self.messages.refused(game.row.chat_id, exc)
+            self.messages.refused(game.row.chat_id, exc, game.row.thread_id)
             return False
         await self.store.set_message_id(game.id, message.message_id)
         return True

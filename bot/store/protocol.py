@@ -64,18 +64,26 @@ class Store(Protocol):
         ...
 
     # games
-    async def load(self, chat_id: int, game_id: int | None = None) -> tuple[ChatRow, GameRow | None]:
+    async def load(self, chat_id: int, game_id: int | None = None, thread_id: int = 0
+                   ) -> tuple[ChatRow, GameRow | None]:
         """What a press needs, in one read: the chat, and the game ``game_id`` (of whatever chat: the
-        caller checks) or, without ``game_id``, the chat's active game."""
+        caller checks) or, without ``game_id``, the active game of the chat's topic ``thread_id``."""
         ...
 
     async def game(self, game_id: int) -> GameRow | None: ...
 
-    async def active_game(self, chat_id: int) -> GameRow | None: ...
+    async def active_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
+        """The lobby or running game of the chat's topic ``thread_id`` (0: General, or not a forum)."""
+        ...
+
+    async def active_games(self, chat_id: int) -> list[GameRow]:
+        """The lobbies and running games of every topic of the chat."""
+        ...
 
     async def create_game(self, chat_id: int, code: str, options: JSON, seed: str, host: Seat,
-                          seats: Sequence[Seat] = ()) -> GameRow:
-        """A new lobby with ``seats`` (default: only the host) seated; raises ActiveGameExistsError."""
+                          seats: Sequence[Seat] = (), thread_id: int = 0) -> GameRow:
+        """A new lobby in the topic ``thread_id`` with ``seats`` (default: only the host) seated;
+        raises ActiveGameExistsError if the topic has one."""
         ...
 
     async def set_lobby(self, game_id: int, seats: Sequence[tuple[int, str]], host_id: int, options: JSON) -> None:

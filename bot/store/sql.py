@@ -11,7 +11,10 @@ from __future__ import annotations
 GAME_COLUMNS = ("SELECT g.*, s.seat AS s_seat, s.user_id AS s_user_id, s.name AS s_name "
                 "FROM games g LEFT JOIN seats s ON s.game_id = g.id ")
 GAME_BY_ID = GAME_COLUMNS + "WHERE g.id = ? ORDER BY s.seat"
-ACTIVE_GAME = GAME_COLUMNS + "WHERE g.chat_id = ? AND g.status IN ('lobby', 'running') ORDER BY s.seat"
+ACTIVE_GAME = (GAME_COLUMNS + "WHERE g.chat_id = ? AND g.thread_id = ? AND g.status IN ('lobby', 'running') "
+               "ORDER BY s.seat")
+ACTIVE_GAMES_OF_CHAT = (GAME_COLUMNS + "WHERE g.chat_id = ? AND g.status IN ('lobby', 'running') "
+                        "ORDER BY g.id, s.seat")  # of every topic
 GAMES_WITH_DEADLINES = (GAME_COLUMNS + "WHERE g.status = 'running' AND g.deadline IS NOT NULL "
                         "ORDER BY g.deadline, g.id, s.seat")
 GAMES_BEHIND = (GAME_COLUMNS + "WHERE g.paused = 0 AND ("

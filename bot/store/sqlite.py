@@ -79,7 +79,8 @@ def _game(row: sqlite3.Row, seats: Sequence[Seat]) -> GameRow:
         message_id=row["message_id"], result=json.loads(row["result"]) if row["result"] else None,
         seats=tuple(seats), deadline=row["deadline"], timeouts=json.loads(row["timeouts"]),
         paused=bool(row["paused"]), next_seed=row["next_seed"],
-        active_at=row["updated_at"] if row["status"] == "lobby" or row["acted_at"] is None else row["acted_at"])
+        active_at=row["updated_at"] if row["status"] == "lobby" or row["acted_at"] is None else row["acted_at"],
+        thread_id=row["thread_id"])
 
 
 class SQLiteStore:
@@ -164,29 +165,33 @@ class SQLiteStore:
 
     # games ------------------------------------------------------------------------
 
-    async def load(self, chat_id: int, game_id: int | None = None) -> tuple[ChatRow, GameRow | None]:
+    async def load(self, chat_id: int, game_id: int | None = None, thread_id: int = 0
+                   ) -> tuple[ChatRow, GameRow | None]:
         """The chat comes from memory once read, so a press reads only its game: one statement."""
         chat = await self.chat(chat_id)
-        return chat, await (self.active_game(chat_id) if game_id is None else self.game(game_id))
+        return chat, await (self.active_game(chat_id, thread_id) if game_id is None else self.game(game_id))
 
     async def game(self, game_id: int) -> GameRow | None:
         return next(iter(_games(await self._read(sql.GAME_BY_ID, (game_id,)))), None)
 
-    async def active_game(self, chat_id: int) -> GameRow | None:
-        return next(iter(_games(await self._read(sql.ACTIVE_GAME, (chat_id,)))), None)
+    async def active_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
+        return next(iter(_games(await self._read(sql.ACTIVE_GAME, (chat_id, thread_id)))), None)
+
+    async def active_games(self, chat_id: int) -> list[GameRow]:
+        return _games(await self._read(sql.ACTIVE_GAMES_OF_CHAT, (chat_id,)))
 
     async def create_game(self, chat_id: int, code: str, options: JSON, seed: str, host: Seat,
-                          seats: Sequence[Seat] = ()) -> GameRow:
+                          seats: Sequence[Seat] = (), thread_id: int = 0) -> GameRow:
         seated = tuple(seats) or (Seat(0, host.user_id, host.name),)
         try:
-            await self._write(CREATE_GAME, (chat_id, code, json.dumps(options), seed, host.user_id, self.clock(),
-                                            json.dumps([[s.seat, s.user_id, s.name] for s in seated])))
-        except sqlite3.IntegrityError as exc:  # games_one_active: the chat has a lobby or game already
+            await self._write(CREATE_GAME, (chat_id, thread_id, code, json.dumps(options), seed, host.user_id,
+                                            self.clock(), json.dumps([[s.seat, s.user_id, s.name] for s in seated])))
+        except sqlite3.IntegrityError as exc:  # games_one_active: the topic has a lobby or game already
             raise ActiveGameExistsError(chat_id) from exc
-        (row,) = await self._read(NEW_GAME_ID, (chat_id, seed))
+        (row,) = await self._read(NEW_GAME_ID, (chat_id, thread_id, seed))
         return GameRow(id=row["id"], chat_id=chat_id, code=code, options=options, seed=seed, state=None, version=0,
                        shown_version=-1, status="lobby", host_id=host.user_id, message_id=None, result=None,
-                       seats=seated)
+                       seats=seated, active_at=self.clock(), thread_id=thread_id)
 
     async def set_lobby(self, game_id: int, seats: Sequence[tuple[int, str]], host_id: int, options: JSON) -> None:
         await self._write(SET_LOBBY, (game_id, host_id, json.dumps(options), self.clock(),

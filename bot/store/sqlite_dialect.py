@@ -117,6 +117,13 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE games SET acted_at = updated_at WHERE status IN ('lobby', 'running');
     CREATE INDEX games_active_since ON games(status, updated_at) WHERE status IN ('lobby', 'running')
     """,
+    # 7 (issue #23): forum topics. A lobby and its game live in the topic where /newgame was typed
+    # (0: General, or a chat that is not a forum): one active game per topic, so a forum runs several
+    """
+    ALTER TABLE games ADD COLUMN thread_id INTEGER NOT NULL DEFAULT 0;
+    DROP INDEX games_one_active;
+    CREATE UNIQUE INDEX games_one_active ON games(chat_id, thread_id) WHERE status IN ('lobby', 'running')
+    """,
 )
 
 # per connection: settings (a statement waits 5 s for another process's write lock before it fails),
@@ -173,13 +180,15 @@ CONNECTION_SETUP: tuple[str, ...] = (
             ON CONFLICT DO NOTHING;
     END""",
     # a new lobby with its seats, a JSON array of [seat, user id, name]
-    """CREATE TEMP VIEW new_games AS SELECT 0 AS chat_id, '' AS code, '' AS options, '' AS seed, 0 AS host_id,
-        0.0 AS at, '[]' AS seats WHERE 0""",
+    """CREATE TEMP VIEW new_games AS SELECT 0 AS chat_id, 0 AS thread_id, '' AS code, '' AS options, '' AS seed,
+        0 AS host_id, 0.0 AS at, '[]' AS seats WHERE 0""",
     """CREATE TEMP TRIGGER create_game INSTEAD OF INSERT ON new_games BEGIN
-        INSERT INTO games(chat_id, code, options, seed, status, host_id, created_at, updated_at)
-            VALUES (NEW.chat_id, NEW.code, NEW.options, NEW.seed, 'lobby', NEW.host_id, NEW.at, NEW.at);
+        INSERT INTO games(chat_id, thread_id, code, options, seed, status, host_id, created_at, updated_at)
+            VALUES (NEW.chat_id, NEW.thread_id, NEW.code, NEW.options, NEW.seed, 'lobby', NEW.host_id, NEW.at,
+                    NEW.at);
         INSERT INTO seats(game_id, seat, user_id, name)
-            SELECT (SELECT id FROM games WHERE chat_id = NEW.chat_id AND status = 'lobby'),
+            SELECT (SELECT id FROM games WHERE chat_id = NEW.chat_id AND thread_id = NEW.thread_id
+                    AND status = 'lobby'),
                    json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
             FROM json_each(NEW.seats);
     END""",
@@ -198,8 +207,10 @@ SAVE_MOVE = ("INSERT INTO moves(game_id, expected_version, state, version, statu
              "next_seed, actions, first, seat, seat_user_id, seat_name, payer_id, payer_name, winners, seating, "
              "host_id, by_person) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 STALE = "stale version"  # what the trigger of SAVE_MOVE says when the version moved on
-CREATE_GAME = "INSERT INTO new_games(chat_id, code, options, seed, host_id, at, seats) VALUES (?, ?, ?, ?, ?, ?, ?)"
-NEW_GAME_ID = "SELECT id FROM games WHERE chat_id = ? AND status = 'lobby' AND seed = ?"  # its one active game
+CREATE_GAME = ("INSERT INTO new_games(chat_id, thread_id, code, options, seed, host_id, at, seats) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+# the topic's one active game
+NEW_GAME_ID = "SELECT id FROM games WHERE chat_id = ? AND thread_id = ? AND status = 'lobby' AND seed = ?"
 SET_LOBBY = "INSERT INTO lobby_seatings(game_id, host_id, options, at, seats) VALUES (?, ?, ?, ?, ?)"
 
 SCHEMA_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
