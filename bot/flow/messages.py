@@ -42,13 +42,17 @@ class Messages:
         """Tell the chat's keeper of a refusal; True if it was about the whole chat."""
         return self.on_refused(chat_id, exc)
 
-    async def send(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None = None) -> None:
-        """Post a message after the chat's edits asked for before it."""
-        await self.outbox.send(chat_id, lambda: self._send_now(chat_id, text, keyboard))
+    async def send(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None = None,
+                   reply_to: int | None = None) -> None:
+        """Post a message (as a reply to the message ``reply_to``, if it is still there) after the chat's
+        edits asked for before it."""
+        await self.outbox.send(chat_id, lambda: self._send_now(chat_id, text, keyboard, reply_to))
 
-    async def _send_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def _send_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None,
+                        reply_to: int | None) -> None:
         try:
-            await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard)
+            await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard,
+                                        reply_to_message_id=reply_to, allow_sending_without_reply=True)
         except TelegramError as exc:
             log.warning("chat %s: send failed: %s", chat_id, exc)
             self.refused(chat_id, exc)
