@@ -19,7 +19,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers, stats, verify
+from bot import handlers, stats
 from bot.config import Config
 from bot.drawing import Drawing
 from bot.flow import GameFlow
@@ -82,7 +82,7 @@ def build_application(config: Config, translator: Translator | None = None, game
     app.add_handler(CommandHandler("stats", stats.stats, filters=only_new))
     app.add_handler(CommandHandler("top", stats.top, filters=only_new))
     app.add_handler(CommandHandler("history", stats.history, filters=only_new))
-    app.add_handler(CommandHandler("verify", verify.verify, filters=only_new))
+    app.add_handler(CommandHandler("verify", handlers.verify, filters=only_new))
     app.add_handler(CallbackQueryHandler(handlers.on_button))
     app.add_handler(ChatMemberHandler(handlers.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migration))

@@ -11,6 +11,8 @@ Formats (all ≤ 64 bytes):
   is stale and changes nothing
 - ``r:<game id>``                         «Ещё раунд» after a finished game
 - ``k:<game id>:<version>``               «⏭ Пропустить игрока»
+- ``v:<game id>``                         «🔎 Проверить кости» under a finished game's result: post
+                                            what ``/verify <id>`` says, as a reply to the result
 - ``s:[<game code>.]<key>:<value>``       a /settings button (issue #11): the chat's default
                                             ``<key>`` (lang, timer, ping, auto, tidy, or a
                                             game's variant option) becomes ``<value>``
@@ -32,6 +34,7 @@ _PATTERNS = {
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
     "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),
     "k": re.compile(r"k:(?P<gid>[0-9a-z]{1,10}):(?P<ver>[0-9]{1,7})"),
+    "v": re.compile(r"v:(?P<gid>[0-9a-z]{1,10})"),
     "s": re.compile(rf"s:(?:(?P<code>[a-z0-9_]{{1,12}})\.)?(?P<key>{_SETTING}):(?P<value>{_SETTING})"),
 }
 
@@ -79,6 +82,11 @@ def kick(game_id: int, version: int) -> str:
 
 def rematch(game_id: int) -> str:
     return _checked(f"r:{to_base36(game_id)}")
+
+
+def check_dice(game_id: int) -> str:
+    """«🔎 Проверить кости»: the fair-dice check of the finished game ``game_id``, posted in the chat."""
+    return _checked(f"v:{to_base36(game_id)}")
 
 
 def chat_setting(key: str, value: str, code: str = "") -> str:

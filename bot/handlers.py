@@ -22,6 +22,7 @@ from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cb
+from bot import verify as fair_dice
 from bot.flow import AdminCheck, GameFlow, Reply, Say
 from bot.games.common import Html, Tr, html_words
 from bot.store import Seat, StorageError
@@ -249,6 +250,18 @@ async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     rows = await cmd.flow.tally(cmd.chat.id)
     await cmd.say(Markup("\n").join(tally_lines(rows, TALLY_LINES, cmd.tr)) if rows else cmd.html("pub-tally-empty"))
+
+
+async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/verify <id> [commitment]: check every roll of a finished or stopped game of this chat against its seed
+    (the same text as «🔎 Проверить кости» under its result)."""
+    if (cmd := await command(update, context)) is None:
+        return
+    if (asked := fair_dice.request(cmd.args)) is None:
+        await cmd.say(cmd.html("verify-usage"))
+        return
+    game_id, commitment = asked
+    await cmd.say(await fair_dice.answer(cmd.flow, cmd.chat.id, game_id, commitment, cmd.tr))
 
 
 async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -16,14 +16,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callback_data as cb
 from bot.games.common import GameUI, Tr, html_words
 from bot.store import GameRow
-from engines.base import Event, OptionsError, Outcome, seed_digest
+from engines.base import Event, OptionsError, Outcome, seed_commitment
 
 if TYPE_CHECKING:
     from bot.flow.context import Game
 
 W = TypeVar("W", bound=str)  # plain words, or HTML ones (Markup)
 CAPTION_LIMIT = 1024
-RESULT_TALLY_LINES = 10  # payers listed under a pub result: the seed and /verify must still fit (4096)
+RESULT_TALLY_LINES = 10  # payers listed under a pub result (the whole tally is /tally)
 TALLY_LINES = 60  # payers /tally lists: 60 lines of 32-character names fit one message
 NAME_LIMIT = 32
 SHORT_LABEL = 14  # button labels up to this many characters may share a row
@@ -81,8 +81,9 @@ def option_error(exc: OptionsError, words: Callable[..., W]) -> W:
 
 
 def commitment_line(game: GameRow, tr: Tr) -> Markup:
-    """«🔒 Кости: sha256 …»: the SHA-256 of the game's secret seed, shown before any roll."""
-    return html_words(tr)("fair-commitment", digest=seed_digest(game.seed))
+    """«🔒 Кости: …»: the start of the SHA-256 of the game's secret seed (``seed_commitment``), shown
+    before any roll; the chat's only line of hex of the game (the full check is «🔎 Проверить кости»)."""
+    return html_words(tr)("fair-commitment", digest=seed_commitment(game.seed))
 
 
 def title(game: Game, tr: Tr, mark: str = "🎲") -> Markup:
@@ -95,7 +96,8 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
     lines = [title(game, tr), *game.spec.ui.lobby_lines(game.options, len(row.seats), html)]
     host = next((s.name for s in row.seats if s.user_id == row.host_id), "?")
     lines.append(html("lobby-host", name=host))
-    lines.append(commitment_line(row, tr))  # above the players: a long list can never cut it off
+    if game.spec.dice_per_roll:  # a game without dice has nothing to commit to
+        lines.append(commitment_line(row, tr))  # above the players: a long list can never cut it off
     lines.append(Markup())
     lines.append(html("lobby-players", count=len(row.seats), max=engine.max_players))
     lines.extend(Markup("{}. {}").format(s.seat + 1, s.name) for s in row.seats)
@@ -151,7 +153,8 @@ def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: str | None
     """The table message's caption: title, the last actions' log, status, whose turn (or the end).
 
     The first table caption of a game (the lobby turned table, or a rematch's new table) repeats
-    the lobby's commitment line; once the table has been shown (``shown_version`` ≥ 0) it is gone.
+    the lobby's commitment line, if the game has dice; once the table has been shown (``shown_version``
+    ≥ 0) it is gone.
     """
     row, ui, state, outcome = game.row, game.spec.ui, game.state, game.outcome()
     assert state is not None, "a table is a dealt game's"
@@ -165,7 +168,7 @@ def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: str | None
     elif state.current_player is not None:
         seat = row.seats[state.current_player]
         tail.append(html("table-turn", name=mention(seat.user_id, seat.name)))
-    if row.shown_version < 0 and outcome is None and stopped is None:
+    if row.shown_version < 0 and outcome is None and stopped is None and game.spec.dice_per_roll:
         head.append(commitment_line(row, tr))
         if visible_length(Markup("\n").join([*head, *tail])) > CAPTION_LIMIT:  # never at the cost of «Ходит:»
             head.pop()
@@ -224,19 +227,18 @@ def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[Ma
 
 
 def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]], tr: Tr) -> Markup:
+    """Who won (or paid), and the pub tally; the seed is told only by «🔎 Проверить кости» (/verify)."""
     html, row = html_words(tr), game.row
     lines = [title(game, tr, "🏁"), *game.spec.ui.result_lines(game.state, outcome, row.names, html)]
     if tally:
         lines.append(Markup())
         lines.extend(tally_lines(tally, RESULT_TALLY_LINES, tr))
-    # the game is over, so its seed may be told: anyone can now re-derive every roll (/verify)
-    lines.append(Markup())
-    lines.append(html("fair-seed", seed=row.seed))
-    lines.append(html("fair-check", id=str(row.id)))  # text, not a number: Fluent would group 1234 as «1 234»
-    if row.next_seed is not None:  # «Ещё раунд» is committed to before any of its rolls, too
-        lines.append(html("fair-next", digest=seed_digest(row.next_seed)))
     return Markup("\n").join(lines)
 
 
-def game_keyboard(rows: Sequence[Sequence[tuple[str, str]]]) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([[InlineKeyboardButton(t, callback_data=d) for t, d in row] for row in rows])
+def result_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup:
+    """«🔁 Ещё раунд» and, in a game with dice, «🔎 Проверить кости» beside it."""
+    buttons = [InlineKeyboardButton(tr("btn-rematch"), callback_data=cb.rematch(game.id))]
+    if game.spec.dice_per_roll:
+        buttons.append(InlineKeyboardButton(tr("btn-check-dice"), callback_data=cb.check_dice(game.id)))
+    return InlineKeyboardMarkup([buttons])

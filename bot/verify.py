@@ -1,7 +1,9 @@
 """/verify <id>: re-derive every roll of a finished game from its revealed seed («честные кости»).
 
 :func:`verify_log` is the check itself, a pure function of the engine, the game's seed and its
-action log; :func:`verify` is the thin command handler around it.
+action log; :func:`answer` is what the chat is told, the one text of both ways in: the /verify
+command (``bot.handlers.verify``) and the «🔎 Проверить кости» button (``bot.flow.dice_check``).
+Neither the flow nor the handlers are imported here, so both can import this.
 """
 
 from __future__ import annotations
@@ -11,21 +13,28 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from markupsafe import Markup
-from telegram import Update
-from telegram.ext import ContextTypes
 
-from bot.flow import GameFlow
+from bot.games import Registry
 from bot.games.common import Tr, html_words
-from bot.handlers import command, send_reply
-from bot.store import GameRow
-from engines.base import Engine, EngineError, GameOptions, LogEntry, seed_digest
+from bot.store import GameRow, LoggedAction
+from engines.base import COMMITMENT_DIGITS, Engine, EngineError, GameOptions, LogEntry, seed_digest
 
 OVER = ("finished", "stopped")  # only then may the seed be told: before, it would predict the dice
 _GAME_ID = re.compile(r"#?([0-9]{1,18})")  # ASCII digits only, and small enough for an SQLite integer
-_DIGEST = re.compile(r"[0-9a-fA-F]{64}")
+# the lobby's commitment (its first 32 hex digits) or the whole SHA-256
+_COMMITMENT = re.compile(rf"[0-9a-fA-F]{{{COMMITMENT_DIGITS}}}(?:[0-9a-fA-F]{{{64 - COMMITMENT_DIGITS}}})?")
+
+
+class GameLogs(Protocol):
+    """Where /verify reads a game from (the flow): the games the bot knows, and a game with its log."""
+
+    @property
+    def games(self) -> Registry: ...
+
+    async def game_log(self, game_id: int) -> tuple[GameRow, list[LoggedAction]] | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +60,9 @@ class VerifyResult:
     """What :func:`verify_log` found: the rolls that matched, and the first mismatch (if any)."""
 
     rolls: int  # rolls re-derived and equal to the log (all of them when ``ok``)
-    digest: str  # SHA-256 of the seed: the commitment the lobby showed
+    digest: str  # SHA-256 of the seed: its first COMMITMENT_DIGITS are the commitment the lobby showed
     mismatch: Mismatch | None = None
-    commitment_ok: bool | None = None  # the commitment the player gave equals ``digest`` (None: none given)
+    commitment_ok: bool | None = None  # the commitment the player gave is ``digest``'s (None: none given)
 
     @property
     def ok(self) -> bool:
@@ -75,7 +84,7 @@ def verify_log(
     catches actions cut off the end of the log, which no later roll would betray.
     """
     digest = seed_digest(seed)
-    given = None if commitment is None else commitment.strip().lower() == digest
+    given = None if commitment is None else commits_to(digest, commitment)
     state, _ = engine.new_game(options, seats, seed)
     rolls = 0
     for i, entry in enumerate(actions):
@@ -95,6 +104,12 @@ def verify_log(
     if final_state is not None and json.loads(json.dumps(state.to_json())) != final_state:  # stored: lists, not tuples
         return VerifyResult(rolls, digest, Mismatch("end", len(actions), 0, None), given)
     return VerifyResult(rolls, digest, None, given)
+
+
+def commits_to(digest: str, commitment: str) -> bool:
+    """Whether ``commitment``, the lobby's COMMITMENT_DIGITS hex digits or all of them, is ``digest``'s."""
+    given = commitment.strip().lower()
+    return len(given) in (COMMITMENT_DIGITS, len(digest)) and digest.startswith(given)
 
 
 def _dice(values: Sequence[int]) -> str:
@@ -127,34 +142,33 @@ def verdict(game: GameRow, result: VerifyResult, plain: Tr) -> Markup:
     return Markup("\n").join(lines)
 
 
-async def answer(flow: GameFlow, chat_id: int, game_id: int, commitment: str | None, plain: Tr) -> Markup:
+def request(args: Sequence[str]) -> tuple[int, str | None] | None:
+    """The game id and the commitment (if any) of «/verify <id> [commitment]»; None: not of that form."""
+    match = _GAME_ID.fullmatch(args[0]) if 1 <= len(args) <= 2 else None
+    commitment = args[1] if len(args) == 2 else None
+    if match is None or (commitment is not None and not _COMMITMENT.fullmatch(commitment)):
+        return None
+    return int(match.group(1)), commitment
+
+
+async def answer(logs: GameLogs, chat_id: int, game_id: int, commitment: str | None, plain: Tr) -> Markup:
     """What /verify ``game_id`` asked in ``chat_id`` says; the seed only of a game that is over."""
     tr = html_words(plain)
-    logged = await flow.game_log(game_id)
+    logged = await logs.game_log(game_id)
     if logged is None or logged[0].chat_id != chat_id:  # another chat's game: the same answer, nothing leaks
         return tr("verify-unknown", id=str(game_id))
     game, actions = logged
+    spec = logs.games[game.code]
+    if not spec.dice_per_roll:  # no dice, so no commitment was shown: there is nothing to check
+        return tr("verify-no-dice", id=str(game_id), game=plain(f"game-{game.code}"))
     if game.status not in OVER:
         return tr("verify-not-over", id=str(game_id))
     if game.state is None:  # a lobby closed before the start
         return tr("verify-not-started", id=str(game_id))
-    engine = flow.games[game.code].engine
+    engine = spec.engine
     log = [LogEntry(a.seat, a.code, a.dice) for a in actions if a.n >= 0]  # n = -1: the bot's own «start»
     options = engine.options_from_json(game.options)
     # a long game replays in tens of milliseconds: off the event loop, like the computer's turns
     result = await asyncio.to_thread(verify_log, engine, options, len(game.seats), game.seed, log, game.state,
                                      commitment)
     return verdict(game, result, plain)
-
-
-async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/verify <id> [sha256]: check every roll of a finished or stopped game of this chat against its seed."""
-    if (cmd := await command(update, context)) is None:
-        return
-    args = cmd.args
-    match = _GAME_ID.fullmatch(args[0]) if 1 <= len(args) <= 2 else None
-    commitment = args[1] if len(args) == 2 else None
-    if match is None or (commitment is not None and not _DIGEST.fullmatch(commitment)):
-        await send_reply(update, context, cmd.html("verify-usage"))
-        return
-    await send_reply(update, context, await answer(cmd.flow, cmd.chat.id, int(match.group(1)), commitment, cmd.tr))

@@ -204,8 +204,18 @@ def new_seed() -> str:
 
 
 def seed_digest(seed: str) -> str:
-    """SHA-256 of the seed, shown before the game so the seed can be checked afterwards."""
+    """SHA-256 of the seed, as 64 hex digits: what the revealed seed is checked against afterwards."""
     return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+# the lobby shows the first 128 bits of the digest: two seeds that share them take a birthday search of
+# about 2**64 hashes to find, so they still bind the bot, and one line of 32 hex digits keeps the chat tidy
+COMMITMENT_DIGITS = 32
+
+
+def seed_commitment(seed: str) -> str:
+    """The commitment shown before any roll: the first COMMITMENT_DIGITS hex digits of the seed's SHA-256."""
+    return seed_digest(seed)[:COMMITMENT_DIGITS]
 
 
 class DiceSource:

@@ -22,6 +22,7 @@ from bot import callback_data as cb
 from bot.app import build_application, start_app, stop_app
 from bot.config import Config
 from bot.fake_telegram import ANY_THREAD, FakeTelegram, FakeUser, StoredMessage
+from bot.fake_telegram.inspection import ThreadFilter
 from bot.flow import GameFlow
 from bot.games import GAMES, Registry
 from bot.playground.watch import watching
@@ -127,7 +128,7 @@ class BotRunner:
         await self.handled()  # the edits that follow the answer
         return answer
 
-    def table(self, thread: int | None | object = ANY_THREAD) -> StoredMessage:
+    def table(self, thread: int | object | None = ANY_THREAD) -> StoredMessage:
         """The live photo message that carries the current game (lobby or table), of the forum topic
         ``thread`` if given (None: General)."""
         photos = [m for m in self.tg.bot_messages(self.chat_id, thread) if m.photo is not None]

@@ -13,6 +13,7 @@ def test_round_trips() -> None:
     assert parsed is not None and (parsed.command, parsed.key, parsed.value) == ("set", "roller_immune", "on")
     assert cb.parse(cb.picker("sosedi")) == cb.Callback(kind="n", code="sosedi")
     assert cb.parse(cb.rematch(36)) == cb.Callback(kind="r", game_id=36)
+    assert cb.check_dice(1234) == "v:ya" and cb.parse(cb.check_dice(1234)) == cb.Callback(kind="v", game_id=1234)
 
 
 def test_largest_values_fit_64_bytes() -> None:
@@ -24,7 +25,8 @@ def test_largest_values_fit_64_bytes() -> None:
 @pytest.mark.parametrize(
     "junk",
     [None, "", "g", "g:1:2", "g:1:x:r", "g:1:2:r:extra", "l:1:explode", "l:1:set:chips", "n:Ж", "r:", "z:1",
-     "g:1:2:" + "r" * 60, "\x00\x01", "g:1:-1:r", "n:sosedi ", "l:1:set:chips:1;drop"],
+     "g:1:2:" + "r" * 60, "\x00\x01", "g:1:-1:r", "n:sosedi ", "l:1:set:chips:1;drop",
+     "v:", "v:1:2", "v:YA", "v:" + "1" * 11, "v:-1"],
 )
 def test_junk_is_rejected(junk: str | None) -> None:
     assert cb.parse(junk) is None

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from bot.fake_telegram import StoredMessage
-from bot.games import GAMES
 from tests.bot_harness import (
     BotRunner,
     World,
@@ -63,7 +62,7 @@ async def test_two_games_in_two_topics_play_to_the_end_each_in_its_own_topic(wor
         for table in tables:
             if table.buttons:
                 await runner.press(mover(table, users), table, rng.choice(table.buttons)[0])
-    for table, thread in ((first, dice), (second, pub)):
+    for thread in (dice, pub):
         game = await flow_of(runner).store.game(game_id_of_result(runner, thread))
         assert game is not None and game.status == "finished" and game.thread_id == thread
         await assert_replays(runner, game.id)

@@ -63,6 +63,8 @@ async def test_forged_callback_data_is_refused_and_changes_nothing(started_sosed
         cb.lobby(other_id, "start"),
         cb.kick(other_id, 1),
         cb.rematch(other_id),
+        cb.check_dice(game_id),  # the dice check of a game still running: its seed would tell the coming dice
+        cb.check_dice(other_id),
         cb.lobby(game_id, "join"),  # a lobby button of a game that already runs
         "n:nosuchgame",
         f"g:{game_id}:{version}:ы",  # non-ASCII

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.games import GAMES
-from engines.base import DiceSource, seed_digest
+from engines.base import COMMITMENT_DIGITS, DiceSource, seed_digest
 from tests.engine_helpers import play_random
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +65,15 @@ def test_readme_snippet_prints_the_commitment_and_the_first_rolls() -> None:
     namespace, printed = run_snippet(README)
     seed = namespace["seed"]
     assert printed == [seed_digest(seed), str([list(DiceSource(seed).throw(k, 3)) for k in range(1, 11)])]
+
+
+def test_the_readme_says_how_long_the_commitment_is() -> None:
+    """The lobby's commitment is the digest's first COMMITMENT_DIGITS hex digits; a birthday search for
+    two seeds sharing them takes the square root of their 16**COMMITMENT_DIGITS values."""
+    section = " ".join(README[README.index("## Fair dice"):].split())  # wherever the lines wrap
+    assert f"the first {COMMITMENT_DIGITS} hex digits of the seed's SHA-256" in section
+    bits = COMMITMENT_DIGITS * 4
+    assert f"share those {bits} bits, a birthday search of about 2^{bits // 2} hashes" in section
 
 
 # dice per roll in each game (GameSpec.dice_per_roll), as the README's «Fair dice» section says

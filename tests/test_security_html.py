@@ -22,10 +22,11 @@ EVIL_NAME = "<b>Ева</b> & <i>"  # markup, an entity and an unclosed tag Teleg
 
 
 def own_code(text: str | None, entity: dict[str, Any]) -> bool:
-    """The bot's own <code> (issue #11): a dice seed or its sha256, or «/verify N»."""
+    """The bot's own <code> (issue #11): the lobby's commitment (32 hex digits), a dice seed or its
+    sha256 (64, in a check of the dice), or «/verify N»."""
     units = (text or "").encode("utf-16-le")  # entity offsets count UTF-16 units
     covered = units[2 * entity["offset"]:2 * (entity["offset"] + entity["length"])].decode("utf-16-le")
-    return entity["type"] == "code" and re.fullmatch(r"[0-9a-f]{64}|/verify \d+", covered) is not None
+    return entity["type"] == "code" and re.fullmatch(r"[0-9a-f]{32}|[0-9a-f]{64}|/verify \d+", covered) is not None
 
 
 def plain(message: StoredMessage) -> None:

@@ -6,7 +6,7 @@ do, and answers while the edits that follow go out. Every change to a game is co
 message is edited, so a crash between the two loses nothing: the next press (or start-up) re-sends
 the missing edit. The rooms: :mod:`~bot.flow.lobby`, :mod:`~bot.flow.dealer`, :mod:`~bot.flow.moves`,
 :mod:`~bot.flow.departures`, :mod:`~bot.flow.table_view`, :mod:`~bot.flow.chat_life`,
-:mod:`~bot.flow.catch_up`, :mod:`~bot.flow.settings_menu`.
+:mod:`~bot.flow.catch_up`, :mod:`~bot.flow.settings_menu`, :mod:`~bot.flow.dice_check`.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from bot.flow.chat_life import ChatLife
 from bot.flow.context import AdminCheck, Chat, ChatLocks, Reply, Sources
 from bot.flow.dealer import Dealer
 from bot.flow.departures import Departures
+from bot.flow.dice_check import DiceCheck
 from bot.flow.expiry import Expiry
 from bot.flow.loader import Loader
 from bot.flow.lobby import Lobby
@@ -88,6 +89,7 @@ class GameFlow:
         self.catch_up = CatchUp(store, self.loader, self.locks, self.moves, self.lobby, self.table, self.messages)
         self.chat_life = ChatLife(store, self.loader, self.locks, self.outbox, self.timer, self.catch_up)
         self.settings = SettingsMenu(store, games, self.loader, self.messages)
+        self.dice_check = DiceCheck(self, self.messages, self.sources)
         self.messages.on_refused = self.chat_life.refused
         self.table.on_lost_edit = self.moves.retry_later = self.catch_up.retry_later
 
@@ -163,6 +165,8 @@ class GameFlow:
             if user.user_id != game.row.host_id and not await is_admin():
                 return Reply(chat.tr("kick-denied"))
             return await self.departures.skip(chat, game, data.version)
+        if data.kind == "v":
+            return self.dice_check.press(chat, game, message_id)
         return Reply(chat.tr("toast-stale"))
 
     async def _pick(self, chat_id: int, host: Seat, code: str, message_id: int | None, thread: int) -> Reply:

@@ -44,13 +44,16 @@ class Messages:
         return self.on_refused(chat_id, exc, thread)
 
     async def send(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None = None,
-                   thread: int = 0) -> None:
-        """Post a message (into the forum topic ``thread``) after the chat's edits asked for before it."""
-        await self.outbox.send(chat_id, lambda: self._send_now(chat_id, text, keyboard, thread))
+                   thread: int = 0, reply_to: int | None = None) -> None:
+        """Post a message (into the forum topic ``thread``; as a reply to the message ``reply_to``, if it
+        is still there) after the chat's edits asked for before it."""
+        await self.outbox.send(chat_id, lambda: self._send_now(chat_id, text, keyboard, thread, reply_to))
 
-    async def _send_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None, thread: int) -> None:
+    async def _send_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None, thread: int,
+                        reply_to: int | None) -> None:
         try:
             await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard,
+                                        reply_to_message_id=reply_to, allow_sending_without_reply=True,
                                         message_thread_id=thread or None)
         except TelegramError as exc:
             log.warning("chat %s: send failed: %s", chat_id, exc)

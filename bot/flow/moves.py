@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import callback_data as cb
 from bot import texts
 from bot.flow.context import Chat, Game, Reply, Sources
 from bot.flow.messages import Messages
@@ -93,7 +92,7 @@ class Moves:
         game's seats and host are stored too (a deal against the computer); ``by_person``: a
         person's press made it (the game is not idle)."""
         deadline = self.timer.deadline(chat, seats_after(game, new_seat), state)
-        # «Ещё раунд» gets its seed now, so the result message can show its SHA-256 before any roll
+        # «Ещё раунд» gets its seed now, before any of its rolls; its first table shows the commitment
         next_seed = self.sources.new_seed() if game.spec.engine.outcome(state) else None
         fresh, move = stored_row(game, state, applied, deadline, timeouts, new_seat, next_seed, reseated, by_person)
         await self.store.save_move(move)
@@ -115,9 +114,9 @@ class Moves:
         await self.table.show(game, chat)
         if game.row.status == "finished" and (outcome := game.outcome()) is not None:
             tally = await self.store.pub_tally(chat.id) if game.spec.ui.is_pub(game.options) else []
-            keyboard = texts.game_keyboard([[(chat.tr("btn-rematch"), cb.rematch(game.id))]])
+            keyboard = texts.result_keyboard(game, chat.tr)
             await self.messages.send(chat.id, texts.result_message(game, outcome, tally, chat.tr), keyboard,
-                                     game.row.thread_id)
+                                     thread=game.row.thread_id)
         await self.pings.review(chat, game)
 
     async def _autoroll(self, chat: Chat, game: Game) -> Game:

@@ -21,7 +21,7 @@ help-text =
     /lang ru | en — chat language (admins)
     /settings — this chat's defaults for new lobbies: language, timer, autoroll, game variants (admins)
     /stats — your results in this chat; /top — the leaderboard (<code>/top ludo</code>); /history — recent games
-    /verify — check the dice of a finished game against its revealed seed (<code>/verify 12</code>)
+    /verify — check the dice of a finished game (<code>/verify 12</code>, or “🔎 Check the dice” under its result)
     Every move is a button under the table picture.
 start-private =
     Hi! I run dice board games right inside a group chat.

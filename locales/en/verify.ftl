@@ -1,12 +1,13 @@
-## Fair dice: the commitment in the lobby, the seed in the result, /verify (issue #11)
+## Fair dice: the commitment in the lobby (one line), the check by a button under the result or /verify (issue #11)
 
-fair-commitment = 🔒 Dice: sha256 <code>{ $digest }</code>
-fair-seed = 🔑 Dice seed: <code>{ $seed }</code>
-fair-check = Check every roll: <code>/verify { $id }</code>
-fair-next = 🔒 Dice of the next round (“One more round”): sha256 <code>{ $digest }</code>
+fair-commitment = 🔒 Dice: <code>{ $digest }</code> (start of the seed's sha256)
+btn-check-dice = 🔎 Check the dice
+toast-dice-check = The dice check follows, as a reply to the result.
+toast-dice-checked = This game's check was just posted — it is right above.
 
 cmd-verify = Check the dice of a finished game: /verify 12
-verify-usage = Usage: <code>/verify &lt;game number&gt;</code>, e.g. <code>/verify 12</code> — the number is in the result message. You may add the sha256 noted in the lobby: <code>/verify 12 &lt;sha256&gt;</code>
+verify-usage = Usage: <code>/verify &lt;game number&gt;</code>, e.g. <code>/verify 12</code> — the number is in /history. You may add the 32 digits of 🔒 noted in the lobby, or the whole sha256: <code>/verify 12 &lt;sha256&gt;</code>
+verify-no-dice = Game #{ $id } ({ $game }) has no dice — there is nothing to check.
 verify-unknown = There is no game #{ $id } in this chat.
 verify-not-over = Game #{ $id } is still going. Its dice seed is revealed once it is over — check it then.
 verify-not-started = Game #{ $id } never started: there were no rolls.
@@ -22,5 +23,5 @@ verify-bad-end = ❌ Game #{ $id }: the rolls match, but the log does not lead t
 verify-commitment-ok = ✅ Your sha256 matches the seed's sha256.
 verify-commitment-bad = ❌ Your sha256 does not match the seed's sha256.
 verify-seed = 🔑 Seed: <code>{ $seed }</code>
-verify-digest = 🔒 The seed's sha256: <code>{ $digest }</code> — the same line the lobby showed before the first roll.
+verify-digest = 🔒 The seed's sha256: <code>{ $digest }</code> — the lobby showed its first 32 digits before the first roll.
 verify-how = Check it yourself: README, section «Fair dice».

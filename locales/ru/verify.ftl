@@ -1,12 +1,13 @@
-## Честные кости: обязательство в лобби, зерно в итогах, /verify (issue #11)
+## Честные кости: обязательство в лобби (одна строка), проверка кнопкой под итогами или /verify (issue #11)
 
-fair-commitment = 🔒 Кости: sha256 <code>{ $digest }</code>
-fair-seed = 🔑 Зерно костей: <code>{ $seed }</code>
-fair-check = Проверить все броски: <code>/verify { $id }</code>
-fair-next = 🔒 Кости следующего раунда («Ещё раунд»): sha256 <code>{ $digest }</code>
+fair-commitment = 🔒 Кости: <code>{ $digest }</code> (начало sha256 зерна)
+btn-check-dice = 🔎 Проверить кости
+toast-dice-check = Проверка костей — ответом на итоги.
+toast-dice-checked = Проверку этой игры только что выложили — она чуть выше.
 
 cmd-verify = Проверить кости сыгранной игры: /verify 12
-verify-usage = Использование: <code>/verify &lt;номер игры&gt;</code>, например <code>/verify 12</code> — номер есть в сообщении с итогами. Можно добавить sha256, записанный в лобби: <code>/verify 12 &lt;sha256&gt;</code>
+verify-usage = Использование: <code>/verify &lt;номер игры&gt;</code>, например <code>/verify 12</code> — номер есть в /history. Можно добавить 32 знака 🔒, записанные в лобби, или весь sha256: <code>/verify 12 &lt;sha256&gt;</code>
+verify-no-dice = В игре #{ $id } («{ $game }») костей нет — проверять нечего.
 verify-unknown = В этом чате нет игры #{ $id }.
 verify-not-over = Игра #{ $id } ещё идёт. Зерно костей откроется, когда она закончится, — тогда её и можно будет проверить.
 verify-not-started = Игра #{ $id } так и не началась: бросков не было.
@@ -23,5 +24,5 @@ verify-bad-end = ❌ Игра #{ $id }: броски совпадают, но ж
 verify-commitment-ok = ✅ Ваш sha256 совпадает с sha256 зерна.
 verify-commitment-bad = ❌ Ваш sha256 не совпадает с sha256 зерна.
 verify-seed = 🔑 Зерно: <code>{ $seed }</code>
-verify-digest = 🔒 sha256 зерна: <code>{ $digest }</code> — та же строка была в лобби до первого броска.
+verify-digest = 🔒 sha256 зерна: <code>{ $digest }</code> — его первые 32 знака были в лобби до первого броска.
 verify-how = Проверить самому: README, раздел «Fair dice».
