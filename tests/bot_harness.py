@@ -128,7 +128,7 @@ class BotRunner:
         await self.handled()  # the edits that follow the answer
         return answer
 
-    def table(self, thread: int | object | None = ANY_THREAD) -> StoredMessage:
+    def table(self, thread: ThreadFilter = ANY_THREAD) -> StoredMessage:
         """The live photo message that carries the current game (lobby or table), of the forum topic
         ``thread`` if given (None: General)."""
         photos = [m for m in self.tg.bot_messages(self.chat_id, thread) if m.photo is not None]
