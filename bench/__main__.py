@@ -1,5 +1,6 @@
 """`python -m bench [--quick] [--lions]`: engine speed, render time and size, one e2e game's Telegram
-cost, a burst in one group against Telegram's 20 a minute, the bot process under 100 chats (latency,
+cost, a burst in one group against Telegram's 20 a minute, turn pings in a game people look away
+from, the bot process under 100 chats (latency,
 presses/s, RSS, start-up), the dice games' computer players against random players, and the
 «Охота на львов» AI (strength, balance, think time).
 
@@ -18,7 +19,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import burst, e2e_game, engine_speed, lions_ai, load, policies, render_speed
+from bench import burst, e2e_game, engine_speed, lions_ai, load, pings, policies, render_speed
 
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
@@ -38,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         "e2e": asyncio.run(e2e_game.run(max_presses=30 if args.quick else None)),
         # the real budget (20 in any 60 s) takes a minute or two; --quick shrinks the minute
         "burst": asyncio.run(burst.run(8, 5, 2) if args.quick else burst.run()),
+        "pings": pings.run(1 if args.quick else 3),  # a virtual clock: a minute of waiting costs nothing
         "load": load.run(args.quick),  # the bot as its own process: 100 chats, 1000 stored games, start-up
         "policies": policies.run(20 if args.quick else policies.GAMES_PER_TABLE),
         "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),

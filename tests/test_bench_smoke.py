@@ -30,6 +30,12 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     burst = results["burst"]
     assert burst["presses"] > burst["sends_and_edits"] and burst["most_in_any_window"] <= 5
     assert burst["http_429"] == 0 and burst["last_picture_is_latest"] is True
+    # turn pings (one game on a virtual clock): every idle turn pinged, every ping gone, within budget
+    pings = results["pings"]
+    assert pings["idle_turns"] > 0 and pings["pinged_share"] == 1.0 and pings["most_in_any_60_s"] <= 20
+    [game] = pings["games"]
+    assert game["pings_sent"] == game["pings_deleted"] == game["pinged"] and game["http_429"] == 0
+    assert game["seconds_to_ping_p50"] == 30.0
     # the bot process under load: presses went through, nothing crashed, the server saw no misuse
     load = results["load"]
     for window in ("load_empty_db", "paced_empty_db", "paced_fast_empty_db", "load_1000_games"):

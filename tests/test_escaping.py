@@ -39,20 +39,27 @@ async def play_a_little_then_leave(tg: FakeTelegram, runner: BotRunner, people: 
     table = runner.table()
     game_id = game_id_of(table)
     skips = GAMES[code].random_skips  # never a draw offered, a resignation or a step back
-    for _ in range(PRESSES):  # the log names the player of each press
+    async def press_once() -> None:  # the log names the player of each press
         mover = by_name[current_player_name(verbatim(table, *(u.first_name for u in seated)))]
         offered = [data for _, data in table.buttons if data.startswith("g:")]
         engine = GAMES[code].engine
         kinds = {a.code: a.kind for a in engine.legal_actions(await stored_state(runner, engine, game_id))}
         choices = [d for d in offered if kinds[d.rsplit(":", 1)[1]] not in skips]
         await runner.press_data(mover, table, rng.choice(choices))
+
+    for _ in range(PRESSES):
+        await press_once()
         if not table.buttons:
             break
-    for person in seated:  # /leave: the computer takes the seat (or the player resigns) and says so
+    for person in seated[:-1]:  # /leave: the computer takes the seat (or the player resigns) and says so
         if not table.buttons:
             break
         await runner.say(person, "/leave")
         verbatim(tg.last_bot_message(CHAT_ID), person.first_name)
+    for _ in range(3000):  # the last person plays it out against the computers in the others' seats
+        if not table.buttons:
+            break
+        await press_once()
     await runner.handled()
     result = next(m for m in reversed(tg.bot_messages(CHAT_ID)) if m.buttons and "Ещё раунд" in m.buttons[0][0])
     text = verbatim(result)

@@ -186,10 +186,13 @@ async def test_migration_4_fills_in_games_finished_before_it(tmp_path: Path) -> 
     with contextlib.closing(sqlite3.connect(path)) as old:  # the schema before results (version 3)
         old.executescript("DROP TABLE results; DROP INDEX games_chat; ALTER TABLE seats DROP COLUMN left_user_id; "
                           "ALTER TABLE seats DROP COLUMN left_name; ALTER TABLE games DROP COLUMN next_seed; "
+                          "DROP INDEX games_one_active; ALTER TABLE games DROP COLUMN thread_id; "
+                          "CREATE UNIQUE INDEX games_one_active ON games(chat_id) "
+                          "WHERE status IN ('lobby', 'running'); "
                           "DROP INDEX games_active_since; ALTER TABLE games DROP COLUMN acted_at; "
                           "DELETE FROM schema_version WHERE version > 3")
     store = await SQLiteStore.open(path)
-    assert await store.schema_version() == len(MIGRATIONS) == 6
+    assert await store.schema_version() == len(MIGRATIONS) == 7
     assert [(r[0], r[3], r[5], r[6]) for r in await results(store)] == [
         (won, 10, 0, 0), (won, 20, 1, 0),
         (paid, 10, 0, 0), (paid, 20, 0, 0), (paid, 30, 0, 1),

@@ -22,14 +22,14 @@ async def test_creates_directory_wal_and_migrates_once(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "dir" / "bot.sqlite3"
     store = await SQLiteStore.open(path)
     assert path.exists()
-    assert await store.schema_version() == len(MIGRATIONS) == 6
+    assert await store.schema_version() == len(MIGRATIONS) == 7
     await store.close()
     store = await SQLiteStore.open(path)  # re-opening does not re-run migrations
-    assert await store.schema_version() == 6
+    assert await store.schema_version() == 7
     await store.close()
     with contextlib.closing(sqlite3.connect(path)) as conn:  # WAL is a setting of the file itself
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 6
+        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 7
 
 
 async def test_migration_6_counts_an_active_game_as_acted_in_when_it_was_last_changed(tmp_path: Path) -> None:
@@ -40,12 +40,31 @@ async def test_migration_6_counts_an_active_game_as_acted_in_when_it_was_last_ch
     await store.stop_game(done.id, {"kind": "stopped"})
     await store.close()
     with contextlib.closing(sqlite3.connect(path)) as old, old:  # the schema before it (version 5)
-        old.executescript("DROP INDEX games_active_since; ALTER TABLE games DROP COLUMN acted_at; "
+        old.executescript("DROP INDEX games_one_active; ALTER TABLE games DROP COLUMN thread_id; "
+                          "CREATE UNIQUE INDEX games_one_active ON games(chat_id) "
+                          "WHERE status IN ('lobby', 'running'); "
+                          "DROP INDEX games_active_since; ALTER TABLE games DROP COLUMN acted_at; "
                           "UPDATE games SET updated_at = 1000; DELETE FROM schema_version WHERE version > 5")
     store = await SQLiteStore.open(path)
-    assert await store.schema_version() == 6
+    assert await store.schema_version() == 7
     assert [g.id for g in await store.idle_games(1001, 1001)] == [lobby.id]  # the stopped one is not idle
     assert await store.idle_games(999, 999) == []
+    await store.close()
+
+
+async def test_one_active_game_per_forum_topic(tmp_path: Path) -> None:
+    store = await SQLiteStore.open(tmp_path / "db")
+    general = await store.create_game(-1, "sosedi", {}, "00" * 32, HOST)
+    topic = await store.create_game(-1, "ludo", {}, "01" * 32, HOST, thread_id=7)  # another topic: fine
+    with pytest.raises(ActiveGameExistsError):
+        await store.create_game(-1, "ludo", {}, "02" * 32, HOST, thread_id=7)
+    assert (await store.active_game(-1)).id == general.id
+    assert (await store.active_game(-1, 7)).id == topic.id and topic.thread_id == 7
+    assert (await store.game(topic.id)).thread_id == 7
+    assert (await store.active_game(-1, 8)) is None
+    assert [g.id for g in await store.active_games(-1)] == [general.id, topic.id]
+    _, loaded = await store.load(-1, thread_id=7)
+    assert loaded is not None and loaded.id == topic.id
     await store.close()
 
 
