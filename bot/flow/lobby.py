@@ -216,19 +216,21 @@ class Lobby:
 
     async def _next_timer(self, press: LobbyPress) -> Reply | Seating:
         """«⏱»: the chat's turn timer moves to its next choice."""
-        settings = press.chat.settings
-        minutes = TIMER_CHOICES[(TIMER_CHOICES.index(settings.turn_timer) + 1) % len(TIMER_CHOICES)]
-        await self.store.set_chat_setting(press.chat.id, "turn_timer", minutes)
-        return Seating(_seats(press.game), press.game.row.host_id, press.game.options,
-                       press.chat.tr("toast-timer", minutes=minutes), replace(settings, turn_timer=minutes))
+        return await self._next_choice(press, "turn_timer", TIMER_CHOICES, "toast-timer", "minutes")
 
     async def _next_ping(self, press: LobbyPress) -> Reply | Seating:
         """«🔔»: the chat's turn ping moves to its next choice."""
+        return await self._next_choice(press, "ping", PING_CHOICES, "toast-ping", "seconds")
+
+    async def _next_choice(self, press: LobbyPress, key: str, choices: tuple[int, ...], toast: str,
+                           unit: str) -> Seating:
+        """The chat setting ``key`` moves to its next value among ``choices`` (stored, and shown)."""
         settings = press.chat.settings
-        seconds = PING_CHOICES[(PING_CHOICES.index(settings.ping) + 1) % len(PING_CHOICES)]
-        await self.store.set_chat_setting(press.chat.id, "ping", seconds)
+        value = choices[(choices.index(getattr(settings, key)) + 1) % len(choices)]
+        await self.store.set_chat_setting(press.chat.id, key, value)
+        changed: dict[str, Any] = {key: value}
         return Seating(_seats(press.game), press.game.row.host_id, press.game.options,
-                       press.chat.tr("toast-ping", seconds=seconds), replace(settings, ping=seconds))
+                       press.chat.tr(toast, **{unit: value}), replace(settings, **changed))
 
 
 def _seats(game: Game) -> list[tuple[int, str]]:
