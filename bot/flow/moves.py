@@ -82,7 +82,8 @@ class Moves:
             fresh = await self.save(chat, game, state, [(entry, events)], timeouts, by_person=True)
         except StaleVersionError:
             return Reply(tr("toast-stale"))
-        toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else tr("toast-done")
+        # a toast only when it tells something (issue #24): the dice thrown; a plain move answers silently
+        toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else ""
         return Reply(toast, after=lambda: self.after_move(chat, fresh))
 
     async def save(self, chat: Chat, game: Game, state: Any, applied: Applied, timeouts: dict[str, int] | None = None,

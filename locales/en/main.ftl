@@ -90,7 +90,6 @@ toast-paused = The game is paused: I’m not allowed to post in this chat right 
 toast-not-your-turn = It is { $name }’s turn.
 toast-illegal = That move is not possible now.
 toast-dice = 🎲 { $dice }
-toast-done = Done.
 toast-not-a-player = Only the players of that game can start another round.
 toast-game-exists = A game is already on in this chat.
 toast-ai-seats-taken = Both seats are taken — no room for the bot.

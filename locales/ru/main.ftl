@@ -92,7 +92,6 @@ toast-paused = Игра на паузе: боту сейчас нельзя пи
 toast-not-your-turn = Сейчас ходит { $name }.
 toast-illegal = Такой ход сейчас невозможен.
 toast-dice = 🎲 { $dice }
-toast-done = Готово.
 toast-not-a-player = Ещё раунд могут начать только игроки этой партии.
 toast-game-exists = В чате уже идёт игра.
 toast-ai-seats-taken = За столом уже двое — бот не нужен.

@@ -1,0 +1,40 @@
+"""Answers to presses (issue #24, point 5): a toast only when it tells something — the dice thrown,
+«не ваш ход», «кнопка устарела» — and a plain move is answered silently."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.bot_harness import World, current_player_name, group_world, start_for_two
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with group_world(tmp_path, first_seed=350, count=3) as world:
+        yield world
+
+
+async def test_a_move_is_answered_silently_and_a_roll_tells_its_dice(world) -> None:
+    _, runner, users = world
+    table = await start_for_two(runner, users, "ludo")
+    by_name = {u.first_name: u for u in users.values()}
+    silent = told = 0
+    for _ in range(60):  # roll, and whenever a choice is offered, move
+        mover = by_name[current_player_name(table.caption or "")]
+        label = table.buttons[0][0]
+        answer = await runner.press(mover, table, label)
+        if label.startswith("🎲"):
+            assert "🎲" in (answer.get("text") or "") or any(c.isdigit() for c in answer.get("text") or "")
+            told += 1
+        else:
+            assert not answer.get("text"), answer  # no «Готово.»
+            silent += 1
+        if not table.buttons:
+            break
+    assert silent and told
+    someone_else = next(u for u in users.values() if u.first_name != current_player_name(table.caption or ""))
+    answer = await runner.press(someone_else, table, table.buttons[0][0])
+    assert answer.get("text")  # «сейчас ходит …» still says why
