@@ -342,9 +342,9 @@ async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     flow, member = flow_of(context), change.new_chat_member
     flow.tidy.rights_changed(change.chat.id, member)
     if _may_post(member):
-        await flow.chat_back(change.chat.id)
+        await flow.chat_life.back(change.chat.id)
     else:
-        await flow.chat_lost(change.chat.id, f"the bot is {member.status} there")
+        await flow.chat_life.lost(change.chat.id, f"the bot is {member.status} there")
 
 
 def _may_post(member: ChatMember) -> bool:
@@ -381,7 +381,7 @@ async def on_migration(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         old, new = message.migrate_from_chat_id, message.chat.id
     else:
         return
-    await flow_of(context).migrate_chat(old, new)
+    await flow_of(context).chat_life.migrate(old, new)
 
 
 def storage_failed(exc: StorageError, doing: str) -> None:

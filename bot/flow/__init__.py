@@ -72,10 +72,9 @@ class GameFlow:
         self.sources, self.locks = Sources(), ChatLocks()
         self.sources.clock = store.clock  # one clock for the deadlines the flow sets and the times stored
         self.caught_up = asyncio.Event()  # set once start-up's catch-up is done
-        self.reposted: dict[int, float] = {}  # game id → when /table last re-posted its table
         self.loader = Loader(store, games, translator, config.default_locale)
         self.messages = Messages(bot, self.outbox, self.drawing)
-        self.table = TableView(store, self.messages, self.drawing)
+        self.table = TableView(store, self.messages, self.drawing, lambda: self.sources.clock())
         self.timer = TurnTimer(self.sources)
         self.loop_alarms = LoopAlarms(lambda: self.sources.clock())
         self.pings = TurnPings(self.loader, self.locks, self.messages, self.sources, self.loop_alarms)
@@ -231,14 +230,9 @@ class GameFlow:
             chat, game = await self.loader.load(chat_id, thread=thread)
             if game is None:
                 return await say(chat.html("no-game"), transient=True)
-            wait = self.reposted.get(game.id, -REPOST_EVERY_S) + REPOST_EVERY_S - self.clock()
-            if wait > 0:
+            if (wait := self.table.repost_wait(game.id, REPOST_EVERY_S)) > 0:
                 return await say(chat.html("table-too-soon", seconds=math.ceil(wait)), transient=True)
-            self.reposted[game.id] = self.clock()
-            if game.state is None:
-                await self.lobby.repost(chat, game)
-            else:
-                await self.table.repost(game, chat)
+            await (self.lobby.repost(chat, game) if game.state is None else self.table.repost(game, chat))
 
     async def leave(self, chat_id: int, user_id: int, say: Say, thread: int = 0) -> None:
         """/leave: leave the running game; a bot takes the seat (in a game one can resign, you resign)."""
@@ -324,15 +318,6 @@ class GameFlow:
 
     def chat_refused(self, chat_id: int, exc: TelegramError) -> bool:
         return self.chat_life.refused(chat_id, exc)
-
-    async def chat_lost(self, chat_id: int, why: str) -> None:
-        await self.chat_life.lost(chat_id, why)
-
-    async def chat_back(self, chat_id: int) -> None:
-        await self.chat_life.back(chat_id)
-
-    async def migrate_chat(self, old: int, new: int) -> None:
-        await self.chat_life.migrate(old, new)
 
     async def on_deadline(self, game_id: int) -> bool:
         """A turn timer ran out: the computer plays the turn (False if it is no longer due)."""

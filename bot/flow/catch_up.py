@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram.error import TelegramError
-
 from bot.flow.context import ChatLocks
 from bot.flow.loader import Loader
 from bot.flow.lobby import Lobby
@@ -78,11 +76,7 @@ class CatchUp:
         if game.row.status == "running":  # the computer may owe its turn; the table is posted anew
             await self.moves.after_move(chat, game, autoroll=False)
             return
-        try:
-            await self.lobby.post(chat, game)
-        except TelegramError as exc:
-            log.warning("chat %s: could not post the lobby again: %s", chat.id, exc)
-            self.messages.refused(chat.id, exc, game.row.thread_id)
+        await self.lobby.post_again(chat, game)
 
     async def repair_tables(self) -> int:
         """At start-up: re-send every table edit that a crash or a fault left undone."""

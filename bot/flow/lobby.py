@@ -104,18 +104,21 @@ class Lobby:
                                                  texts.lobby_caption(game, tr), keyboard, game.row.thread_id)
         await self.store.set_message_id(game.id, message.message_id)
 
-    async def repost(self, chat: Chat, game: Game) -> None:
-        """/table in a lobby: its message posted anew at the bottom, the old one deleted (or left
-        without its buttons where Telegram refuses)."""
-        old = game.row.message_id
+    async def post_again(self, chat: Chat, game: Game) -> bool:
+        """Post the lobby's message anew (its old one gone, or /table); False if Telegram refused."""
         try:
             await self.post(chat, game)
         except TelegramError as exc:
             log.warning("chat %s: could not post the lobby again: %s", chat.id, exc)
             self.messages.refused(chat.id, exc, game.row.thread_id)
-            return
-        if old is not None and not await self.messages.delete(chat.id, old):
-            await self.messages.drop_keyboard(chat.id, old)
+            return False
+        return True
+
+    async def repost(self, chat: Chat, game: Game) -> None:
+        """/table in a lobby: its message posted anew at the bottom, the old one retired."""
+        old = game.row.message_id
+        if await self.post_again(chat, game) and old is not None:
+            await self.messages.retire(chat.id, old)
 
     async def press(self, chat: Chat, game: Game, user: Seat, command: str, key: str, value: str,
                     is_admin: AdminCheck) -> Reply:

@@ -51,13 +51,20 @@ class Messages:
 
     async def _send_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None, thread: int,
                         reply_to: int | None) -> None:
+        await self.post_now(chat_id, text, keyboard, thread, reply_to)
+
+    async def post_now(self, chat_id: int, text: Markup, keyboard: InlineKeyboardMarkup | None = None,
+                       thread: int = 0, reply_to: int | None = None) -> Message | None:
+        """Post a message now, bypassing the outbox (a caller that runs inside it, or must know the
+        message); None if Telegram refused, which is logged and handed to ``refused``."""
         try:
-            await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard,
-                                        reply_to_message_id=reply_to, allow_sending_without_reply=True,
-                                        message_thread_id=thread or None)
+            return await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard,
+                                               reply_to_message_id=reply_to, allow_sending_without_reply=True,
+                                               message_thread_id=thread or None)
         except TelegramError as exc:
             log.warning("chat %s: send failed: %s", chat_id, exc)
             self.refused(chat_id, exc, thread)
+            return None
 
     async def delete(self, chat_id: int, message_id: int) -> bool:
         """Delete a message (the bot's own, or another's where it may); a refusal is logged and changes nothing."""
@@ -67,8 +74,13 @@ class Messages:
             log.info("chat %s: could not delete message %s: %s", chat_id, message_id, exc.message)
             return False
 
-    async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
-        """Take the buttons off a message of the bot (a table that is no longer the live one)."""
+    async def retire(self, chat_id: int, message_id: int) -> None:
+        """A lobby or table that is no longer the live one: deleted, or where Telegram refuses that,
+        left without its buttons."""
+        if not await self.delete(chat_id, message_id):
+            await self._drop_keyboard(chat_id, message_id)
+
+    async def _drop_keyboard(self, chat_id: int, message_id: int) -> None:
         try:
             await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         except TelegramError as exc:

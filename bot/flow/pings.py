@@ -10,12 +10,8 @@ action arms the next ping.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from telegram.constants import ParseMode
-from telegram.error import TelegramError
 
 from bot import texts
 from bot.flow.alarms import Alarms
@@ -25,7 +21,6 @@ from bot.flow.messages import Messages
 from bot.flow.tidy import Tidy
 from engines.base import LogEntry
 
-log = logging.getLogger(__name__)
 ROOM = 3  # free sends the group's 60-second window must still have for a ping to go out
 
 
@@ -74,9 +69,9 @@ class TurnPings:
         if turn.pinged or not chat.settings.ping:
             self.alarms.cancel(("ping", game.id))
             return
-        version = row.version
+        chat_id, version = row.chat_id, row.version
         self.alarms.set(("ping", game.id), self.sources.clock() + chat.settings.ping,
-                        lambda: self.due(game.id, version))
+                        lambda: self.due(chat_id, game.id, version))
 
     async def end(self, chat_id: int, game_id: int) -> None:
         """The game waits on nobody now (over, stopped, paused, a computer to move): its ping goes."""
@@ -85,15 +80,12 @@ class TurnPings:
         if turn is not None:
             await self._delete_ping(chat_id, turn)
 
-    async def due(self, game_id: int, version: int) -> bool:
+    async def due(self, chat_id: int, game_id: int, version: int) -> bool:
         """The alarm of the turn that waited at ``version``: ping its person if it still waits on them
         (True if a ping went out)."""
-        row = await self.loader.store.game(game_id)
-        if row is None:
-            return False
-        async with self.locks(row.chat_id):
+        async with self.locks(chat_id):
             turn = self.turns.get(game_id)
-            chat, fresh = await self.loader.load(row.chat_id, game_id)
+            chat, fresh = await self.loader.load(chat_id, game_id)
             if fresh is None or turn is None or turn.pinged or not self._waits(fresh, turn, version):
                 return False
             room = self.messages.outbox.free(chat.id)
@@ -113,13 +105,9 @@ class TurnPings:
         seat = game.seats[turn.seat]
         text = chat.html("turn-ping", name=texts.mention(seat.user_id, seat.name),
                          game=chat.tr(f"game-{game.spec.code}"))
-        try:
-            message = await self.messages.bot.send_message(
-                chat.id, text, parse_mode=ParseMode.HTML, reply_to_message_id=game.row.message_id,
-                allow_sending_without_reply=True, message_thread_id=game.row.thread_id or None)
-        except TelegramError as exc:  # no rights, topic closed, …: this turn simply has no ping
-            log.info("game %s: the turn ping was refused: %s", game.id, exc.message)
-            self.messages.refused(chat.id, exc, game.row.thread_id)
+        # inside the outbox's job already; refused (no rights, topic closed, …): this turn has no ping
+        message = await self.messages.post_now(chat.id, text, thread=game.row.thread_id, reply_to=game.row.message_id)
+        if message is None:
             return
         if self.turns.get(game.id) is turn and not turn.over and turn.version == game.row.version:
             turn.message_id = message.message_id

@@ -28,8 +28,9 @@ class TableView:
     """Draws and shows each game's table; an edit lost to a server error or a timeout is handed to
     ``on_lost_edit`` (:class:`bot.flow.catch_up.CatchUp`, which tries once more a little later)."""
 
-    def __init__(self, store: Store, messages: Messages, drawing: Drawing) -> None:
-        self.store, self.messages, self.drawing = store, messages, drawing
+    def __init__(self, store: Store, messages: Messages, drawing: Drawing, clock: Callable[[], float]) -> None:
+        self.store, self.messages, self.drawing, self.clock = store, messages, drawing, clock
+        self.reposted: dict[int, float] = {}  # game id → when /table last re-posted its table
         self.on_lost_edit: Callable[[int], None] = lambda game_id: None
 
     async def recent(self, game: Game) -> Recent:
@@ -97,6 +98,16 @@ class TableView:
         await self.store.set_message_id(game.id, message.message_id)
         return True
 
+    def repost_wait(self, game_id: int, every: float) -> float:
+        """Seconds until /table may re-post the game's table (at most once per ``every``); when it may
+        now, the time is marked and 0 is returned."""
+        now = self.clock()  # only the marks that still count are kept: one per game ever would pile up
+        self.reposted = {g: at for g, at in self.reposted.items() if now - at < every}
+        wait = self.reposted.get(game_id, now - every) + every - now
+        if wait <= 0:
+            self.reposted[game_id] = now
+        return max(0.0, wait)
+
     async def repost(self, game: Game, chat: Chat) -> None:
         """/table: the table posted anew at the bottom of the chat, and the old one deleted (or, where
         Telegram refuses that, left without its keyboard), so exactly one table can be pressed."""
@@ -109,9 +120,8 @@ class TableView:
         if not await self._post(game, png, caption, keyboard):
             return
         await self.store.set_shown_version(game.id, game.row.version)
-        old = game.row.message_id
-        if old is not None and not await self.messages.delete(game.row.chat_id, old):
-            await self.messages.drop_keyboard(game.row.chat_id, old)
+        if game.row.message_id is not None:
+            await self.messages.retire(game.row.chat_id, game.row.message_id)
 
     async def _edit(self, game: Game, png: bytes, caption: Markup,
                     keyboard: InlineKeyboardMarkup | None) -> bool | None:
