@@ -25,7 +25,8 @@ Rules as settled in shared/rules/shishbesh.md; the numbered points below are cit
    inside moves on by an exact count. The first with all four pieces home wins; the others
    rank by pieces home, then by progress.
 9. Option ``fast_charge``: while a player has no piece on the circuit, they get up to three
-   throws in a row to leave the park; if none works, the turn passes.
+   throws in a row to leave the park; if none works, the turn passes. A step inside the home
+   played with one of those throws does not end the charge: only leaving the park does.
 
 Settled here where the texts are silent: the first player is drawn from the dice source
 (throw 0); with two players the arms sit opposite; a double and a capture in one turn give
@@ -405,8 +406,10 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
             events.append(Event("hut", seat, {"piece": piece}))
         dice = list(state.dice)
         dice.remove(die)
+        # rule 9: only leaving the park ends a fast charge; a step inside the home keeps its count
+        charges = 0 if kind == "enter" else state.charges
         state = replace(state, pieces=tuple(pieces), huts=tuple(huts), dice=tuple(dice), bonus=bonus,
-                        last_move=(seat, piece, start, target), charges=0)
+                        last_move=(seat, piece, start, target), charges=charges)
         if effect == EFFECT_HOME and all(p in geo.home for p in state.of(seat)):  # rule 8
             return replace(state, finished=True, winner=seat, dice=(), phase=PHASE_ROLL), [*events, Event("win", seat)]
         return state, events
@@ -414,13 +417,13 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
     def _end_turn(self, state: ShishbeshState, seat: int, events: list[Event]) -> tuple[ShishbeshState, list[Event]]:
         """Rule 3: another throw after a double or a capture; rule 9: fast charge; else the next seat."""
         rolled = state.rolled
-        moved = any(e.kind in ("enter", "step", "jump_forward", "jump_back", "jump_diagonal") for e in events)
+        left_park = any(e.kind == "enter" for e in events)  # rule 9: what ends a charge
         base = replace(state, phase=PHASE_ROLL, dice=(), rolled=())
         if rolled[0] == rolled[1] or state.bonus:
             # a double's extra throw is not one of fast charge's three: the count stands
             return replace(base, bonus=False), [*events, Event("again", seat, {"capture": state.bonus})]
         on_circuit = any(0 <= p <= state.options.geometry.end for p in state.of(seat))
-        if state.options.fast_charge and not moved and not on_circuit and state.charges + 1 < CHARGE_THROWS:
+        if state.options.fast_charge and not left_park and not on_circuit and state.charges + 1 < CHARGE_THROWS:
             charges = state.charges + 1
             return replace(base, charges=charges), [*events, Event("charge", seat, {"left": CHARGE_THROWS - charges})]
         return replace(base, turn=next_seat(seat, state.seats), bonus=False, charges=0), events

@@ -627,6 +627,19 @@ def test_rule9_fast_charge_success_on_a_later_throw():
     assert state.turn == 1 and state.charges == 0
 
 
+def test_settled_a_step_inside_the_home_does_not_end_the_charge():
+    # one piece at 51, three in the park; 1+2: the 1 plays 51 → 52, the 2 has nothing, and the
+    # charge goes on (shishbesh.md: what counts is whether a piece has left the park)
+    state = game(4, pieces={0: (51, P, P, P)}, options=FAST)
+    state, events = throw(state, 1, 2)
+    assert events[1:] == [step(0, 0, 51, 52, 1), no_move(0, 2), Event("charge", 0, {"left": 2})]
+    assert state.turn == 0 and state.charges == 1
+    state, events = throw(state, 3, 4)
+    assert events[1:] == [no_move(0, 3, 4), Event("charge", 0, {"left": 1})] and state.charges == 2
+    state, events = throw(state, 6, 1)
+    assert kinds(events)[1] == "enter" and state.turn == 1 and state.charges == 0
+
+
 def test_rule9_no_charge_with_a_piece_on_the_circuit():
     state = game(4, pieces={0: (46, 49, 50, 51)}, options=FAST)  # 46 + 5 or 4 is over / onto own home pieces
     state, events = throw(state, 5, 4)
@@ -789,7 +802,7 @@ def ref_action(before: ShishbeshState, entry: LogEntry) -> dict:
     if before.phase == "roll":
         dice, rolled, bonus, chosen, moved = list(entry.dice), tuple(entry.dice), False, None, False
     else:
-        dice, rolled, bonus, chosen, moved = list(before.dice), before.rolled, before.bonus, entry.code, True
+        dice, rolled, bonus, chosen, moved = list(before.dice), before.rolled, before.bonus, entry.code, False
     home = SKETCH[opts.board]["home"]
     while dice:
         moves = ref_legal(opts, seats, pieces, huts, seat, dice, rolled)
@@ -799,7 +812,7 @@ def ref_action(before: ShishbeshState, entry: LogEntry) -> dict:
         if not moves:
             break
         move = moves[0] if chosen is None else next(m for m in moves if m[0] == chosen)
-        chosen, moved = None, True
+        chosen, moved = None, moved or move[0][0] == "e"  # rule 9: only leaving the park ends a charge
         pieces, huts, hit = ref_do(opts, seats, pieces, huts, seat, move)
         bonus = bonus or hit
         die = int(move[0][1]) if move[0][0] in "se" else (1 if move[0][1] in "fb" else 3)

@@ -74,3 +74,9 @@ def test_status_result_and_lobby(tr) -> None:
     changed = set_option(set_option(options, "start", "six_or_double"), "fast_charge", "on")
     assert UI.lobby_lines(changed, 2, tr)[2:] == ["Выход из парка: на шестёрку или дубль",
                                                  "Быстрый заряд: три броска на выход"]
+
+
+def test_rules_say_a_step_inside_the_home_keeps_the_fast_charge(translator: Translator) -> None:
+    """shishbesh.md, fast charge: /rules says what the engine does (a home step does not end it)."""
+    assert "ход внутри домика заряд не прерывает" in translator.t("ru", "rules-shishbesh")
+    assert "a step inside the home does not end the charge" in translator.t("en", "rules-shishbesh")

@@ -81,7 +81,7 @@ rules-shishbesh =
     <b>Corners:</b> standing on a corner, a 1 jumps to the next corner (forward or back), a 3 jumps across. Jumping back from the first corner to your own arm is the shortcut: straight to the door of your home. Jumps capture.
     <b>Huts</b> on the 3rd cell of each lane: a piece in a hut cannot be captured; if the hut is taken, the newcomer stands on the cell and can be captured, and the hut's piece is locked while the cell is taken.
     Home only by an exact count, never jumping over your own pieces. The first to bring all four home wins.
-    <b>Fast charge:</b> while none of your pieces is on the circuit, you get three throws in a row to get out.
+    <b>Fast charge:</b> while none of your pieces is on the circuit, you get three throws in a row to get out; a step inside the home does not end the charge.
 
 ## Labels on the table picture
 board-park = Park
