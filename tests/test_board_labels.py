@@ -32,7 +32,7 @@ translator = translator_fixture()
 LABEL_KEYS = ("turn", "winner", "park", "hut", "jump", "targets")
 NAMES = ["Аня", "Борис", "Вика", "Гриша"]
 TARGET = re.compile(r"[→↷↶⤧] (\S+)")  # the letter a button names, after its arrow
-MIN_CAP = 18  # px of a capital in the 1024-px picture: a phone shows it some 7 px tall
+MIN_CAP = 18  # px of a capital in the 1024-px picture (a phone shows it some 7 px tall)
 
 
 def board_labels(translator: Translator, lang: str) -> dict[str, str]:
@@ -61,6 +61,7 @@ def choosing_states() -> list[ShishbeshState]:
 def check_buttons_against_picture(state: ShishbeshState, buttons: list[str], labels: dict[str, str]) -> None:
     """Each button's letter is drawn once, by the place its move lands on; different places, different letters."""
     drawn = letters_drawn(state, labels)
+    assert min((w.cap_height for w in drawn), default=MIN_CAP) >= MIN_CAP
     texts = [w.text for w in drawn]
     assert len(texts) == len(set(texts)) == len(offered(state).targets), texts
     where = {w.text: w.xy for w in drawn}
@@ -87,10 +88,16 @@ def test_every_button_names_a_letter_drawn_at_its_target(translator: Translator,
         check_buttons_against_picture(state, button_labels(ENGINE, state, translator, lang), labels)
 
 
-def test_the_letters_are_big_enough_for_a_phone(translator: Translator) -> None:
-    state = choosing_states()[5]
-    drawn = letters_drawn(state, board_labels(translator, "ru"))
-    assert drawn and min(w.cap_height for w in drawn) >= MIN_CAP
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_letter_is_big_enough_for_a_phone(translator: Translator, lang: str) -> None:
+    # the most places seen on offer at once is 11; every letter of the alphabet keeps its full size
+    letters = board_labels(translator, lang)["targets"].split()
+    assert len(letters) >= 16
+    with drawn_words() as words:
+        for letter in letters:
+            render_board(choosing_states()[0], NAMES, {**board_labels(translator, lang), "targets": letter})
+    assert {w.text for w in words} >= set(letters)
+    assert min(w.cap_height for w in words if w.text in letters) >= MIN_CAP
 
 
 def test_two_pieces_landing_on_one_place_share_its_letter(translator: Translator) -> None:

@@ -85,5 +85,5 @@ rules-shishbesh =
 board-park = Park
 board-hut = hut — no captures
 board-jump = corners: 1 — next, 3 — across
-# the moves on offer: a letter at each place a piece may go; the move's button names it
-board-targets = A B C D E F G H J K L M N P R S T U V W
+# the moves on offer: a letter at each place a piece may go; the move's button names it (no I, O, Q: they read as 1 and 0; no wide W)
+board-targets = A B C D E F G H J K L M N P R S T U V X
