@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from markupsafe import Markup, escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -192,9 +192,10 @@ def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
     actions = game.spec.engine.legal_actions(state)
     if not actions:
         return None
-    buttons = [(a.kind, InlineKeyboardButton(tr(f"action-{code}-{a.kind}", **_action_args(a)),
+    words = game.spec.ui.button_args(state, actions, tr)
+    buttons = [(a.kind, InlineKeyboardButton(tr(f"action-{code}-{a.kind}", **args),
                                              callback_data=cb.move(game.id, state.version, a.code)))
-               for a in actions]
+               for a, args in zip(actions, words, strict=True)]
     groups = game.spec.row_groups
     if groups is None:
         # long labels («Фишка 1: 23 → 31 ⏩ 34») would be cut off on a phone if they shared a row
@@ -210,10 +211,6 @@ def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
         rows[-1].append(button)
         last_group = group
     return InlineKeyboardMarkup(rows)
-
-
-def _action_args(action: Any) -> dict[str, Any]:
-    return dict(action.args)
 
 
 def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[Markup]:

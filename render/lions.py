@@ -390,7 +390,8 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
     """A card's live part: the turn / winner / draw pill and ring, the name, the pieces left of six."""
     x0, y0, x1, y1 = box
     pw = x1 - x0
-    won, current = seat_standing(state, seat)
+    won, _ = seat_standing(state, seat)
+    current = state.current_player == seat  # during a draw offer: the side that must answer it (rule 9)
     drawn = state.finished and state.winner is None
     mark_card(img, box, RADIUS, won, current, state.finished and not drawn)
     right = x1 - 10

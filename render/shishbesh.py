@@ -28,11 +28,21 @@ from render.marks import dashed_ring, draw_arrow, paste_ring, red_cross, round_r
 from render.pieces import marker_image, numbered_token, put_piece
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.shishbesh_board import ARROW, CELL, CORNER, HUT, LINE, MUTED_INK, draw_board, house
-from render.shishbesh_geometry import BOARD, MARGIN, hut_centre, jump_ends, park_spot, pitch, position_centre
+from render.shishbesh_geometry import (
+    BOARD,
+    MARGIN,
+    hut_centre,
+    jump_ends,
+    park_spot,
+    piece_spot,
+    pitch,
+    position_centre,
+)
+from render.shishbesh_targets import offered, target_letter
 from render.theme import BG, CARD, FELT_DARK, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, player
 from render.typeset import TextDraw, ellipsize, fit_font, font, require_labels, seat_name, wrap_text
 
-LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "park", "hut", "jump")
+LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "park", "hut", "jump", "targets")
 _STATIC_KEYS = ("park", "hut", "jump")
 _MOVES = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
 
@@ -44,6 +54,8 @@ LEGEND_CARD: Box = (BOARD[2] + GAP, DICE_CARD[3] + GAP, W - MARGIN, BOARD[3])
 PANEL_H = 92
 HEADER_H = 44
 DIE = 66
+BADGE = 38  # a target letter's disc; its letter's capitals stand 20 px tall (a phone shows them at 8)
+BADGE_FONT = 28
 COMPRESS = 4  # zlib level: ~6 ms to encode a frame, some 20 % smaller than level 2
 
 
@@ -76,6 +88,17 @@ def _hut_piece(seat: int, number: int, size: int) -> Image.Image:
     tok = round(size * 0.6)
     paste(img, numbered_token(seat, number, tok), ((size - tok) // 2, round(size * 0.43)))
     return img
+
+
+@lru_cache(maxsize=8)
+def _badge(seat: int, size: int) -> Image.Image:
+    """The disc a target's letter stands on: light, ringed in the mover's colour (RGBA)."""
+    s = size * SS
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    ImageDraw.Draw(img).ellipse((SS, SS, s - SS, s - SS), fill=(*LIGHT, 255), outline=(*player(seat).colour, 255),
+                                width=4 * SS)
+    ImageDraw.Draw(img).ellipse((SS, SS, s - SS, s - SS), outline=(*INK, 255), width=SS)
+    return img.reduce(SS)
 
 
 @lru_cache(maxsize=32)
@@ -169,20 +192,6 @@ def _moves(state: ShishbeshState, events: Sequence[Event]) -> list[tuple[int, in
             for e in events if e.kind in _MOVES and e.seat is not None]
 
 
-def _spot(state: ShishbeshState, seat: int, piece: int, pos: int, hut: bool) -> tuple[tuple[int, int], int]:
-    """(centre, ring size) of where a piece is or was: its cell, its hut, its home cell or park spot."""
-    board = state.options.board
-    p = pitch(board)
-    cell = state.options.geometry.cell(state.arm(seat), pos)
-    if hut and cell is not None:
-        return hut_centre(board, cell), round(p * 0.86)
-    if pos == PARK:
-        return park_spot(board, state.arm(seat), piece), round(p * 0.8)
-    xy = position_centre(state, seat, pos)
-    assert xy is not None
-    return xy, round(p * (0.96 if cell is not None else 0.76))
-
-
 def _ring_at(img: Image.Image, xy: tuple[int, int], size: int, colour: RGB, alpha: int = 255) -> None:
     paste(img, round_ring(size, colour, alpha), (xy[0] - size // 2, xy[1] - size // 2))
 
@@ -202,7 +211,7 @@ def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]
             k = rules.PIECES * seat + piece
             pos = start if faint else end
             hut = not faint and state.huts[k] and state.pieces[k] == end
-            xy, size = _spot(state, seat, piece, pos, hut)
+            xy, size = piece_spot(state, seat, piece, pos, hut)
             _ring_at(img, xy, size, GOLD, 130 if faint else 255)
     mover: tuple[int, int] | None = None
     for e in events:
@@ -215,33 +224,22 @@ def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]
                 paste(img, red_cross(28), (taken[0] + r - 16, taken[1] - r - 12))
 
 
-def _options(state: ShishbeshState) -> list[tuple[int, int, int]]:
-    """(piece from 0, landing position, effect) of every move on offer."""
-    out = []
-    for action in rules.ENGINE.legal_actions(state):
-        if action.kind == "enter":
-            out.append((int(action.args["piece"]) - 1, 0, int(action.args["effect"])))
-        elif action.kind in _MOVES:
-            out.append((int(action.args["piece"]) - 1, int(action.args["to"]), int(action.args["effect"])))
-    return out
-
-
-def _draw_options(img: Image.Image, state: ShishbeshState) -> None:
-    """Phase move: every landing place on offer, dashed in the mover's colour, with the piece numbers."""
-    seat, board = state.turn, state.options.board
-    places: dict[tuple[tuple[int, int], int], list[int]] = {}
-    for piece, end, effect in _options(state):
-        xy, size = _spot(state, seat, piece, end, effect == rules.EFFECT_HUT)
-        numbers = places.setdefault((xy, size), [])
-        if piece not in numbers:
-            numbers.append(piece)
-    tok = round(pitch(board) * 0.5)
-    for (xy, size), _numbers in places.items():
-        paste(img, dashed_ring(size, player(seat).colour), (xy[0] - size // 2, xy[1] - size // 2))
-    for (xy, size), numbers in places.items():
-        for j, piece in enumerate(sorted(numbers)):
-            paste(img, numbered_token(seat, piece + 1, tok), (xy[0] - size // 2 - tok // 3 + j * (tok - 4),
-                                                              xy[1] - size // 2 - tok // 3))
+def _draw_options(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, letters: str) -> list[str]:
+    """Phase move: every landing place on offer, dashed in the mover's colour, with its letter on a badge
+    (the buttons name it: :mod:`render.shishbesh_targets`); returns the letters drawn, in place order."""
+    seat, targets = state.turn, offered(state).targets
+    for target in targets:
+        (x, y), size = target.centre, target.size
+        paste(img, dashed_ring(size, player(seat).colour), (x - size // 2, y - size // 2))
+    drawn = []
+    for i, target in enumerate(targets):
+        (x, y), size = target.centre, target.size
+        letter = target_letter(letters, i)
+        bx, by = x - size // 2 + BADGE // 5, y - size // 2 + BADGE // 5
+        paste(img, _badge(seat, BADGE), (bx - BADGE // 2, by - BADGE // 2))
+        d.text((bx, by), letter, font=fit_font(letter, BADGE - 8, BADGE_FONT, 18, bold=True), fill=INK, anchor="mm")
+        drawn.append(letter)
+    return drawn
 
 
 # ---------------------------------------------------------------- dice card and panels
@@ -328,7 +326,7 @@ def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, s
     _draw_marks(img, state, events)
     _draw_pieces(img, state)
     if state.phase == PHASE_MOVE and not state.finished:
-        _draw_options(img, state)
+        _draw_options(img, d, state, labels["targets"])
     _draw_dice(img, d, state, names, labels)
     for seat, box in enumerate(_panels(state.seats)[0]):
         _draw_panel(img, d, box, seat, state, names, labels)

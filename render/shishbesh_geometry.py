@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from engines import shishbesh as rules
-from engines.shishbesh import ShishbeshState
+from engines.shishbesh import PARK, ShishbeshState
 from render.theme import Box
 
 MARGIN = 16
@@ -108,6 +108,20 @@ def position_centre(state: ShishbeshState, seat: int, position: int) -> tuple[in
     if position in geo.home:
         return home_centre(board, state.arm(seat), position - geo.home[0] + 1)
     return None
+
+
+def piece_spot(state: ShishbeshState, seat: int, piece: int, pos: int, hut: bool) -> tuple[tuple[int, int], int]:
+    """(centre, ring size) of where a piece is or was: its cell, its hut, its home cell or park spot."""
+    board = state.options.board
+    p = pitch(board)
+    cell = state.options.geometry.cell(state.arm(seat), pos)
+    if hut and cell is not None:
+        return hut_centre(board, cell), round(p * 0.86)
+    if pos == PARK:
+        return park_spot(board, state.arm(seat), piece), round(p * 0.8)
+    xy = position_centre(state, seat, pos)
+    assert xy is not None
+    return xy, round(p * (0.96 if cell is not None else 0.76))
 
 
 def jump_ends(board: str, frm: int, to: int) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -34,7 +34,7 @@ LABEL_KEYS: tuple[str, ...] = (
     "no_target",  # the target is being set
     "throw",  # caption over the last throw
     "pile",  # caption over the pile
-    "goal",  # word before the goal number: "<goal>: 11"
+    "goal",  # words before the goal number: "<goal> 11"
     "turn",  # the player to throw
     "winner",  # the winner
     "draw",  # a seat sharing a draw
@@ -304,7 +304,7 @@ def _draw_pile(img: Image.Image, d: ImageDraw.ImageDraw, state: SpichkiState, la
     num = str(state.pile)
     fnt = fit_font(num, 116, 72, 40, bold=True)
     d.text((b - 70, DICE_Y + DIE // 2 + 4), num, font=fnt, fill=LIGHT, anchor="mm")
-    goal = f"{labels['goal']}: {state.options.goal}"
+    goal = f"{labels['goal']} {state.options.goal}"  # «Играем до 11»: the goal, not what is left
     gfont = fit_font(goal, b - a - 60, 21, 14, bold=True)
     pill(d, ((a + b) // 2, ROW_Y), goal, gfont, FELT_DARK, FELT_TEXT, anchor="m", max_width=b - a - 36,
          pad=(12, 5))

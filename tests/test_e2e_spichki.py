@@ -14,7 +14,7 @@ from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, gr
 MAX_THROWS = 3000
 LOG_LINE = re.compile(r"^(?:Цель: (\d) и (\d)|Цель ставится) · (.+?): (\d)–(\d) → (.+)$")
 HELD = re.compile(r"(Аня|Борис|Вера|Глеб): (\d+)")
-PILE = re.compile(r"в куче (\d+) · до победы (\d+)")
+PILE = re.compile(r"в куче (\d+) · играем до (\d+)")
 
 
 @pytest.fixture
@@ -148,7 +148,7 @@ async def test_goal_bigger_than_the_pile_is_refused_with_a_reason(world) -> None
     assert "Допустимо: allowed=(1, 2)" in tg.last_bot_message(CHAT_ID).text
     await runner.press(users["anya"], lobby, "Начать")
     table = runner.table()
-    assert "до 20 спичек" in table.caption and "в куче 24 · до победы 20" in table.caption
+    assert "до 20 спичек" in table.caption and "в куче 24 · играем до 20" in table.caption
 
 
 async def test_rules_and_direct_start(world) -> None:

@@ -18,6 +18,7 @@ from render.marks import red_cross, round_ring
 from render.pieces import marker_image, numbered_token, standing_piece
 from render.shishbesh import LABEL_KEYS, render_board
 from render.shishbesh_geometry import cell_centre, home_centre, hut_centre, park_spot, pitch
+from render.shishbesh_targets import offered
 from render.theme import GOLD, RED
 from render.typeset import font
 from tests.render_helpers import (
@@ -46,6 +47,7 @@ LABELS = {
     "park": "Парк",
     "hut": "избушка — не рубят",
     "jump": "углы: 1 — к соседнему, 3 — по диагонали",
+    "targets": "А Б В Г Д Е И К Л М Н П Р С Т У Ф Х Ц Ч",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий"]
 BOARDS = ("standard", "long")
@@ -116,9 +118,14 @@ def test_every_label_is_drawn_and_the_hidden_ones_change_nothing():
     playing = at(3, {(0, 0): 4})
     won = at(3, {(1, i): 49 + i for i in range(4)}, finished=True, winner=1, turn=1)
     for key in LABEL_KEYS:
-        assert shows_label(render, won if key == "winner" else playing, LABELS, key), key
+        if key != "targets":
+            assert shows_label(render, won if key == "winner" else playing, LABELS, key), key
     assert ignores_label(render, playing, LABELS, "winner")
     assert ignores_label(render, won, LABELS, "turn")
+    # the targets' letters: drawn while a move is chosen, not while the player is to throw
+    choosing = replace(playing, phase="move", dice=(2, 5), rolled=(2, 5))
+    assert not ignores_label(render, choosing, LABELS, "targets")
+    assert ignores_label(render, playing, LABELS, "targets")
 
 
 # ---------------------------------------------------------------- geometry
@@ -254,17 +261,20 @@ def test_a_capture_gets_a_red_cross_on_its_cell():
 
 
 @pytest.mark.parametrize("board_", BOARDS)
-def test_offered_moves_are_marked_with_the_piece_number_in_phase_move(board_):
+def test_offered_moves_are_marked_in_the_movers_colour_in_phase_move(board_):
     state, _ = find(4, lambda s, e: s.phase == "move" and len(ENGINE.legal_actions(s)) >= 3, board_)
     rolled = replace(state, phase="roll", dice=())
     a, b = rgb(render(state)), rgb(render(rolled))
     c = seat_colour(state.turn)
-    for piece, end, effect in board._options(state):
-        xy, size = board._spot(state, state.turn, piece, end, effect == 2)
+    start = cell_of(state, state.turn, 0)
+    for target in offered(state).targets:
+        xy, size = target.centre, target.size
         diff = ImageChops.difference(a.crop(around(xy, size // 2 + 4)), b.crop(around(xy, size // 2 + 4)))
         assert diff.getbbox() is not None
+        if xy == start:  # the start field is the mover's colour already: its letter's badge marks it
+            continue
         gained = count(a, around(xy, size // 2 + 4), c) - count(b, around(xy, size // 2 + 4), c)
-        assert gained > 40, (piece, end)
+        assert gained > 40, target
 
 
 def test_the_dice_still_to_play_are_ringed_gold():

@@ -29,19 +29,21 @@ def test_forced_moves_are_played_and_told(tr) -> None:
     assert state.of(0)[0] == 2 and state.turn == 1
 
 
-def test_buttons_name_the_die_the_piece_and_where_it_goes(translator: Translator, tr) -> None:
+def test_buttons_name_the_die_the_piece_and_the_letter_of_where_it_goes(translator: Translator, tr) -> None:
+    # each landing place has its letter on the picture, in the order of the buttons (issue #24, point 2)
     state, lines = throw(table((0, 10)), (3, 5), tr)
     assert lines == ["Оля: 🎲 3 · 5 → выбирает ход"]
     assert button_labels(ENGINE, state, translator) == [
-        "[3] Фишка 1: 0 → 3 🛖", "[3] Фишка 2: 10 → 13", "[5] Фишка 1: 0 → 5", "[5] Фишка 2: 10 → 15 🛖"]
+        "[3] Фишка 1 → А 🛖", "[3] Фишка 2 → Б", "[5] Фишка 1 → В", "[5] Фишка 2 → Г 🛖"]
+    assert button_labels(ENGINE, state, translator, "en") == [
+        "[3] Piece 1 → A 🛖", "[3] Piece 2 → B", "[5] Piece 1 → C", "[5] Piece 2 → D 🛖"]
     assert UI.status_lines(state, NAMES, tr)[-1] == "🎲 осталось 3 · 5: выберите ход"
 
 
 def test_jumps_and_the_shortcut(translator: Translator, tr) -> None:
     state, _ = throw(table((6,)), (1, 2), tr)
     assert button_labels(ENGINE, state, translator) == [
-        "[1] Фишка 1: 6 → 7", "[1] Фишка 1: прыжок 6 ↷ 18", "[1] Фишка 1: прыжок назад 6 ↶ 42",
-        "[2] Фишка 1: 6 → 8"]
+        "[1] Фишка 1 → А", "[1] Фишка 1: прыжок ↷ Б", "[1] Фишка 1: прыжок назад ↶ В", "[2] Фишка 1 → Г"]
     state, events, _ = ENGINE.apply(state, "jb0")
     assert UI.describe(events, NAMES, tr) == ["Оля → фишка 1 прыгает назад 6 ↶ 42, фишка 1: 42 → 44"]
     assert state.of(0)[0] == 44

@@ -98,10 +98,10 @@ def test_starter_line_and_status(translator: Translator) -> None:
     tr = ru(translator)
     state, events = ENGINE.new_game(SpichkiOptions(), 4, "cd" * 32)
     assert UI.describe(events, NAMES, tr) == [f"Жребий: начинает {NAMES[state.turn]}. В куче 40 спичек."]
-    assert UI.status_lines(state, NAMES, tr) == ["🎯 Цель ставится · в куче 40 · до победы 11",
+    assert UI.status_lines(state, NAMES, tr) == ["🎯 Цель ставится · в куче 40 · играем до 11",
                                                  "Оля: 0 · Боря: 0 · Вера: 0 · Гоша: 0"]
     chase = replace(state, target=(3, 6), matches=(1, 2, 0, 21), pile=16)
-    assert UI.status_lines(chase, NAMES, tr)[0] == "🎯 Цель: 3 и 6 · в куче 16 · до победы 11"
+    assert UI.status_lines(chase, NAMES, tr)[0] == "🎯 Цель: 3 и 6 · в куче 16 · играем до 11"
 
 
 @pytest.mark.parametrize(("count", "word"), [(1, "спичка"), (2, "спички"), (5, "спичек"), (11, "спичек"),

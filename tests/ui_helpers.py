@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.games import GAMES
 from bot.games.common import GameUI, Tr
 from engines.base import LoadedDice
 from locales import Translator
@@ -47,8 +48,12 @@ def tr_fixture(lang: str = "ru") -> Callable[..., Tr]:
 
 
 def button_labels(engine: Any, state: Any, translator: Translator, lang: str = "ru") -> list[str]:
-    """The text of each move button the bot shows for ``state``, in ``lang``."""
-    return [translator.t(lang, f"action-{engine.code}-{a.kind}", **a.args) for a in engine.legal_actions(state)]
+    """The text of each move button the bot shows for ``state``, in ``lang`` (the game's UI adds what the
+    buttons name beyond the action's args)."""
+    actions = engine.legal_actions(state)
+    words = GAMES[engine.code].ui.button_args(state, actions, translate(translator, lang))
+    return [translator.t(lang, f"action-{engine.code}-{a.kind}", **args)
+            for a, args in zip(actions, words, strict=True)]
 
 
 def throw_lines(engine: Any, ui: GameUI, names: Sequence[str], state: Any, dice: tuple[int, ...], tr: Tr,

@@ -81,7 +81,8 @@ class TableView:
         caption = texts.table_caption(game, self.log_lines(recent, game, chat), chat.tr)
         keyboard = texts.table_keyboard(game, chat.tr)
         labels = {k: chat.tr(f"board-{k}") for k in game.spec.label_keys}
-        last_events = recent[-1][1] if recent and recent[-1][0] == game.row.version else []
+        # action n made version n + 1 (the deal is action −1): the picture gets the events of the one that made it
+        last_events = recent[-1][1] if recent and recent[-1][0] == game.row.version - 1 else []
         png = await self.drawing.draw(game.spec.render_board, game.state, game.names, labels, last_events)
         return png, caption, keyboard
 

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from markupsafe import Markup, escape
 
-from engines.base import Event, OptionsError, Outcome
+from engines.base import Action, Event, OptionsError, Outcome
 
 Tr = Callable[..., str]  # tr(key, **args) in the chat's language, as plain text (toasts, buttons, pictures)
 # the same as HTML (captions and messages): string arguments (names) are escaped, Markup ones kept
@@ -62,6 +62,11 @@ class GameUI(Protocol):
 
     def is_pub(self, options: Any) -> bool: ...
 
+    def button_args(self, state: Any, actions: Sequence[Action], tr: Tr) -> list[dict[str, Any]]:
+        """The arguments of each move button's text, ``action-<code>-<kind>``: the action's own args and
+        whatever else the button names (a place marked on the picture)."""
+        ...
+
     def locale_keys(self) -> frozenset[str]:
         """The messages it builds from data (``action-<code>-<kind>``, ``…-mode-<mode>``), all of them:
         the catalogues must hold each (tests/test_locales.py)."""
@@ -111,6 +116,9 @@ class UIBase:
 
     def is_pub(self, options: Any) -> bool:
         return False
+
+    def button_args(self, state: Any, actions: Sequence[Action], tr: Tr) -> list[dict[str, Any]]:
+        return [dict(action.args) for action in actions]
 
     def locale_keys(self) -> frozenset[str]:
         return frozenset()

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from markupsafe import Markup
 
 from bot.games.common import Button, Html, ThrowLog, Tr, UIBase
 from bot.games.spec import GameSpec, Variant
-from engines.base import Event, Outcome
+from engines.base import Action, Event, Outcome
 from engines.shishbesh import BOARDS, ENGINE, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
 from engines.shishbesh_ai import AI
 from render import shishbesh as render_shishbesh
+from render.shishbesh_targets import offered, target_letter
 
 _MOVES = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
 _PARTS = {"no_move": "shishbesh-ev-no-move", "choose": "shishbesh-ev-choose", "win": "shishbesh-ev-win"}
@@ -55,6 +57,12 @@ class ShishbeshUI(UIBase):
              Button(tr("shishbesh-btn-charge-off" if options.fast_charge else "shishbesh-btn-charge-on"),
                     "fast_charge", "off" if options.fast_charge else "on")],
         ]
+
+    def button_args(self, state: ShishbeshState, actions: Sequence[Action], tr: Tr) -> list[dict[str, Any]]:
+        """A move's button names the letter its landing place carries on the picture («[3] Фишка 1 → Б»)."""
+        place, letters = offered(state).place, tr("board-targets")
+        return [{**action.args, "target": target_letter(letters, place[action.code])} if action.code in place
+                else dict(action.args) for action in actions]
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """The throw (or the choice) and everything it did on one line."""

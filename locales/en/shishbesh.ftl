@@ -12,27 +12,25 @@ shishbesh-start-double = on a double
 shishbesh-start-six_or_double = on a six or a double
 
 action-shishbesh-roll = 🎲 Roll
-action-shishbesh-enter = [{ $die }] 🐣 Bring a piece out{ $effect ->
+action-shishbesh-enter = [{ $die }] 🐣 Bring a piece out → { $target }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-step = [{ $die }] Piece { $piece }: { $start } → { $effect ->
-        [3] 🏠
-       *[other] { $to }
-    }{ $effect ->
+action-shishbesh-step = [{ $die }] Piece { $piece } → { $target }{ $effect ->
         [1] {" "}⚔
         [2] {" "}🛖
+        [3] {" "}🏠
        *[other] {""}
     }
-action-shishbesh-jump_forward = [{ $die }] Piece { $piece }: jump { $start } ↷ { $to }{ $effect ->
+action-shishbesh-jump_forward = [{ $die }] Piece { $piece }: jump ↷ { $target }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-jump_back = [{ $die }] Piece { $piece }: jump back { $start } ↶ { $to }{ $effect ->
+action-shishbesh-jump_back = [{ $die }] Piece { $piece }: jump back ↶ { $target }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-jump_diagonal = [{ $die }] Piece { $piece }: diagonal { $start } ⤧ { $to }{ $effect ->
+action-shishbesh-jump_diagonal = [{ $die }] Piece { $piece }: diagonal ⤧ { $target }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
@@ -87,3 +85,5 @@ rules-shishbesh =
 board-park = Park
 board-hut = hut — no captures
 board-jump = corners: 1 — next, 3 — across
+# the moves on offer: a letter at each place a piece may go; the move's button names it (no I, O, Q: they read as 1 and 0; no wide W)
+board-targets = A B C D E F G H J K L M N P R S T U V X

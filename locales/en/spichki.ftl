@@ -60,7 +60,7 @@ spichki-ev-pile-empty = the pile is empty
 spichki-status-target = 🎯 Target: { $a } and { $b }
 spichki-status-no-target = 🎯 Setting a target
 spichki-status-pile = pile { $count }
-spichki-status-goal = goal { $count }
+spichki-status-goal = first to { $count }
 spichki-status-held = { $name }: { $count }
 
 spichki-result-goal = 🏆 { $name } collects { $count } { $count ->
@@ -89,5 +89,5 @@ board-target = Target
 board-no_target = Setting a target
 board-throw = Throw
 board-pile = Pile
-board-goal = Goal
+board-goal = First to
 board-draw = Draw

@@ -12,27 +12,25 @@ shishbesh-start-double = на дубль
 shishbesh-start-six_or_double = на шестёрку или дубль
 
 action-shishbesh-roll = 🎲 Бросить
-action-shishbesh-enter = [{ $die }] 🐣 Вывести фишку{ $effect ->
+action-shishbesh-enter = [{ $die }] 🐣 Вывести фишку → { $target }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-step = [{ $die }] Фишка { $piece }: { $start } → { $effect ->
-        [3] 🏠
-       *[other] { $to }
-    }{ $effect ->
+action-shishbesh-step = [{ $die }] Фишка { $piece } → { $target }{ $effect ->
         [1] {" "}⚔
         [2] {" "}🛖
+        [3] {" "}🏠
        *[other] {""}
     }
-action-shishbesh-jump_forward = [{ $die }] Фишка { $piece }: прыжок { $start } ↷ { $to }{ $effect ->
+action-shishbesh-jump_forward = [{ $die }] Фишка { $piece }: прыжок ↷ { $target }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-jump_back = [{ $die }] Фишка { $piece }: прыжок назад { $start } ↶ { $to }{ $effect ->
+action-shishbesh-jump_back = [{ $die }] Фишка { $piece }: прыжок назад ↶ { $target }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
-action-shishbesh-jump_diagonal = [{ $die }] Фишка { $piece }: по диагонали { $start } ⤧ { $to }{ $effect ->
+action-shishbesh-jump_diagonal = [{ $die }] Фишка { $piece }: по диагонали ⤧ { $target }{ $effect ->
         [1] {" "}⚔
        *[other] {""}
     }
@@ -88,3 +86,5 @@ rules-shishbesh =
 board-park = Парк
 board-hut = избушка — не рубят
 board-jump = углы: 1 — к соседнему, 3 — по диагонали
+# ходы на выбор: буква у каждого места, куда можно пойти; кнопка хода называет её (без широких Ж, Ш, Щ, Ю, Ы: им не хватит кружка)
+board-targets = А Б В Г Д Е И К Л М Н П Р С Т У Ф Х Ц Ч

@@ -69,7 +69,7 @@ spichki-ev-pile-empty = куча пуста
 spichki-status-target = 🎯 Цель: { $a } и { $b }
 spichki-status-no-target = 🎯 Цель ставится
 spichki-status-pile = в куче { $count }
-spichki-status-goal = до победы { $count }
+spichki-status-goal = играем до { $count }
 spichki-status-held = { $name }: { $count }
 
 spichki-result-goal = 🏆 { $name } набирает { $count } { $count ->
@@ -100,5 +100,5 @@ board-target = Цель
 board-no_target = Цель ставится
 board-throw = Бросок
 board-pile = Куча
-board-goal = До победы
+board-goal = Играем до
 board-draw = Ничья
