@@ -6,22 +6,22 @@ escaped once on the way in (``html_words``), and what is already markup stays as
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
-from bot.games.common import GameUI, Tr, html_words
+from bot.games.common import GameUI, Tr, html_words, option_limits, option_type
 from bot.store import GameRow
 from engines.base import Event, OptionsError, Outcome, seed_commitment
 
 if TYPE_CHECKING:
     from bot.flow.context import Game
 
-W = TypeVar("W", bound=str)  # plain words, or HTML ones (Markup)
 CAPTION_LIMIT = 1024
 RESULT_TALLY_LINES = 10  # payers listed under a pub result (the whole tally is /tally)
 TALLY_LINES = 60  # payers /tally lists: 60 lines of 32-character names fit one message
@@ -73,11 +73,46 @@ def fit_caption(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Ma
             return escape(_cut(Markup(_TAG.sub("", text)).unescape(), CAPTION_LIMIT - 1)) + "…"
 
 
-def option_error(exc: OptionsError, words: Callable[..., W]) -> W:
-    """Why a setting is refused, with the allowed limits («Допустимо: min=5, max=16»), in ``words``:
-    the chat's HTML words for a message, its plain ones for an alert."""
-    limits = ", ".join(f"{k}={v}" for k, v in exc.limits.items())
-    return words("set-bad", key=exc.key[:24], limits=limits)
+def option_error(exc: OptionsError, code: str, options: Any, tr: Tr) -> str:
+    """Why a setting of the game ``code`` is refused, in the chat's words (issue #24): the option's
+    name and what it takes («Фишки: от 5 до 30», «Бросающий не платит: вкл или выкл»), or, for an
+    option the game does not have, the ones it has with the /set key to type. Plain text: an alert
+    shows it as it is, a message escapes it once."""
+    found = option_type(options, exc.key)
+    if found is None and exc.key != "players":
+        names = [tr("option-named", label=option_label(code, f.name, tr), key=f.name)
+                 for f in dataclasses.fields(options)]
+        if not names:
+            return tr("option-unknown-none", key=exc.key[:24])
+        return tr("option-unknown", key=exc.key[:24], options=", ".join(names))
+    label = option_label(code, exc.key, tr)
+    if found is not None and found[0] is bool:
+        return tr("option-choice", label=label, values=or_list([tr("option-on"), tr("option-off")], tr))
+    limits = exc.limits or option_limits(options, exc.key)
+    low, high, allowed = limits.get("min"), limits.get("max"), limits.get("allowed") or ()
+    if allowed:  # the values in words, then what /set takes (the words may be several)
+        words = or_list([f"«{tr(f'{code}-option-{exc.key}-{v}')}»" for v in allowed], tr)
+        return "\n".join((tr("option-choice", label=label, values=words),
+                          tr("option-type", key=exc.key, codes=" | ".join(map(str, allowed)))))
+    if low is not None and low == high:  # «Игроки: ровно 2», not «от 2 до 2»
+        return tr("option-exact", label=label, count=low)
+    if low is not None and high is not None:
+        auto = found is not None and found[1]
+        return tr("option-range-auto" if auto else "option-range", label=label, min=low, max=high)
+    return tr("option-bad", label=label)
+
+
+def option_label(code: str, key: str, tr: Tr) -> str:
+    """The option's name in the chat's language: «Фишки» (``<code>-option-<key>``; the player count,
+    checked of every game, is ``option-players``)."""
+    return tr("option-players") if key == "players" else tr(f"{code}-option-{key}")
+
+
+def or_list(items: Sequence[str], tr: Tr) -> str:
+    """«a, b или c»: the choices, the last one joined by the chat's «или»."""
+    if len(items) < 2:
+        return "".join(items)
+    return tr("option-or", first=", ".join(items[:-1]), last=items[-1])
 
 
 def commitment_line(game: GameRow, tr: Tr) -> Markup:

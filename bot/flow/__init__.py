@@ -273,7 +273,7 @@ class GameFlow:
             try:
                 set_option(game.options, args[0].lower()[:24], args[1][:24])
             except OptionsError as exc:
-                return await say(texts.option_error(exc, chat.html), transient=True)
+                return await say(escape(texts.option_error(exc, game.spec.code, game.options, chat.tr)), transient=True)
             reply = await self.lobby.press(chat, game, Seat(-1, user_id, ""), "set", args[0].lower(), args[1],
                                            _already_checked)
             await reply.finish()

@@ -31,7 +31,7 @@ class Dealer:
         try:
             game.options.validate(len(seats))
         except OptionsError as exc:  # e.g. a goal bigger than the pile for this many players
-            return Reply(texts.option_error(exc, tr), alert=True)
+            return Reply(texts.option_error(exc, game.spec.code, game.options, tr), alert=True)
         state, events = engine.new_game(game.options, len(seats), game.row.seed)
         if seating is not None:
             game = game.stored(replace(game.row, seats=seats, host_id=seats[0].user_id))

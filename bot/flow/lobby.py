@@ -181,8 +181,8 @@ class Lobby:
     async def _set(self, press: LobbyPress) -> Reply | Seating:
         try:
             options = set_option(press.game.options, press.key, press.value)
-        except OptionsError:
-            return Reply(press.chat.tr("toast-bad-setting"), alert=True)
+        except OptionsError as exc:  # a stale or forged button: say what the option takes
+            return Reply(texts.option_error(exc, press.game.spec.code, press.game.options, press.chat.tr), alert=True)
         return Seating(_seats(press.game), press.game.row.host_id, options, press.chat.tr("toast-setting-changed"))
 
     async def _cancel(self, press: LobbyPress) -> Reply | Seating:

@@ -20,6 +20,9 @@ action-lions-decline = ❌ Play on
 lions-lobby-sides = 🦁 Lions — player { $lions}, 🏹 hunters — player { $hunters }
 lions-lobby-ai = No opponent? «🤖 Play the bot».
 lions-btn-swap = ⇄ Swap sides
+lions-option-lions_seat = Lions are played by
+lions-option-lions_seat-0 = the first at the table
+lions-option-lions_seat-1 = the second at the table
 
 lions-ev-starter = By lot the { $side ->
         [lions] lions

@@ -20,6 +20,9 @@ action-lions-decline = ❌ Играем дальше
 lions-lobby-sides = 🦁 Львы — игрок { $lions}, 🏹 охотники — игрок { $hunters }
 lions-lobby-ai = Нет соперника? «🤖 Играть с ботом».
 lions-btn-swap = ⇄ Поменять стороны
+lions-option-lions_seat = Львами играет
+lions-option-lions_seat-0 = первый за столом
+lions-option-lions_seat-1 = второй за столом
 
 lions-ev-starter = Жребий: первыми ходят { $side ->
         [lions] львы
