@@ -4,9 +4,9 @@ Formats (all ≤ 64 bytes):
 - ``n:<game code>``                       the picker: open a lobby of that game
 - ``l:<game id>:<command>[:<key>:<value>]`` a lobby button (join, leave, start, cancel, set,
                                             ai: play against the computer, bot/unbot: seat
-                                            or unseat a computer player, timer: the chat's
-                                            turn timer's next choice, ping: the turn
-                                            ping's)
+                                            or unseat a computer player, timer: this
+                                            game's turn timer's next choice, ping: its
+                                            turn ping's)
 - ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
   is stale and changes nothing
 - ``r:<game id>``                         «Ещё раунд» after a finished game

@@ -88,8 +88,8 @@ def option_error(exc: OptionsError, code: str, options: Any, tr: Tr) -> str:
     label = option_label(code, exc.key, tr)
     if found is not None and found[0] is bool:
         return tr("option-choice", label=label, values=or_list([tr("option-on"), tr("option-off")], tr))
-    limits = exc.limits or option_limits(options, exc.key)
-    low, high, allowed = limits.get("min"), limits.get("max"), limits.get("allowed") or ()
+    known = exc if exc.limits else OptionsError(exc.key, "its limits", **option_limits(options, exc.key))
+    low, high, allowed = known.min, known.max, known.allowed
     if allowed:  # the values in words, then what /set takes (the words may be several)
         words = or_list([f"«{tr(f'{code}-option-{exc.key}-{v}')}»" for v in allowed], tr)
         return "\n".join((tr("option-choice", label=label, values=words),
@@ -143,7 +143,7 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
 
 def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None, ping: int | None = None) -> InlineKeyboardMarkup:
     """Join/leave, the game's settings, the computer players (if the game has them: «🤖 Играть с
-    ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise), the chat's turn
+    ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise), the game's turn
     ``timer`` and turn ``ping``, start/cancel."""
     row, engine = game.row, game.spec.engine
     rows = [[
@@ -163,9 +163,9 @@ def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None, ping: int | Non
             bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(row.id, "unbot")))
         if bots:
             rows.append(bots)
-    if timer is not None:  # the chat's turn timer; a press moves it to the next choice
+    if timer is not None:  # the game's turn timer; a press moves it to the next choice
         rows.append([InlineKeyboardButton(tr("btn-timer", minutes=timer), callback_data=cb.lobby(row.id, "timer"))])
-    if ping is not None:  # the chat's turn ping, the same way
+    if ping is not None:  # the game's turn ping, the same way
         rows.append([InlineKeyboardButton(tr("btn-ping", seconds=ping), callback_data=cb.lobby(row.id, "ping"))])
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(row.id, "cancel"))]
     if engine.min_players <= len(row.seats) <= engine.max_players:

@@ -92,7 +92,7 @@ class Moves:
         the next player's deadline, in one transaction; then arm the deadline. ``reseated``: the
         game's seats and host are stored too (a deal against the computer); ``by_person``: a
         person's press made it (the game is not idle)."""
-        deadline = self.timer.deadline(chat, seats_after(game, new_seat), state)
+        deadline = self.timer.deadline(chat, game.row, seats_after(game, new_seat), state)
         # «Ещё раунд» gets its seed now, before any of its rolls; its first table shows the commitment
         next_seed = self.sources.new_seed() if game.spec.engine.outcome(state) else None
         fresh, move = stored_row(game, state, applied, deadline, timeouts, new_seat, next_seed, reseated, by_person)

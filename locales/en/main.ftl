@@ -9,8 +9,9 @@ cmd-set = Lobby setting: /set chips 17
 cmd-help = Help
 
 help-text =
-    🎲 <b>Dice games for the whole group</b>
-    /newgame — pick a game (or by its code: { $games })
+    🎲 <b>Board games for the whole group</b>
+    /newgame — pick a game, or open its lobby at once:
+    { $games }
     /rules — rules of the current game (or <code>/rules spichki</code>)
     /table — show the game's table at the bottom of the chat (the old one goes)
     /stop — stop the game (host or admin)
@@ -23,6 +24,7 @@ help-text =
     /stats — your results in this chat; /top — the leaderboard (<code>/top ludo</code>); /history — recent games
     /verify — check the dice of a finished game (<code>/verify 12</code>, or “🔎 Check the dice” under its result)
     Every move is a button under the table picture.
+help-game = • { $name } — <code>/newgame { $code }</code>
 start-private =
     Hi! I run dice board games right inside a group chat.
     Add me to a group, send /newgame there, everyone taps “Play”, and the host taps “Start”.
