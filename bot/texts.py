@@ -121,9 +121,9 @@ def commitment_line(game: GameRow, tr: Tr) -> Markup:
     return html_words(tr)("fair-commitment", digest=seed_commitment(game.seed))
 
 
-def title(game: Game, tr: Tr, mark: str = "🎲") -> Markup:
-    """The game's name as the head of its messages: «🎲 <b>Людо</b>»."""
-    return Markup("{} <b>{}</b>").format(mark, tr(f"game-{game.spec.code}"))
+def title(game: Game, tr: Tr, mark: str | None = None) -> Markup:
+    """The game's name as the head of its messages, after its mark (or ``mark``): «🎲 <b>Людо</b>»."""
+    return Markup("{} <b>{}</b>").format(mark or game.spec.mark, tr(f"game-{game.spec.code}"))
 
 
 def lobby_caption(game: Game, tr: Tr) -> Markup:
@@ -134,10 +134,17 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
     if game.spec.dice_per_roll:  # a game without dice has nothing to commit to
         lines.append(commitment_line(row, tr))  # above the players: a long list can never cut it off
     lines.append(Markup())
-    lines.append(html("lobby-players", count=len(row.seats), max=engine.max_players))
-    lines.extend(Markup("{}. {}").format(s.seat + 1, s.name) for s in row.seats)
+    seated = game.spec.ui.lobby_seats(game.options, row.names, html)  # a game's own words: its sides
+    if seated is None:
+        lines.append(html("lobby-players", count=len(row.seats), max=engine.max_players))
+        lines.extend(Markup("{}. {}").format(s.seat + 1, s.name) for s in row.seats)
+    else:
+        lines.extend(seated)
     lines.append(Markup())
-    lines.append(html("lobby-hint", min=engine.min_players, max=engine.max_players))
+    if engine.min_players == engine.max_players:  # «нужны 2 игрока», not «от 2 до 2»
+        lines.append(html("lobby-hint-exact", count=engine.min_players))
+    else:
+        lines.append(html("lobby-hint", min=engine.min_players, max=engine.max_players))
     return fit_caption(lines, [], [])
 
 

@@ -49,16 +49,16 @@ async def test_two_members_build_turns_step_by_step(world) -> None:
     tg, runner, users = world
     anya, boris, vera = users["anya"], users["boris"], users["vera"]
     lobby = await open_lobby(runner, tg, anya)
-    assert "🦁 Львы — игрок 1, 🏹 охотники — игрок 2" in lobby.caption
+    assert "🦁 Львы: Аня · 🏹 Охотники: ждём игрока" in lobby.caption.splitlines()
     assert any("Играть с ботом" in label for label, _ in lobby.buttons)
     answer = await runner.press(boris, lobby, "Поменять стороны")
     assert answer["text"] == "Это может только хост (или админ)."
     await runner.press(boris, lobby, "Играю")
     await runner.press(anya, lobby, "Поменять стороны")
-    assert "🦁 Львы — игрок 2, 🏹 охотники — игрок 1" in lobby.caption
+    assert "🦁 Львы: Борис · 🏹 Охотники: Аня" in lobby.caption.splitlines()
     await runner.press(anya, lobby, "Начать")
     table = runner.table()
-    assert table.caption.startswith("🎲 Охота на львов · поле восстановлено по описанию")
+    assert table.caption.startswith("🦁 Охота на львов · поле восстановлено по описанию")
     assert "🦁 Борис: 6/6 · 🏹 Аня: 6/6" in table.caption
     players = {0: anya, 1: boris}
 

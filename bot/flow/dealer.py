@@ -26,6 +26,8 @@ class Dealer:
         seat 0) and turn the lobby message into the table."""
         tr, engine = chat.tr, game.spec.engine
         seats = tuple(seating) if seating is not None else game.seats
+        if engine.min_players == engine.max_players != len(seats):  # «нужны 2 игрока», not «от 2 до 2»
+            return Reply(tr("toast-need-players-exact", count=engine.min_players), alert=True)
         if not engine.min_players <= len(seats) <= engine.max_players:
             return Reply(tr("toast-need-players", min=engine.min_players, max=engine.max_players), alert=True)
         try:

@@ -52,6 +52,8 @@ class GameUI(Protocol):
 
     def lobby_buttons(self, options: Any, seats: int, tr: Tr) -> list[list[Button]]: ...
 
+    def lobby_seats(self, options: Any, names: Sequence[str], tr: Html) -> list[Markup] | None: ...
+
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]: ...
 
     def status_lines(self, state: Any, names: Sequence[str], tr: Html) -> list[Markup]: ...
@@ -107,10 +109,15 @@ class ThrowLog:
 
 
 class UIBase:
-    """What every game's words share: no game is a pub game unless it says so."""
+    """What every game's words share: no game is a pub game unless it says so, and its lobby lists its
+    players by number."""
 
     def is_pub(self, options: Any) -> bool:
         return False
+
+    def lobby_seats(self, options: Any, names: Sequence[str], tr: Html) -> list[Markup] | None:
+        """The lobby's players in the game's own words (the side each seat plays), or None: a numbered list."""
+        return None
 
     def locale_keys(self) -> frozenset[str]:
         return frozenset()

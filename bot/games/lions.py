@@ -50,8 +50,14 @@ class LionsUI(UIBase):
         return tr("lions-variant")
 
     def lobby_lines(self, options: LionsOptions, seats: int, tr: Html) -> list[Markup]:
-        return [tr("lions-lobby-sides", lions=options.lions_seat + 1, hunters=2 - options.lions_seat),
-                tr("lions-lobby-ai")]
+        return [tr("lions-lobby-ai")]
+
+    def lobby_seats(self, options: LionsOptions, names: Sequence[str], tr: Html) -> list[Markup]:
+        """«🦁 Львы: Аня · 🏹 Охотники: Борис»: who plays which side (rule 1), a free seat awaited."""
+        def at(seat: int) -> str | Markup:
+            return names[seat] if seat < len(names) else tr("lions-lobby-free")
+
+        return [tr("lions-lobby-sides", lions=at(options.lions_seat), hunters=at(1 - options.lions_seat))]
 
     def lobby_buttons(self, options: LionsOptions, seats: int, tr: Tr) -> list[list[Button]]:
         return [[Button(tr("lions-btn-swap"), "lions_seat", str(1 - options.lions_seat))]]
@@ -117,7 +123,7 @@ UI = LionsUI()
 
 SPEC = GameSpec(
     engine=ENGINE, ui=UI, render_board=render_lions.render_board, label_keys=render_lions.LABEL_KEYS,
-    dice_per_roll=0, policy=AI, resign=ENGINE.resign_code,
+    dice_per_roll=0, policy=AI, resign=ENGINE.resign_code, mark="🦁",
     # the opponent's whole turn stays in the log while the next one is built step by step
     log_actions=12,
     row_groups={

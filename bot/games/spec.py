@@ -52,6 +52,7 @@ class GameSpec(Generic[S, Opt]):
     variants: tuple[Variant, ...] = (Variant(),)
     random_skips: frozenset[str] = frozenset()  # action kinds random play leaves out (they would end it at once)
     locale_files: Mapping[str, Path] = field(default_factory=dict)  # lang → .ftl of a game outside locales/
+    mark: str = "🎲"  # the sign before the game's name at the head of its lobby and table («🦁 Охота на львов»)
 
     @property
     def code(self) -> str:

@@ -17,7 +17,8 @@ action-lions-resign = 🏳 Resign
 action-lions-accept = ✅ Accept the draw
 action-lions-decline = ❌ Play on
 
-lions-lobby-sides = 🦁 Lions — player { $lions}, 🏹 hunters — player { $hunters }
+lions-lobby-sides = 🦁 Lions: { $lions } · 🏹 Hunters: { $hunters }
+lions-lobby-free = waiting for a player
 lions-lobby-ai = No opponent? «🤖 Play the bot».
 lions-btn-swap = ⇄ Swap sides
 lions-option-lions_seat = Lions are played by

@@ -60,6 +60,10 @@ option-players = Players
 lobby-host = Host: { $name }
 lobby-players = Players ({ $count }/{ $max }):
 lobby-hint = Tap “Play” to take a seat. The host starts when there are { $min } to { $max } players.
+lobby-hint-exact = Tap “Play” to take a seat: { $count ->
+        [one] { $count } player is needed
+       *[other] { $count } players are needed
+    }.
 lobby-cancelled = Lobby closed.
 lobby-expired = 💤 Lobby closed: nobody touched it for 15 minutes. A new one: /newgame
 
@@ -96,6 +100,10 @@ toast-host-only = Only the host (or an admin) can do this.
 toast-setting-changed = Setting changed.
 toast-cancelled = Lobby closed.
 toast-need-players = { $min } to { $max } players are needed.
+toast-need-players-exact = { $count ->
+        [one] { $count } player is needed.
+       *[other] { $count } players are needed.
+    }
 toast-stale = This button is out of date.
 toast-started = Here we go!
 toast-game-over = This game is over.

@@ -17,7 +17,8 @@ action-lions-resign = 🏳 Сдаться
 action-lions-accept = ✅ Принять ничью
 action-lions-decline = ❌ Играем дальше
 
-lions-lobby-sides = 🦁 Львы — игрок { $lions}, 🏹 охотники — игрок { $hunters }
+lions-lobby-sides = 🦁 Львы: { $lions } · 🏹 Охотники: { $hunters }
+lions-lobby-free = ждём игрока
 lions-lobby-ai = Нет соперника? «🤖 Играть с ботом».
 lions-btn-swap = ⇄ Поменять стороны
 lions-option-lions_seat = Львами играет

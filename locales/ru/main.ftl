@@ -60,6 +60,11 @@ option-players = Игроки
 lobby-host = Хост: { $name }
 lobby-players = Игроки ({ $count }/{ $max }):
 lobby-hint = Жмите «Играю», чтобы сесть за стол. Хост начинает, когда игроков от { $min } до { $max }.
+lobby-hint-exact = Жмите «Играю», чтобы сесть за стол: { $count ->
+        [one] нужен { $count } игрок
+        [few] нужны { $count } игрока
+       *[many] нужно { $count } игроков
+    }.
 lobby-cancelled = Лобби закрыто.
 lobby-expired = 💤 Лобби закрыто: 15 минут никто его не трогал. Новое: /newgame
 
@@ -98,6 +103,11 @@ toast-host-only = Это может только хост (или админ).
 toast-setting-changed = Настройка изменена.
 toast-cancelled = Лобби закрыто.
 toast-need-players = Нужно от { $min } до { $max } игроков.
+toast-need-players-exact = { $count ->
+        [one] Нужен { $count } игрок.
+        [few] Нужны { $count } игрока.
+       *[many] Нужно { $count } игроков.
+    }
 toast-stale = Кнопка устарела.
 toast-started = Поехали!
 toast-game-over = Эта игра уже закончена.
