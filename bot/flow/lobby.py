@@ -91,7 +91,8 @@ class Lobby:
         """Post the lobby's message (its title card, players and buttons) and remember it."""
         tr, code, table = chat.tr, game.spec.code, TableSettings.of(chat.settings, game.row.options)
         keyboard = texts.lobby_keyboard(game, tr, table.turn_timer, table.ping)
-        message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline")),
+        message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline"),
+                                                           game.spec.cover_art),
                                                  texts.lobby_caption(game, tr), keyboard, game.row.thread_id)
         await self.store.set_message_id(game.id, message.message_id)
 

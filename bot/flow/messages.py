@@ -18,7 +18,7 @@ from telegram.error import BadRequest, TelegramError
 from bot.drawing import Drawing
 from bot.outbox import Outbox
 from bot.store import GameRow
-from render.cover import render_cover
+from render.cover import CoverArt, render_cover
 
 log = logging.getLogger(__name__)
 Refused = Callable[[int, TelegramError, int], bool]  # (chat id, error, topic) → whether it was about all of it
@@ -35,7 +35,7 @@ class Messages:
     def __init__(self, bot: Bot, outbox: Outbox, drawing: Drawing) -> None:
         self.bot, self.outbox, self.drawing = bot, outbox, drawing
         self.on_refused: Refused = lambda chat_id, exc, thread: False
-        self.cover_ids: dict[tuple[str, str], str] = {}  # title card → Telegram's file id of its upload
+        self.cover_ids: dict[tuple[str, str, CoverArt], str] = {}  # title card → Telegram's file id of its upload
         self._drawing_cover = asyncio.Lock()
 
     def refused(self, chat_id: int, exc: TelegramError, thread: int = 0) -> bool:
@@ -117,10 +117,10 @@ class Messages:
                 log.warning("chat %s: text edit failed: %s", chat_id, exc.message)
                 self.refused(chat_id, exc)
 
-    async def post_cover(self, chat_id: int, title: tuple[str, str], caption: Markup,
+    async def post_cover(self, chat_id: int, title: tuple[str, str, CoverArt], caption: Markup,
                          keyboard: InlineKeyboardMarkup, thread: int = 0) -> Message:
-        """Post a lobby's title card (into the forum topic ``thread``): uploaded once, then sent again
-        by Telegram's file id."""
+        """Post a lobby's title card (its name, line and the game's picture; into the forum topic
+        ``thread``): uploaded once, then sent again by Telegram's file id."""
         file_id = self.cover_ids.get(title)
         if file_id is not None:
             try:
