@@ -228,6 +228,21 @@ def table_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup([*markup.inline_keyboard, [kick]])
 
 
+def confirm_keyboard(game: Game, tr: Tr, code: str, kind: str) -> InlineKeyboardMarkup | None:
+    """The table's keyboard with the row of action ``code`` (of ``kind``) asking first (lions.md: one stray
+    tap must not lose the game): «Да, сдаюсь» / «Отмена» in its place, both for this version only, so
+    any move (or a timeout) leaves them stale."""
+    markup, state = table_keyboard(game, tr), game.state
+    if markup is None or state is None:
+        return markup
+    asked = cb.move(game.id, state.version, code)
+    question = [InlineKeyboardButton(tr(f"confirm-{game.spec.code}-{kind}"),
+                                     callback_data=cb.confirm(game.id, state.version, code)),
+                InlineKeyboardButton(tr("btn-confirm-cancel"), callback_data=cb.unconfirm(game.id, state.version))]
+    return InlineKeyboardMarkup([question if any(b.callback_data == asked for b in row) else list(row)
+                                 for row in markup.inline_keyboard])
+
+
 def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
     state, code = game.state, game.spec.code
     assert state is not None, "a table is a dealt game's"

@@ -156,8 +156,8 @@ class GameFlow:
             return Reply(chat.tr("toast-stale"))
         if data.kind == "l":
             return await self.lobby.press(chat, game, user, data.command, data.key, data.value, is_admin)
-        if data.kind == "g":
-            return await self.moves.act(chat, game, user.user_id, data.version, data.code)
+        if data.kind in ("g", "y", "u"):  # a move, or the question a move asks first
+            return await self.moves.press(chat, game, user.user_id, data)
         if data.kind == "r":
             return await self.dealer.rematch(chat, game, user.user_id)
         if data.kind == "k":

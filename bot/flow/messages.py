@@ -100,6 +100,20 @@ class Messages:
                 log.warning("game %s: caption edit failed: %s", game.id, exc.message)
                 self.refused(game.chat_id, exc)
 
+    async def edit_keyboard(self, game: GameRow, keyboard: InlineKeyboardMarkup | None) -> None:
+        """Change only the table message's buttons (a question asked on the table), now or once the chat
+        has room; coalesced apart from its caption edits, which it must never replace."""
+        if game.message_id is not None:
+            await self.outbox.edit(game.chat_id, ("keyboard", game.id), lambda: self._keyboard_now(game, keyboard))
+
+    async def _keyboard_now(self, game: GameRow, keyboard: InlineKeyboardMarkup | None) -> None:
+        try:
+            await self.bot.edit_message_reply_markup(game.chat_id, game.message_id, reply_markup=keyboard)
+        except TelegramError as exc:
+            if not not_modified(exc):
+                log.warning("game %s: keyboard edit failed: %s", game.id, exc.message)
+                self.refused(game.chat_id, exc)
+
     async def edit_text(self, chat_id: int, message_id: int, text: Markup,
                         keyboard: InlineKeyboardMarkup | None) -> None:
         """Edit a text message of the bot (the /settings message), now or once the chat has room

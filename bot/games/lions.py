@@ -45,7 +45,8 @@ class LionsUI(UIBase):
         actions = ("pick", "step", "done", "undo", "pass", "offer", "resign", "accept", "decline")
         return frozenset({*(f"action-lions-{kind}" for kind in actions),
                           *(f"lions-ev-{kind}" for kind in ("draw-offered", "draw-declined", "draw-agreed", "resign")),
-                          *(f"lions-result-{end}" for end in ("all-taken", "resign", "draw-agreed", "draw-quiet"))})
+                          *(f"lions-result-{end}" for end in ("all-taken", "resign", "draw-agreed", "draw-quiet")),
+                          "confirm-lions-resign", "confirm-lions-offer"})
 
     def variant(self, options: LionsOptions, tr: Tr) -> str:
         return tr("lions-variant")
@@ -126,6 +127,7 @@ SPEC = GameSpec(
     cover_art=covers.lions_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_lions.render_board, label_keys=render_lions.LABEL_KEYS,
     dice_per_roll=0, policy=AI, resign=ENGINE.resign_code, mark="🦁",
+    confirm=frozenset({"resign", "offer"}),  # rule 9 with lions.md: one stray tap must not lose or offer
     # the opponent's whole turn stays in the log while the next one is built step by step
     log_actions=12,
     row_groups={

@@ -14,6 +14,8 @@ action-lions-undo = ↩️ Undo step
 action-lions-pass = ⏭ Pass (no moves)
 action-lions-offer = 🤝 Offer a draw
 action-lions-resign = 🏳 Resign
+confirm-lions-resign = 🏳 Yes, I resign
+confirm-lions-offer = 🤝 Yes, offer a draw
 action-lions-accept = ✅ Accept the draw
 action-lions-decline = ❌ Play on
 

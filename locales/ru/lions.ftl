@@ -14,6 +14,8 @@ action-lions-undo = ↩️ Отменить шаг
 action-lions-pass = ⏭ Пас (ходов нет)
 action-lions-offer = 🤝 Предложить ничью
 action-lions-resign = 🏳 Сдаться
+confirm-lions-resign = 🏳 Да, сдаюсь
+confirm-lions-offer = 🤝 Да, предложить ничью
 action-lions-accept = ✅ Принять ничью
 action-lions-decline = ❌ Играем дальше
 
