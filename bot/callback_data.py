@@ -4,11 +4,14 @@ Formats (all ≤ 64 bytes):
 - ``n:<game code>``                       the picker: open a lobby of that game
 - ``l:<game id>:<command>[:<key>:<value>]`` a lobby button (join, leave, start, cancel, set,
                                             ai: play against the computer, bot/unbot: seat
-                                            or unseat a computer player, timer: the chat's
-                                            turn timer's next choice, ping: the turn
-                                            ping's)
+                                            or unseat a computer player, timer: this
+                                            game's turn timer's next choice, ping: its
+                                            turn ping's)
 - ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
   is stale and changes nothing
+- ``y:<game id>:<version>:<action code>`` the second press of an action that asks first
+                                            («Да, сдаюсь»): the move, if still current
+- ``u:<game id>:<version>``               «Отмена» of such a question: the table's keyboard again
 - ``r:<game id>``                         «Ещё раунд» after a finished game
 - ``k:<game id>:<version>``               «⏭ Пропустить игрока»
 - ``v:<game id>``                         «🔎 Проверить кости» under a finished game's result: post
@@ -32,6 +35,8 @@ _PATTERNS = {
     "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot|timer|ping)"
                     rf"(?::(?P<key>{_SETTING}):(?P<value>{_SETTING}))?"),
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
+    "y": re.compile(rf"y:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
+    "u": re.compile(r"u:(?P<gid>[0-9a-z]{1,10}):(?P<ver>[0-9]{1,7})"),
     "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),
     "k": re.compile(r"k:(?P<gid>[0-9a-z]{1,10}):(?P<ver>[0-9]{1,7})"),
     "v": re.compile(r"v:(?P<gid>[0-9a-z]{1,10})"),
@@ -73,6 +78,16 @@ def lobby(game_id: int, command: str, key: str = "", value: str = "") -> str:
 
 def move(game_id: int, version: int, code: str) -> str:
     return _checked(f"g:{to_base36(game_id)}:{version}:{code}")
+
+
+def confirm(game_id: int, version: int, code: str) -> str:
+    """«Да, сдаюсь»: the action ``code`` at ``version``, confirmed by its second press."""
+    return _checked(f"y:{to_base36(game_id)}:{version}:{code}")
+
+
+def unconfirm(game_id: int, version: int) -> str:
+    """«Отмена»: the question at ``version`` withdrawn, the table's keyboard back."""
+    return _checked(f"u:{to_base36(game_id)}:{version}")
 
 
 def kick(game_id: int, version: int) -> str:

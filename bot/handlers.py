@@ -168,10 +168,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 def help_text(cmd: Command) -> Markup:
-    """/help, naming every game the bot offers by its code («/newgame sosedi», «ludo», …)."""
-    codes = [Markup("<code>/newgame {}</code>").format(code) if i == 0 else Markup("<code>{}</code>").format(code)
-             for i, code in enumerate(cmd.flow.games)]
-    return cmd.html("help-text", games=Markup(", ").join(codes))
+    """/help, naming every game the bot offers, a line each: its name and the command that opens it."""
+    games = [cmd.html("help-game", name=cmd.tr(f"game-{code}"), code=code) for code in cmd.flow.games]
+    return cmd.html("help-text", games=Markup("\n").join(games))
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

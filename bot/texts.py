@@ -6,22 +6,22 @@ escaped once on the way in (``html_words``), and what is already markup stays as
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
-from bot.games.common import GameUI, Tr, html_words
+from bot.games.common import GameUI, Tr, html_words, option_limits, option_type
 from bot.store import GameRow
 from engines.base import Event, OptionsError, Outcome, seed_commitment
 
 if TYPE_CHECKING:
     from bot.flow.context import Game
 
-W = TypeVar("W", bound=str)  # plain words, or HTML ones (Markup)
 CAPTION_LIMIT = 1024
 RESULT_TALLY_LINES = 10  # payers listed under a pub result (the whole tally is /tally)
 TALLY_LINES = 60  # payers /tally lists: 60 lines of 32-character names fit one message
@@ -73,11 +73,46 @@ def fit_caption(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Ma
             return escape(_cut(Markup(_TAG.sub("", text)).unescape(), CAPTION_LIMIT - 1)) + "…"
 
 
-def option_error(exc: OptionsError, words: Callable[..., W]) -> W:
-    """Why a setting is refused, with the allowed limits («Допустимо: min=5, max=16»), in ``words``:
-    the chat's HTML words for a message, its plain ones for an alert."""
-    limits = ", ".join(f"{k}={v}" for k, v in exc.limits.items())
-    return words("set-bad", key=exc.key[:24], limits=limits)
+def option_error(exc: OptionsError, code: str, options: Any, tr: Tr) -> str:
+    """Why a setting of the game ``code`` is refused, in the chat's words (issue #24): the option's
+    name and what it takes («Фишки: от 5 до 30», «Бросающий не платит: вкл или выкл»), or, for an
+    option the game does not have, the ones it has with the /set key to type. Plain text: an alert
+    shows it as it is, a message escapes it once."""
+    found = option_type(options, exc.key)
+    if found is None and exc.key != "players":
+        names = [tr("option-named", label=option_label(code, f.name, tr), key=f.name)
+                 for f in dataclasses.fields(options)]
+        if not names:
+            return tr("option-unknown-none", key=exc.key[:24])
+        return tr("option-unknown", key=exc.key[:24], options=", ".join(names))
+    label = option_label(code, exc.key, tr)
+    if found is not None and found[0] is bool:
+        return tr("option-choice", label=label, values=or_list([tr("option-on"), tr("option-off")], tr))
+    known = exc if exc.limits else OptionsError(exc.key, "its limits", **option_limits(options, exc.key))
+    low, high, allowed = known.min, known.max, known.allowed
+    if allowed:  # the values in words, then what /set takes (the words may be several)
+        words = or_list([f"«{tr(f'{code}-option-{exc.key}-{v}')}»" for v in allowed], tr)
+        return "\n".join((tr("option-choice", label=label, values=words),
+                          tr("option-type", key=exc.key, codes=" | ".join(map(str, allowed)))))
+    if low is not None and low == high:  # «Игроки: ровно 2», not «от 2 до 2»
+        return tr("option-exact", label=label, count=low)
+    if low is not None and high is not None:
+        auto = found is not None and found[1]
+        return tr("option-range-auto" if auto else "option-range", label=label, min=low, max=high)
+    return tr("option-bad", label=label)
+
+
+def option_label(code: str, key: str, tr: Tr) -> str:
+    """The option's name in the chat's language: «Фишки» (``<code>-option-<key>``; the player count,
+    checked of every game, is ``option-players``)."""
+    return tr("option-players") if key == "players" else tr(f"{code}-option-{key}")
+
+
+def or_list(items: Sequence[str], tr: Tr) -> str:
+    """«a, b или c»: the choices, the last one joined by the chat's «или»."""
+    if len(items) < 2:
+        return "".join(items)
+    return tr("option-or", first=", ".join(items[:-1]), last=items[-1])
 
 
 def commitment_line(game: GameRow, tr: Tr) -> Markup:
@@ -86,9 +121,9 @@ def commitment_line(game: GameRow, tr: Tr) -> Markup:
     return html_words(tr)("fair-commitment", digest=seed_commitment(game.seed))
 
 
-def title(game: Game, tr: Tr, mark: str = "🎲") -> Markup:
-    """The game's name as the head of its messages: «🎲 <b>Людо</b>»."""
-    return Markup("{} <b>{}</b>").format(mark, tr(f"game-{game.spec.code}"))
+def title(game: Game, tr: Tr, mark: str | None = None) -> Markup:
+    """The game's name as the head of its messages, after its mark (or ``mark``): «🎲 <b>Людо</b>»."""
+    return Markup("{} <b>{}</b>").format(mark or game.spec.mark, tr(f"game-{game.spec.code}"))
 
 
 def lobby_caption(game: Game, tr: Tr) -> Markup:
@@ -99,16 +134,23 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
     if game.spec.dice_per_roll:  # a game without dice has nothing to commit to
         lines.append(commitment_line(row, tr))  # above the players: a long list can never cut it off
     lines.append(Markup())
-    lines.append(html("lobby-players", count=len(row.seats), max=engine.max_players))
-    lines.extend(Markup("{}. {}").format(s.seat + 1, s.name) for s in row.seats)
+    seated = game.spec.ui.lobby_seats(game.options, row.names, html)  # a game's own words: its sides
+    if seated is None:
+        lines.append(html("lobby-players", count=len(row.seats), max=engine.max_players))
+        lines.extend(Markup("{}. {}").format(s.seat + 1, s.name) for s in row.seats)
+    else:
+        lines.extend(seated)
     lines.append(Markup())
-    lines.append(html("lobby-hint", min=engine.min_players, max=engine.max_players))
+    if engine.min_players == engine.max_players:  # «нужны 2 игрока», not «от 2 до 2»
+        lines.append(html("lobby-hint-exact", count=engine.min_players))
+    else:
+        lines.append(html("lobby-hint", min=engine.min_players, max=engine.max_players))
     return fit_caption(lines, [], [])
 
 
 def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None, ping: int | None = None) -> InlineKeyboardMarkup:
     """Join/leave, the game's settings, the computer players (if the game has them: «🤖 Играть с
-    ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise), the chat's turn
+    ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise), the game's turn
     ``timer`` and turn ``ping``, start/cancel."""
     row, engine = game.row, game.spec.engine
     rows = [[
@@ -128,9 +170,9 @@ def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None, ping: int | Non
             bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(row.id, "unbot")))
         if bots:
             rows.append(bots)
-    if timer is not None:  # the chat's turn timer; a press moves it to the next choice
+    if timer is not None:  # the game's turn timer; a press moves it to the next choice
         rows.append([InlineKeyboardButton(tr("btn-timer", minutes=timer), callback_data=cb.lobby(row.id, "timer"))])
-    if ping is not None:  # the chat's turn ping, the same way
+    if ping is not None:  # the game's turn ping, the same way
         rows.append([InlineKeyboardButton(tr("btn-ping", seconds=ping), callback_data=cb.lobby(row.id, "ping"))])
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(row.id, "cancel"))]
     if engine.min_players <= len(row.seats) <= engine.max_players:
@@ -184,6 +226,21 @@ def table_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
     # the player to move has let the timer run out before: the host may skip them for good
     kick = InlineKeyboardButton(tr("btn-kick"), callback_data=cb.kick(game.id, state.version))
     return InlineKeyboardMarkup([*markup.inline_keyboard, [kick]])
+
+
+def confirm_keyboard(game: Game, tr: Tr, code: str, kind: str) -> InlineKeyboardMarkup | None:
+    """The table's keyboard with the row of action ``code`` (of ``kind``) asking first (lions.md: one stray
+    tap must not lose the game): «Да, сдаюсь» / «Отмена» in its place, both for this version only, so
+    any move (or a timeout) leaves them stale."""
+    markup, state = table_keyboard(game, tr), game.state
+    if markup is None or state is None:
+        return markup
+    asked = cb.move(game.id, state.version, code)
+    question = [InlineKeyboardButton(tr(f"confirm-{game.spec.code}-{kind}"),
+                                     callback_data=cb.confirm(game.id, state.version, code)),
+                InlineKeyboardButton(tr("btn-confirm-cancel"), callback_data=cb.unconfirm(game.id, state.version))]
+    return InlineKeyboardMarkup([question if any(b.callback_data == asked for b in row) else list(row)
+                                 for row in markup.inline_keyboard])
 
 
 def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:

@@ -100,12 +100,29 @@ OptionLimit = int | tuple[int, ...] | tuple[str, ...]
 
 
 class OptionsError(EngineError, ValueError):
-    """An option value is out of range; ``key`` names the option, ``limits`` the limits."""
+    """An option value is out of range; ``key`` names the option, ``limits`` the limits as data
+    (``min`` and ``max``, or ``allowed``): the bot puts them into words, an engine has none."""
 
     def __init__(self, key: str, message: str, **limits: OptionLimit) -> None:
         super().__init__(f"{key}: {message}")
         self.key = key
         self.limits = limits
+
+    @property
+    def min(self) -> int | None:
+        low = self.limits.get("min")
+        return low if isinstance(low, int) else None
+
+    @property
+    def max(self) -> int | None:
+        high = self.limits.get("max")
+        return high if isinstance(high, int) else None
+
+    @property
+    def allowed(self) -> tuple[int | str, ...]:
+        """The values the option takes, if it names them (empty for a range or a yes/no option)."""
+        values = self.limits.get("allowed")
+        return tuple(values) if isinstance(values, tuple) else ()
 
 
 class ReplayMismatchError(EngineError):

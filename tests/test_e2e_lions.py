@@ -49,16 +49,16 @@ async def test_two_members_build_turns_step_by_step(world) -> None:
     tg, runner, users = world
     anya, boris, vera = users["anya"], users["boris"], users["vera"]
     lobby = await open_lobby(runner, tg, anya)
-    assert "🦁 Львы — игрок 1, 🏹 охотники — игрок 2" in lobby.caption
+    assert "🦁 Львы: Аня · 🏹 Охотники: ждём игрока" in lobby.caption.splitlines()
     assert any("Играть с ботом" in label for label, _ in lobby.buttons)
     answer = await runner.press(boris, lobby, "Поменять стороны")
     assert answer["text"] == "Это может только хост (или админ)."
     await runner.press(boris, lobby, "Играю")
     await runner.press(anya, lobby, "Поменять стороны")
-    assert "🦁 Львы — игрок 2, 🏹 охотники — игрок 1" in lobby.caption
+    assert "🦁 Львы: Борис · 🏹 Охотники: Аня" in lobby.caption.splitlines()
     await runner.press(anya, lobby, "Начать")
     table = runner.table()
-    assert table.caption.startswith("🎲 Охота на львов · поле восстановлено по описанию")
+    assert table.caption.startswith("🦁 Охота на львов · поле восстановлено по описанию")
     assert "🦁 Борис: 6/6 · 🏹 Аня: 6/6" in table.caption
     players = {0: anya, 1: boris}
 
@@ -92,7 +92,8 @@ async def test_two_members_build_turns_step_by_step(world) -> None:
     # a draw offer, declined; the offerer goes on and cannot offer again this turn
     state = await checked_state(runner, table)
     offerer, answerer = players[state.turn], players[1 - state.turn]
-    await press_code(runner, offerer, table, "o")
+    await press_code(runner, offerer, table, "o")  # it asks first (lions.md), then offers
+    await runner.press(offerer, table, "🤝 Да, предложить ничью")
     assert "предлагает ничью" in table.caption
     answer = await runner.press_data(offerer, table, table.button("Принять ничью"))
     assert answer["text"].startswith("Сейчас ходит")
@@ -101,7 +102,9 @@ async def test_two_members_build_turns_step_by_step(world) -> None:
     state = await checked_state(runner, table)
     assert state.current_player == state.turn and "o" not in codes(table)
 
-    await press_code(runner, offerer, table, "x")
+    await press_code(runner, offerer, table, "x")  # «Сдаться» asks first: one stray tap must not lose
+    assert "🏳 Да, сдаюсь" in [label for label, _ in table.buttons]
+    await runner.press(offerer, table, "🏳 Да, сдаюсь")
     assert table.buttons == []
     result = tg.last_bot_message(CHAT_ID)
     winner = "Аня" if offerer is boris else "Борис"

@@ -211,10 +211,11 @@ async def test_lobby_settings_and_set_command(world) -> None:
     await runner.say(users["anya"], "/set chips 17")
     assert "Фишек у каждого: 17" in lobby.caption
     await runner.say(users["anya"], "/set chips 99")
-    assert "Допустимо: min=5, max=30" in tg.last_bot_message(CHAT_ID).text
+    assert tg.last_bot_message(CHAT_ID).text == "Фишки: от 5 до 30"
     assert "Фишек у каждого: 17" in lobby.caption
     await runner.say(users["anya"], "/set colour red")
-    assert "Нельзя так настроить" in tg.last_bot_message(CHAT_ID).text
+    assert tg.last_bot_message(CHAT_ID).text.startswith("Такой настройки нет: «colour». Настройки этой игры: "
+                                                        "Вариант — mode, Фишки — chips")
     await runner.press(users["anya"], lobby, "Бросающий не платит")
     assert "Бросающий за свои числа не платит" in lobby.caption
     await runner.press(users["anya"], lobby, "Вариант →")
@@ -224,7 +225,7 @@ async def test_lobby_settings_and_set_command(world) -> None:
     assert "В башне: 20 подставок" in lobby.caption
     # a press with forged settings data changes nothing
     answer = await runner.press_data(users["anya"], lobby, f"l:{lobby.button('Играю').split(':')[1]}:set:tower:99")
-    assert answer["text"] == "Такое значение недопустимо."
+    assert answer["text"] == "Башня: от 5 до 60 или «авто»"
     assert "В башне: 20 подставок" in lobby.caption
     await runner.press(users["vera"], lobby, "Выйти")
     assert "Игроки (2/6)" in lobby.caption

@@ -140,12 +140,12 @@ async def test_goal_bigger_than_the_pile_is_refused_with_a_reason(world) -> None
     assert "Играем до 20 спичек" in lobby.caption
     assert "⚠️ При 2 игроках в куче всего 16" in lobby.caption
     answer = await runner.press(users["anya"], lobby, "Начать")
-    assert answer["show_alert"] is True and answer["text"] == "Нельзя так настроить «goal». Допустимо: min=5, max=16"
+    assert answer["show_alert"] is True and answer["text"] == "До победы: от 5 до 16"
     assert "Игроки (2/8)" in lobby.caption  # still the lobby
     await runner.press(users["vera"], lobby, "Играю")  # a third player makes the pile 24
     assert "⚠️" not in lobby.caption
     await runner.say(users["anya"], "/set double_hit 3")
-    assert "Допустимо: allowed=(1, 2)" in tg.last_bot_message(CHAT_ID).text
+    assert tg.last_bot_message(CHAT_ID).text.startswith("Дубль числа цели: «+1 спичка» или «+2 спички»")
     await runner.press(users["anya"], lobby, "Начать")
     table = runner.table()
     assert "до 20 спичек" in table.caption and "в куче 24 · играем до 20" in table.caption

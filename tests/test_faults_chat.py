@@ -139,7 +139,8 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game_language_setting
         await runner.say(users["anya"], "/newgame sosedi")
         lobby = runner.table()
         await runner.press(users["boris"], lobby, "Play")
-        await runner.press(users["anya"], lobby, "⏱")  # the chat's turn timer: 3 → 10 minutes
+        await runner.press(users["anya"], lobby, "⏱")  # this game's turn timer: 3 → 10 minutes
+        await store.set_chat_setting(GROUP_ID, "ping", 60)  # a chat default, as /settings stores it
         runner.write_db(  # as finished pub games leave it
             "INSERT INTO pub_tally(chat_id, user_id, name, rounds) VALUES (?, ?, ?, ?)",
             (GROUP_ID, users["boris"].id, "Борис", 2))
@@ -158,7 +159,8 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game_language_setting
         assert game.chat_id == supergroup.id and game.message_id == fresh.message_id
         assert await store.active_game(GROUP_ID) is None
         assert (await store.chat(supergroup.id)).locale == "en"
-        assert (await store.chat(supergroup.id)).settings.get("turn_timer") == 10
+        assert (await store.chat(supergroup.id)).settings.get("ping") == 60
+        assert game.options["table"] == {"turn_timer": 10}
         assert await store.pub_tally(supergroup.id) == [("Борис", 2)] and await store.pub_tally(GROUP_ID) == []
 
         answer = await runner.press(mover_of(users, fresh), fresh, "🎲")  # play goes on there

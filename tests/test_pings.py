@@ -137,7 +137,7 @@ async def test_a_person_who_leaves_has_their_ping_deleted_and_the_computer_is_ne
     assert turn.seat == (await flow_of(runner).store.game(game_id_of(table))).seat_of(stayer.id)
 
 
-async def test_the_lobby_turns_pings_off_for_the_chat(world) -> None:
+async def test_the_lobby_turns_pings_off_for_its_game_only(world) -> None:
     (_, runner, users), alarms = world
     await runner.say(users["anya"], "/newgame ludo")
     lobby = runner.table()
@@ -147,7 +147,7 @@ async def test_the_lobby_turns_pings_off_for_the_chat(world) -> None:
     await runner.press(users["boris"], lobby, "Играю")
     await runner.press(users["anya"], lobby, "Начать")
     assert alarms.when(ping_key(lobby)) is None
-    assert (await flow_of(runner).chat(runner.chat_id)).settings.ping == 0
+    assert (await flow_of(runner).chat(runner.chat_id)).settings.ping == DEFAULT_PING  # the chat's stays
 
 
 async def test_only_the_host_may_change_the_ping(world) -> None:

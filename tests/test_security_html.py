@@ -50,11 +50,11 @@ async def test_user_text_in_commands_is_escaped_or_not_echoed(tmp_path: Path) ->
         lobby = runner.table()
         caption, edits = lobby.caption, lobby.edit_count
         for text, expected in (
-                ("/set <b>chips</b> 5", "Нельзя так настроить «<b>chips</b>». Допустимо: allowed="),  # echoed, escaped
-                ("/set a&amp;b<i> 1", "Нельзя так настроить «a&amp;b<i>». Допустимо: allowed="),
-                ("/set chips <b>5</b>", "Нельзя так настроить «chips». Допустимо:"),  # the value is not echoed
-                ("/set mode <i>reverse</i>", "Нельзя так настроить «mode». Допустимо: allowed=('classic',"),
-                ("/set tower <tg-spoiler>", "Нельзя так настроить «tower». Допустимо:"),
+                ("/set <b>chips</b> 5", "Такой настройки нет: «<b>chips</b>». Настройки этой игры:"),  # echoed, escaped
+                ("/set a&amp;b<i> 1", "Такой настройки нет: «a&amp;b<i>». Настройки этой игры:"),
+                ("/set chips <b>5</b>", "Фишки: от 5 до 30"),  # the value is not echoed
+                ("/set mode <i>reverse</i>", "Вариант: «классика», «наоборот» или «Башня»"),
+                ("/set tower <tg-spoiler>", "Башня: от 5 до 60 или «авто»"),
                 ('/set <a href="x">k</a> 1', "Использование: /set <настройка> <значение>, например /set chips 17")):
             before = len(tg.bot_messages(CHAT_ID))
             await runner.say(anya, text)

@@ -259,7 +259,8 @@ async def bot_unseated(cast: Cast, table: StoredMessage, before: GameRow, outcom
 
 
 async def timer_moved(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:
-    now = (await cast.flow.store.chat(CHAT_ID)).settings["turn_timer"]  # stored: it was never set before
+    now = (await stored(cast, before.id)).options["table"]["turn_timer"]  # the lobby's own, stored with it
+    assert "turn_timer" not in (await cast.flow.store.chat(CHAT_ID)).settings  # not the chat's (issue #24)
     assert outcome.text == TIMER_TOASTS[now]
     label = f"⏱ Таймер хода: {now} мин" if now else "⏱ Таймер хода: выкл."
     assert any(text == label for text, _ in table.buttons)

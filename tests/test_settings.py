@@ -149,17 +149,17 @@ async def test_a_new_lobby_starts_from_the_chat_default_and_a_stale_value_falls_
         assert default_options(GAMES[code], settings, CHAT_ID) == GAMES[code].engine.options_from_json(None)
 
 
-async def test_the_timer_is_the_one_the_lobby_button_cycles(world) -> None:
+async def test_a_new_lobby_starts_from_the_chats_timer_and_changes_only_its_own(world) -> None:
     _, runner, users = world
     message = await open_settings(runner, users["anya"])
     await runner.press(users["anya"], message, "⏱ Таймер хода → 10 мин")
     await runner.say(users["anya"], "/newgame ludo")
     lobby = runner.table()
     assert "⏱ Таймер хода: 10 мин" in [label for label, _ in lobby.buttons]
-    await runner.press(users["anya"], lobby, "⏱ Таймер хода")  # the lobby moves it on: 10 → off
+    await runner.press(users["anya"], lobby, "⏱ Таймер хода")  # this lobby's: 10 → off (issue #24)
+    assert "⏱ Таймер хода: выкл." in [label for label, _ in lobby.buttons]
     again = await open_settings(runner, users["anya"])
-    assert again.text is not None and "⏱ Таймер хода: выкл." in again.text.splitlines()
-    assert "⏱ Таймер хода → 1 мин" in [label for label, _ in again.buttons]
+    assert again.text is not None and "⏱ Таймер хода: 10 мин" in again.text.splitlines()
 
 
 async def test_the_language_switch_speaks_the_new_language(world) -> None:

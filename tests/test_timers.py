@@ -75,7 +75,7 @@ async def boris_times_out_three_times(runner: BotRunner, table: StoredMessage,
             await anya_turn()
 
 
-async def test_the_lobby_cycles_the_chat_timer_and_only_the_host_may(world) -> None:
+async def test_the_lobby_cycles_its_timer_and_only_the_host_may(world) -> None:
     _, runner, users = world
     await runner.say(users["anya"], "/newgame sosedi")
     lobby = runner.table()

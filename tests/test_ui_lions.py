@@ -142,10 +142,10 @@ def test_results(tr) -> None:
 
 def test_lobby_sides_and_swap(tr) -> None:
     options = LionsOptions()
-    assert UI.lobby_lines(options, 1, tr)[0] == "🦁 Львы — игрок 1, 🏹 охотники — игрок 2"
+    assert UI.lobby_seats(options, ["Аня"], tr) == ["🦁 Львы: Аня · 🏹 Охотники: ждём игрока"]
     (button,), = UI.lobby_buttons(options, 1, tr)
     swapped = set_option(options, button.key, button.value)
     assert swapped.lions_seat == 1
-    assert UI.lobby_lines(swapped, 2, tr)[0] == "🦁 Львы — игрок 2, 🏹 охотники — игрок 1"
+    assert UI.lobby_seats(swapped, ["Аня", "Боря"], tr) == ["🦁 Львы: Боря · 🏹 Охотники: Аня"]
     with pytest.raises(OptionsError):
         set_option(options, "lions_seat", "2")

@@ -218,7 +218,8 @@ def test_the_commitment_fits_every_start_caption(code: str, translator: Translat
     line = f"🔒 Кости: <code>{seed_commitment(SEED)}</code> (начало sha256 зерна)"
     options = engine.options_from_json(None)
     lobby = texts.lobby_caption(Game(row, spec, options, None), tr)
-    assert lobby.endswith(tr("lobby-hint", min=engine.min_players, max=engine.max_players))
+    assert lobby.endswith(tr("lobby-hint", min=engine.min_players, max=engine.max_players)
+                          if engine.min_players < engine.max_players else tr("lobby-hint-exact", count=seats))
     state, events = engine.new_game(options, seats, SEED)
     log = texts.event_lines(spec.ui, events, names, tr) * 20  # more log than fits: the oldest lines go
     first = texts.table_caption(Game(row, spec, options, state), log, tr)
@@ -490,7 +491,7 @@ async def test_a_game_without_dice_shows_no_dice_lines(tmp_path: Path) -> None:
         assert GAMES["lions"].dice_per_roll == 0
         await runner.say(users["anya"], "/newgame lions")
         lobby = runner.table()
-        assert "🔒" not in lobby.caption and "Игроки (1/2)" in lobby.caption
+        assert "🔒" not in lobby.caption and "🦁 Львы: Аня · 🏹 Охотники: ждём игрока" in lobby.caption
         await runner.press(users["boris"], lobby, "Играю")
         await runner.press(users["anya"], lobby, "Начать")
         table = runner.table()

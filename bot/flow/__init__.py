@@ -156,8 +156,8 @@ class GameFlow:
             return Reply(chat.tr("toast-stale"))
         if data.kind == "l":
             return await self.lobby.press(chat, game, user, data.command, data.key, data.value, is_admin)
-        if data.kind == "g":
-            return await self.moves.act(chat, game, user.user_id, data.version, data.code)
+        if data.kind in ("g", "y", "u"):  # a move, or the question a move asks first
+            return await self.moves.press(chat, game, user.user_id, data)
         if data.kind == "r":
             return await self.dealer.rematch(chat, game, user.user_id)
         if data.kind == "k":
@@ -273,7 +273,7 @@ class GameFlow:
             try:
                 set_option(game.options, args[0].lower()[:24], args[1][:24])
             except OptionsError as exc:
-                return await say(texts.option_error(exc, chat.html), transient=True)
+                return await say(escape(texts.option_error(exc, game.spec.code, game.options, chat.tr)), transient=True)
             reply = await self.lobby.press(chat, game, Seat(-1, user_id, ""), "set", args[0].lower(), args[1],
                                            _already_checked)
             await reply.finish()

@@ -113,7 +113,7 @@ class ChatLife:
         chat, game = await self.loader.load(chat_id, game_id)
         if game is None or not game.row.paused or game.state is None:
             return
-        deadline = self.timer.deadline(chat, game.seats, game.state)
+        deadline = self.timer.deadline(chat, game.row, game.seats, game.state)
         if not await self.store.resume_game(game.id, deadline):
             return
         self.timer.start(game.id, deadline)

@@ -26,12 +26,14 @@ class Dealer:
         seat 0) and turn the lobby message into the table."""
         tr, engine = chat.tr, game.spec.engine
         seats = tuple(seating) if seating is not None else game.seats
+        if engine.min_players == engine.max_players != len(seats):  # «нужны 2 игрока», not «от 2 до 2»
+            return Reply(tr("toast-need-players-exact", count=engine.min_players), alert=True)
         if not engine.min_players <= len(seats) <= engine.max_players:
             return Reply(tr("toast-need-players", min=engine.min_players, max=engine.max_players), alert=True)
         try:
             game.options.validate(len(seats))
         except OptionsError as exc:  # e.g. a goal bigger than the pile for this many players
-            return Reply(texts.option_error(exc, tr), alert=True)
+            return Reply(texts.option_error(exc, game.spec.code, game.options, tr), alert=True)
         state, events = engine.new_game(game.options, len(seats), game.row.seed)
         if seating is not None:
             game = game.stored(replace(game.row, seats=seats, host_id=seats[0].user_id))

@@ -14,19 +14,10 @@ from typing import Any
 from telegram.error import TelegramError
 
 from bot import texts
-from bot.flow.context import (
-    PING_CHOICES,
-    TIMER_CHOICES,
-    AdminCheck,
-    Chat,
-    ChatSettings,
-    Game,
-    Reply,
-    Sources,
-    default_options,
-)
+from bot.flow.context import AdminCheck, Chat, Game, Reply, Sources, default_options
 from bot.flow.dealer import Dealer
 from bot.flow.messages import Messages
+from bot.flow.table_settings import CHOICES, TableSettings, own_choices, with_choices
 from bot.games import GameSpec
 from bot.games.common import set_option
 from bot.store import ActiveGameExistsError, GameRow, Seat, Store
@@ -57,7 +48,7 @@ class Seating:
     host_id: int
     options: Any
     toast: str
-    settings: ChatSettings | None = None  # the chat's settings, if the command changed them (⏱, 🔔)
+    table: dict[str, int] | None = None  # the game's own ⏱ and 🔔, if the command changed them
 
 
 Command = Callable[["Lobby", LobbyPress], Awaitable[Reply | Seating]]
@@ -98,9 +89,10 @@ class Lobby:
 
     async def post(self, chat: Chat, game: Game) -> None:
         """Post the lobby's message (its title card, players and buttons) and remember it."""
-        tr, code = chat.tr, game.spec.code
-        keyboard = texts.lobby_keyboard(game, tr, chat.settings.turn_timer, chat.settings.ping)
-        message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline")),
+        tr, code, table = chat.tr, game.spec.code, TableSettings.of(chat.settings, game.row.options)
+        keyboard = texts.lobby_keyboard(game, tr, table.turn_timer, table.ping)
+        message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline"),
+                                                           game.spec.cover_art),
                                                  texts.lobby_caption(game, tr), keyboard, game.row.thread_id)
         await self.store.set_message_id(game.id, message.message_id)
 
@@ -136,16 +128,17 @@ class Lobby:
     async def _seat(self, chat: Chat, game: Game, change: Seating) -> Reply:
         """Store the lobby's new seats, host and options (one write, none if nothing changed), and
         edit its message to show them."""
-        options_json = change.options.to_json()
-        seats = tuple(Seat(i, user_id, name) for i, (user_id, name) in enumerate(change.seats))
         row = game.row
+        options_json = with_choices(change.options.to_json(),
+                                    own_choices(row.options) if change.table is None else change.table)
+        seats = tuple(Seat(i, user_id, name) for i, (user_id, name) in enumerate(change.seats))
         if (seats, change.host_id, options_json) != (row.seats, row.host_id, row.options):
             await self.store.set_lobby(row.id, change.seats, change.host_id, options_json)
         fresh = replace(game, row=replace(row, seats=seats, host_id=change.host_id, options=options_json),
                         options=change.options)
-        settings = change.settings or chat.settings
+        table = TableSettings.of(chat.settings, options_json)
         caption = texts.lobby_caption(fresh, chat.tr)
-        keyboard = texts.lobby_keyboard(fresh, chat.tr, settings.turn_timer, settings.ping)
+        keyboard = texts.lobby_keyboard(fresh, chat.tr, table.turn_timer, table.ping)
         return Reply(change.toast, after=lambda: self.messages.edit_caption(fresh.row, caption, keyboard))
 
     async def close(self, chat: Chat, game: Game, toast: str) -> Reply:
@@ -181,8 +174,8 @@ class Lobby:
     async def _set(self, press: LobbyPress) -> Reply | Seating:
         try:
             options = set_option(press.game.options, press.key, press.value)
-        except OptionsError:
-            return Reply(press.chat.tr("toast-bad-setting"), alert=True)
+        except OptionsError as exc:  # a stale or forged button: say what the option takes
+            return Reply(texts.option_error(exc, press.game.spec.code, press.game.options, press.chat.tr), alert=True)
         return Seating(_seats(press.game), press.game.row.host_id, options, press.chat.tr("toast-setting-changed"))
 
     async def _cancel(self, press: LobbyPress) -> Reply | Seating:
@@ -218,22 +211,21 @@ class Lobby:
         return Seating(seats, press.game.row.host_id, press.game.options, press.chat.tr("toast-bot-removed"))
 
     async def _next_timer(self, press: LobbyPress) -> Reply | Seating:
-        """«⏱»: the chat's turn timer moves to its next choice."""
-        return await self._next_choice(press, "turn_timer", TIMER_CHOICES, "toast-timer", "minutes")
+        """«⏱»: this game's turn timer moves to its next choice."""
+        return await self._next_choice(press, "turn_timer", "toast-timer", "minutes")
 
     async def _next_ping(self, press: LobbyPress) -> Reply | Seating:
-        """«🔔»: the chat's turn ping moves to its next choice."""
-        return await self._next_choice(press, "ping", PING_CHOICES, "toast-ping", "seconds")
+        """«🔔»: this game's turn ping moves to its next choice."""
+        return await self._next_choice(press, "ping", "toast-ping", "seconds")
 
-    async def _next_choice(self, press: LobbyPress, key: str, choices: tuple[int, ...], toast: str,
-                           unit: str) -> Seating:
-        """The chat setting ``key`` moves to its next value among ``choices`` (stored, and shown)."""
-        settings = press.chat.settings
-        value = choices[(choices.index(getattr(settings, key)) + 1) % len(choices)]
-        await self.store.set_chat_setting(press.chat.id, key, value)
-        changed: dict[str, Any] = {key: value}
-        return Seating(_seats(press.game), press.game.row.host_id, press.game.options,
-                       press.chat.tr(toast, **{unit: value}), replace(settings, **changed))
+    async def _next_choice(self, press: LobbyPress, key: str, toast: str, unit: str) -> Seating:
+        """This game's ``key`` (``turn_timer`` or ``ping``) moves to its next choice, stored with the game's
+        options: the chat's default, and so the next lobby's, stays as /settings has it (issue #24)."""
+        row, choices = press.game.row, CHOICES[key]
+        now = getattr(TableSettings.of(press.chat.settings, row.options), key)
+        value = choices[(choices.index(now) + 1) % len(choices)]
+        return Seating(_seats(press.game), row.host_id, press.game.options, press.chat.tr(toast, **{unit: value}),
+                       {**own_choices(row.options), key: value})
 
 
 def _seats(game: Game) -> list[tuple[int, str]]:

@@ -18,7 +18,7 @@ from telegram.error import BadRequest, TelegramError
 from bot.drawing import Drawing
 from bot.outbox import Outbox
 from bot.store import GameRow
-from render.cover import render_cover
+from render.cover import CoverArt, render_cover
 
 log = logging.getLogger(__name__)
 Refused = Callable[[int, TelegramError, int], bool]  # (chat id, error, topic) → whether it was about all of it
@@ -35,7 +35,7 @@ class Messages:
     def __init__(self, bot: Bot, outbox: Outbox, drawing: Drawing) -> None:
         self.bot, self.outbox, self.drawing = bot, outbox, drawing
         self.on_refused: Refused = lambda chat_id, exc, thread: False
-        self.cover_ids: dict[tuple[str, str], str] = {}  # title card → Telegram's file id of its upload
+        self.cover_ids: dict[tuple[str, str, CoverArt], str] = {}  # title card → Telegram's file id of its upload
         self._drawing_cover = asyncio.Lock()
 
     def refused(self, chat_id: int, exc: TelegramError, thread: int = 0) -> bool:
@@ -100,6 +100,20 @@ class Messages:
                 log.warning("game %s: caption edit failed: %s", game.id, exc.message)
                 self.refused(game.chat_id, exc)
 
+    async def edit_keyboard(self, game: GameRow, keyboard: InlineKeyboardMarkup | None) -> None:
+        """Change only the table message's buttons (a question asked on the table), now or once the chat
+        has room; coalesced apart from its caption edits, which it must never replace."""
+        if game.message_id is not None:
+            await self.outbox.edit(game.chat_id, ("keyboard", game.id), lambda: self._keyboard_now(game, keyboard))
+
+    async def _keyboard_now(self, game: GameRow, keyboard: InlineKeyboardMarkup | None) -> None:
+        try:
+            await self.bot.edit_message_reply_markup(game.chat_id, game.message_id, reply_markup=keyboard)
+        except TelegramError as exc:
+            if not not_modified(exc):
+                log.warning("game %s: keyboard edit failed: %s", game.id, exc.message)
+                self.refused(game.chat_id, exc)
+
     async def edit_text(self, chat_id: int, message_id: int, text: Markup,
                         keyboard: InlineKeyboardMarkup | None) -> None:
         """Edit a text message of the bot (the /settings message), now or once the chat has room
@@ -117,10 +131,10 @@ class Messages:
                 log.warning("chat %s: text edit failed: %s", chat_id, exc.message)
                 self.refused(chat_id, exc)
 
-    async def post_cover(self, chat_id: int, title: tuple[str, str], caption: Markup,
+    async def post_cover(self, chat_id: int, title: tuple[str, str, CoverArt], caption: Markup,
                          keyboard: InlineKeyboardMarkup, thread: int = 0) -> Message:
-        """Post a lobby's title card (into the forum topic ``thread``): uploaded once, then sent again
-        by Telegram's file id."""
+        """Post a lobby's title card (its name, line and the game's picture; into the forum topic
+        ``thread``): uploaded once, then sent again by Telegram's file id."""
         file_id = self.cover_ids.get(title)
         if file_id is not None:
             try:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from bot import callback_data as cb
 from bot import texts
 from bot.flow.context import Chat, Game, Reply, Sources
 from bot.flow.messages import Messages
@@ -57,8 +58,17 @@ class Moves:
         self.pings = pings
         self.retry_later: Callable[[int], None] = lambda game_id: None  # CatchUp: play what storage refused, later
 
-    async def act(self, chat: Chat, game: Game, user_id: int, version: int, code: str) -> Reply:
-        """Apply the presser's action if it is theirs, current and legal; the caller holds the lock."""
+    async def press(self, chat: Chat, game: Game, user_id: int, data: cb.Callback) -> Reply:
+        """A press on the table: a move (``g``), the second press of one that asks first (``y``), or
+        «Отмена» of its question (``u``); the caller holds the lock."""
+        if data.kind == "u":
+            return self.unask(chat, game, user_id, data.version)
+        return await self.act(chat, game, user_id, data.version, data.code, confirmed=data.kind == "y")
+
+    async def act(self, chat: Chat, game: Game, user_id: int, version: int, code: str,
+                  confirmed: bool = False) -> Reply:
+        """Apply the presser's action if it is theirs, current and legal; one the game wants confirmed
+        (``GameSpec.confirm``) asks on the table first, unless this press is the ``confirmed`` one."""
         tr, row = chat.tr, game.row
         if row.status != "running" or game.state is None:  # its last edit may have been lost: show it
             behind = row.status == "finished" and row.shown_version < row.version
@@ -72,10 +82,15 @@ class Moves:
         if current is None:
             return Reply(tr("toast-game-over"))
         if row.seat_of(user_id) != current:
-            return Reply(tr("toast-not-your-turn", name=row.seats[current].name))
+            refusal = "toast-not-your-question" if confirmed else "toast-not-your-turn"
+            return Reply(tr(refusal, name=row.seats[current].name))
         engine = game.spec.engine
-        if code not in {a.code for a in engine.legal_actions(game.state)}:
+        kind = next((a.kind for a in engine.legal_actions(game.state) if a.code == code), None)
+        if kind is None:
             return Reply(tr("toast-illegal"))
+        if kind in game.spec.confirm and not confirmed:  # lions.md: one stray tap must not lose the game
+            asking = texts.confirm_keyboard(game, tr, code, kind)
+            return Reply(tr("toast-confirm"), after=lambda: self.messages.edit_keyboard(row, asking))
         state, events, entry = engine.apply(game.state, code)
         timeouts = {**row.timeouts, str(current): 0} if row.timeouts.get(str(current)) else None
         try:
@@ -86,13 +101,24 @@ class Moves:
         toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else ""
         return Reply(toast, after=lambda: self.after_move(chat, fresh))
 
+    def unask(self, chat: Chat, game: Game, user_id: int, version: int) -> Reply:
+        """«Отмена» of a question on the table: its keyboard as it was, if the turn is still the one
+        asked at ``version`` and the presser the one who asked."""
+        tr, row, state = chat.tr, game.row, game.state
+        if row.status != "running" or state is None or version != row.version or state.current_player is None:
+            return Reply(tr("toast-stale"))
+        if row.seat_of(user_id) != state.current_player:
+            return Reply(tr("toast-not-your-question", name=row.seats[state.current_player].name))
+        keyboard = texts.table_keyboard(game, tr)
+        return Reply("", after=lambda: self.messages.edit_keyboard(row, keyboard))
+
     async def save(self, chat: Chat, game: Game, state: Any, applied: Applied, timeouts: dict[str, int] | None = None,
                    new_seat: Seat | None = None, reseated: bool = False, by_person: bool = False) -> Game:
         """Store the actions that led from ``game`` to ``state`` (and the result, if it ended), with
         the next player's deadline, in one transaction; then arm the deadline. ``reseated``: the
         game's seats and host are stored too (a deal against the computer); ``by_person``: a
         person's press made it (the game is not idle)."""
-        deadline = self.timer.deadline(chat, seats_after(game, new_seat), state)
+        deadline = self.timer.deadline(chat, game.row, seats_after(game, new_seat), state)
         # «Ещё раунд» gets its seed now, before any of its rolls; its first table shows the commitment
         next_seed = self.sources.new_seed() if game.spec.engine.outcome(state) else None
         fresh, move = stored_row(game, state, applied, deadline, timeouts, new_seat, next_seed, reseated, by_person)

@@ -18,6 +18,7 @@ from bot.flow.alarms import Alarms
 from bot.flow.context import Chat, ChatLocks, Game, Sources
 from bot.flow.loader import Loader
 from bot.flow.messages import Messages
+from bot.flow.table_settings import TableSettings
 from bot.flow.tidy import Tidy
 from engines.base import LogEntry
 
@@ -66,11 +67,12 @@ class TurnPings:
         if turn is None:
             turn = self.turns[game.id] = Turn(seat, row.version)
         turn.version = row.version
-        if turn.pinged or not chat.settings.ping:
+        wait = TableSettings.of(chat.settings, row.options).ping  # the game's own, else the chat's
+        if turn.pinged or not wait:
             self.alarms.cancel(("ping", game.id))
             return
         chat_id, version = row.chat_id, row.version
-        self.alarms.set(("ping", game.id), self.sources.clock() + chat.settings.ping,
+        self.alarms.set(("ping", game.id), self.sources.clock() + wait,
                         lambda: self.due(chat_id, game.id, version))
 
     async def end(self, chat_id: int, game_id: int) -> None:

@@ -1,7 +1,7 @@
 """/settings (issue #11): the chat's defaults for every new lobby, in one message with buttons.
 
-Language, the turn timer (the key "turn_timer" that the lobby's ⏱ button cycles too), the turn ping
-(key "ping", seconds; the lobby's 🔔 cycles it too), «автобросок» (key "autoroll"), tidying up (key
+Language, the turn timer (key "turn_timer"; a lobby's ⏱ changes only its own game's), the turn ping
+(key "ping", seconds; a lobby's 🔔 likewise), «автобросок» (key "autoroll"), tidying up (key
 "tidy": transient replies deleted after a minute) and the default variant of each game that has one
 (``GameSpec.variant_option``, stored in ``settings["defaults"][code]``). A button carries the value
 it sets, so a double tap sets it once; the press is checked against what the bot offers (never

@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.flow.context import Chat, Sources
-from bot.store import Seat
+from bot.flow.table_settings import TableSettings
+from bot.store import GameRow, Seat
 from bot.turns import is_bot
 
 
@@ -17,12 +18,13 @@ class TurnTimer:
         self.sources = sources
         self.arm: Callable[[int, float], None] | None = None  # schedules the flow's on_deadline(game id) at a time
 
-    def deadline(self, chat: Chat, seats: Sequence[Seat], state: Any) -> float | None:
-        """When the person to move times out; None if the game is over, a bot moves or the timer is off."""
-        seat = state.current_player
-        if seat is None or is_bot(seats[seat].user_id) or not chat.settings.turn_timer:
+    def deadline(self, chat: Chat, row: GameRow, seats: Sequence[Seat], state: Any) -> float | None:
+        """When the person to move times out (by the game's own timer, else the chat's); None if the
+        game is over, a bot moves or the timer is off."""
+        seat, minutes = state.current_player, TableSettings.of(chat.settings, row.options).turn_timer
+        if seat is None or is_bot(seats[seat].user_id) or not minutes:
             return None
-        return self.sources.clock() + 60 * chat.settings.turn_timer
+        return self.sources.clock() + 60 * minutes
 
     def start(self, game_id: int, deadline: float | None) -> None:
         """Arm the game's timer for ``deadline`` (nothing when there is none)."""

@@ -52,6 +52,8 @@ class GameUI(Protocol):
 
     def lobby_buttons(self, options: Any, seats: int, tr: Tr) -> list[list[Button]]: ...
 
+    def lobby_seats(self, options: Any, names: Sequence[str], tr: Html) -> list[Markup] | None: ...
+
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]: ...
 
     def status_lines(self, state: Any, names: Sequence[str], tr: Html) -> list[Markup]: ...
@@ -112,13 +114,18 @@ class ThrowLog:
 
 
 class UIBase:
-    """What every game's words share: no game is a pub game unless it says so."""
+    """What every game's words share: no game is a pub game unless it says so, and its lobby lists its
+    players by number."""
 
     def is_pub(self, options: Any) -> bool:
         return False
 
     def button_args(self, state: Any, actions: Sequence[Action], tr: Tr) -> list[dict[str, Any]]:
         return [dict(action.args) for action in actions]
+
+    def lobby_seats(self, options: Any, names: Sequence[str], tr: Html) -> list[Markup] | None:
+        """The lobby's players in the game's own words (the side each seat plays), or None: a numbered list."""
+        return None
 
     def locale_keys(self) -> frozenset[str]:
         return frozenset()
@@ -156,18 +163,43 @@ class SwitchVariantUI(UIBase):
                         "on" if switched else "off")]]
 
 
+def option_type(options: Any, key: str) -> tuple[type, bool] | None:
+    """The type of the option ``key`` (``bool``, ``int``, ``str``) and whether it may be left to the
+    game («авто», None); None if ``options`` has no such option."""
+    if key not in {f.name for f in dataclasses.fields(options)}:
+        return None
+    kind = typing.get_type_hints(type(options))[key]
+    optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
+    base = next((a for a in typing.get_args(kind) if a is not type(None)), kind) if optional else kind
+    return base, optional
+
+
+# a value no option takes: validating it makes the engine name the option's limits
+_NO_SUCH_VALUE: dict[type, Any] = {int: -10**9, str: "\x00"}
+
+
+def option_limits(options: Any, key: str) -> dict[str, Any]:
+    """What the engine allows for ``key`` (``min``/``max`` or ``allowed``), asked of the engine itself so
+    the words the bot shows never drift from the rules it checks; {} for a yes/no option."""
+    found = option_type(options, key)
+    if found is None or found[0] not in _NO_SUCH_VALUE:
+        return {}
+    try:
+        dataclasses.replace(options, **{key: _NO_SUCH_VALUE[found[0]]}).validate(None)
+    except OptionsError as exc:
+        return dict(exc.limits) if exc.key == key else {}
+    return {}
+
+
 def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> Any:
     """A copy of ``options`` with ``key`` parsed from text and validated.
 
     Raises OptionsError for an unknown key or a bad value (never trusts its input).
     """
-    fields = {f.name: f for f in dataclasses.fields(options)}
-    if key not in fields:
-        raise OptionsError(key, "unknown option", allowed=tuple(fields))
-    hints = typing.get_type_hints(type(options))
-    kind = hints[key]
-    optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
-    base = next((a for a in typing.get_args(kind) if a is not type(None)), kind) if optional else kind
+    found = option_type(options, key)
+    if found is None:
+        raise OptionsError(key, "unknown option", allowed=tuple(f.name for f in dataclasses.fields(options)))
+    base, optional = found
     text = raw.strip().lower()
     value: Any
     if optional and text in AUTO_WORDS:
@@ -181,7 +213,7 @@ def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> An
             raise OptionsError(key, "not a yes/no value")
     elif base is int:
         if not text.lstrip("-").isdigit() or len(text) > 6:
-            raise OptionsError(key, "not a number")
+            raise OptionsError(key, "not a number", **option_limits(options, key))
         value = int(text)
     else:
         value = text

@@ -26,6 +26,7 @@ from engines.lions import pushed as pushed_pieces
 from engines.lions import sides as sides_of
 from engines.lions_ai import AI
 from engines.lions_board import label
+from render import covers
 from render import lions as render_lions
 
 PIECES = 6
@@ -44,14 +45,21 @@ class LionsUI(UIBase):
         actions = ("pick", "step", "done", "undo", "pass", "offer", "resign", "accept", "decline")
         return frozenset({*(f"action-lions-{kind}" for kind in actions),
                           *(f"lions-ev-{kind}" for kind in ("draw-offered", "draw-declined", "draw-agreed", "resign")),
-                          *(f"lions-result-{end}" for end in ("all-taken", "resign", "draw-agreed", "draw-quiet"))})
+                          *(f"lions-result-{end}" for end in ("all-taken", "resign", "draw-agreed", "draw-quiet")),
+                          "confirm-lions-resign", "confirm-lions-offer"})
 
     def variant(self, options: LionsOptions, tr: Tr) -> str:
         return tr("lions-variant")
 
     def lobby_lines(self, options: LionsOptions, seats: int, tr: Html) -> list[Markup]:
-        return [tr("lions-lobby-sides", lions=options.lions_seat + 1, hunters=2 - options.lions_seat),
-                tr("lions-lobby-ai")]
+        return [tr("lions-lobby-ai")]
+
+    def lobby_seats(self, options: LionsOptions, names: Sequence[str], tr: Html) -> list[Markup]:
+        """«🦁 Львы: Аня · 🏹 Охотники: Борис»: who plays which side (rule 1), a free seat awaited."""
+        def at(seat: int) -> str | Markup:
+            return names[seat] if seat < len(names) else tr("lions-lobby-free")
+
+        return [tr("lions-lobby-sides", lions=at(options.lions_seat), hunters=at(1 - options.lions_seat))]
 
     def lobby_buttons(self, options: LionsOptions, seats: int, tr: Tr) -> list[list[Button]]:
         return [[Button(tr("lions-btn-swap"), "lions_seat", str(1 - options.lions_seat))]]
@@ -116,8 +124,10 @@ class LionsUI(UIBase):
 UI = LionsUI()
 
 SPEC = GameSpec(
+    cover_art=covers.lions_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_lions.render_board, label_keys=render_lions.LABEL_KEYS,
-    dice_per_roll=0, policy=AI, resign=ENGINE.resign_code,
+    dice_per_roll=0, policy=AI, resign=ENGINE.resign_code, mark="🦁",
+    confirm=frozenset({"resign", "offer"}),  # rule 9 with lions.md: one stray tap must not lose or offer
     # the opponent's whole turn stays in the log while the next one is built step by step
     log_actions=12,
     row_groups={

@@ -11,6 +11,7 @@ from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.ludo import CENTRE, ENGINE, PHASE_MOVE, YARD, LudoState
 from engines.ludo_ai import AI
+from render import covers
 from render import ludo as render_ludo
 
 _PARTS = {"no_move": "ludo-ev-no-move", "choose": "ludo-ev-choose", "third_six": "ludo-ev-third-six",
@@ -77,6 +78,7 @@ class LudoUI(SwitchVariantUI):
 UI = LudoUI()
 
 SPEC = GameSpec(
+    cover_art=covers.ludo_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_ludo.render_board, label_keys=render_ludo.LABEL_KEYS,
     dice_per_roll=1, policy=AI, variant_option="bonuses",
     variants=(Variant("", {"bonuses": False}), Variant("", {"bonuses": True}, drawn=False, played_through=False)),

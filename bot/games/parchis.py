@@ -11,6 +11,7 @@ from bot.games.spec import GameSpec
 from engines.base import Event, Outcome
 from engines.parchis import CENTRE, COLOURS, ENGINE, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
 from engines.parchis_ai import AI
+from render import covers
 from render import parchis as render_parchis
 
 _PARTS = {"no_move": "parchis-ev-no-move", "six_as_seven": "parchis-ev-six-as-seven", "win": "parchis-ev-win"}
@@ -96,6 +97,7 @@ class ParchisUI(UIBase):
 UI = ParchisUI()
 
 SPEC = GameSpec(
+    cover_art=covers.parchis_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_parchis.render_board, label_keys=render_parchis.LABEL_KEYS,
     dice_per_roll=1, policy=AI,
 )

@@ -12,6 +12,7 @@ from bot.games.spec import GameSpec, Variant
 from engines.base import Action, Event, Outcome
 from engines.shishbesh import BOARDS, ENGINE, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
 from engines.shishbesh_ai import AI
+from render import covers
 from render import shishbesh as render_shishbesh
 from render.shishbesh_targets import offered, target_letter
 
@@ -106,6 +107,7 @@ class ShishbeshUI(UIBase):
 UI = ShishbeshUI()
 
 SPEC = GameSpec(
+    cover_art=covers.shishbesh_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_shishbesh.render_board, label_keys=render_shishbesh.LABEL_KEYS,
     dice_per_roll=2, policy=AI, variant_option="board",
     variants=(Variant("standard"),

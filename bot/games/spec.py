@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 
 from bot.games.common import GameUI
 from engines.base import Engine, Event, GameOptions, GameState, Policy
+from render.cover import CoverArt, three_dice
 
 S = TypeVar("S", bound=GameState)
 Opt = TypeVar("Opt", bound=GameOptions)
@@ -52,6 +53,11 @@ class GameSpec(Generic[S, Opt]):
     variants: tuple[Variant, ...] = (Variant(),)
     random_skips: frozenset[str] = frozenset()  # action kinds random play leaves out (they would end it at once)
     locale_files: Mapping[str, Path] = field(default_factory=dict)  # lang → .ftl of a game outside locales/
+    cover_art: CoverArt = three_dice  # the picture on its lobby's title card (render/covers.py)
+    # action kinds a stray tap must not play (lions.md: «Сдаться» with a confirmation): their first press asks
+    # on the table («Да, сдаюсь» / «Отмена», locale keys «confirm-<code>-<kind>»), the second plays them
+    confirm: frozenset[str] = frozenset()
+    mark: str = "🎲"  # the sign before the game's name at the head of its lobby and table («🦁 Охота на львов»)
 
     @property
     def code(self) -> str:

@@ -21,6 +21,7 @@ from engines.spichki import (
     SpichkiOptions,
     SpichkiState,
 )
+from render import covers
 from render import spichki as render_spichki
 
 
@@ -126,6 +127,7 @@ class SpichkiUI(UIBase):
 UI = SpichkiUI()
 
 SPEC = GameSpec(
+    cover_art=covers.spichki_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_spichki.render_board, label_keys=render_spichki.LABEL_KEYS,
     dice_per_roll=2, policy=BestScorePolicy(ENGINE), roll_is_the_turn=True,
     variants=(Variant("", {"double_hit": 2}),

@@ -11,6 +11,7 @@ from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN, RULE_ZERO, TisheState
 from engines.tishe_ai import AI
+from render import covers
 from render import tishe as render_tishe
 
 # Events that add to the throw's line, and the locale key of each (the rest get their own line).
@@ -81,6 +82,7 @@ class TisheUI(SwitchVariantUI):
 UI = TisheUI()
 
 SPEC = GameSpec(
+    cover_art=covers.tishe_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_tishe.render_board, label_keys=render_tishe.LABEL_KEYS,
     dice_per_roll=2, policy=AI, variant_option="both_home",
     variants=(Variant("", {"both_home": False}),

@@ -14,12 +14,18 @@ action-lions-undo = ↩️ Undo step
 action-lions-pass = ⏭ Pass (no moves)
 action-lions-offer = 🤝 Offer a draw
 action-lions-resign = 🏳 Resign
+confirm-lions-resign = 🏳 Yes, I resign
+confirm-lions-offer = 🤝 Yes, offer a draw
 action-lions-accept = ✅ Accept the draw
 action-lions-decline = ❌ Play on
 
-lions-lobby-sides = 🦁 Lions — player { $lions}, 🏹 hunters — player { $hunters }
+lions-lobby-sides = 🦁 Lions: { $lions } · 🏹 Hunters: { $hunters }
+lions-lobby-free = waiting for a player
 lions-lobby-ai = No opponent? «🤖 Play the bot».
 lions-btn-swap = ⇄ Swap sides
+lions-option-lions_seat = Lions are played by
+lions-option-lions_seat-0 = the first at the table
+lions-option-lions_seat-1 = the second at the table
 
 lions-ev-starter = By lot the { $side ->
         [lions] lions

@@ -19,6 +19,7 @@ action-ludo-move = Piece { $piece }: { $start } → { $effect ->
 
 ludo-lobby-variant = Variant: { $variant }
 ludo-btn-variant = Variant → { $variant }
+ludo-option-bonuses = With bonuses
 
 ludo-ev-starter = Drawn by lot: { $name } starts.
 ludo-ev-roll = { $name }: 🎲 { $die }

@@ -9,8 +9,9 @@ cmd-set = Lobby setting: /set chips 17
 cmd-help = Help
 
 help-text =
-    🎲 <b>Dice games for the whole group</b>
-    /newgame — pick a game (or by its code: { $games })
+    🎲 <b>Board games for the whole group</b>
+    /newgame — pick a game, or open its lobby at once:
+    { $games }
     /rules — rules of the current game (or <code>/rules spichki</code>)
     /table — show the game's table at the bottom of the chat (the old one goes)
     /stop — stop the game (host or admin)
@@ -23,6 +24,7 @@ help-text =
     /stats — your results in this chat; /top — the leaderboard (<code>/top ludo</code>); /history — recent games
     /verify — check the dice of a finished game (<code>/verify 12</code>, or “🔎 Check the dice” under its result)
     Every move is a button under the table picture.
+help-game = • { $name } — <code>/newgame { $code }</code>
 start-private =
     Hi! I run dice board games right inside a group chat.
     Add me to a group, send /newgame there, everyone taps “Play”, and the host taps “Start”.
@@ -41,11 +43,27 @@ lang-usage = Usage: /lang { $langs }
 lang-set = Chat language: English.
 set-no-lobby = Settings change in the lobby, before the game starts. Start one: /newgame
 set-usage = Usage: /set &lt;option&gt; &lt;value&gt;, e.g. /set chips 17
-set-bad = “{ $key }” can’t be set like that. Allowed: { $limits }
+option-range = { $label }: { $min } to { $max }
+option-range-auto = { $label }: { $min } to { $max }, or “auto”
+option-exact = { $label }: exactly { $count }
+option-choice = { $label }: { $values }
+option-type = Type: /set { $key } { $codes }
+option-bad = { $label }: that value won’t do
+option-or = { $first } or { $last }
+option-on = on
+option-off = off
+option-named = { $label } — { $key }
+option-unknown = There is no setting “{ $key }”. This game’s settings: { $options }
+option-unknown-none = There is no setting “{ $key }”. This game has no settings.
+option-players = Players
 
 lobby-host = Host: { $name }
 lobby-players = Players ({ $count }/{ $max }):
 lobby-hint = Tap “Play” to take a seat. The host starts when there are { $min } to { $max } players.
+lobby-hint-exact = Tap “Play” to take a seat: { $count ->
+        [one] { $count } player is needed
+       *[other] { $count } players are needed
+    }.
 lobby-cancelled = Lobby closed.
 lobby-expired = 💤 Lobby closed: nobody touched it for 15 minutes. A new one: /newgame
 
@@ -79,16 +97,22 @@ toast-joined = You are seated!
 toast-not-in-lobby = You are not at this table.
 toast-left = You left the table.
 toast-host-only = Only the host (or an admin) can do this.
-toast-bad-setting = That value is not allowed.
 toast-setting-changed = Setting changed.
 toast-cancelled = Lobby closed.
 toast-need-players = { $min } to { $max } players are needed.
+toast-need-players-exact = { $count ->
+        [one] { $count } player is needed.
+       *[other] { $count } players are needed.
+    }
 toast-stale = This button is out of date.
 toast-started = Here we go!
 toast-game-over = This game is over.
 toast-paused = The game is paused: I’m not allowed to post in this chat right now. It goes on once an admin gives me the rights back.
 toast-not-your-turn = It is { $name }’s turn.
 toast-illegal = That move is not possible now.
+toast-confirm = Sure? Confirm with the button under the table.
+toast-not-your-question = That is for { $name } to decide.
+btn-confirm-cancel = ↩️ Cancel
 toast-dice = 🎲 { $dice }
 toast-not-a-player = Only the players of that game can start another round.
 toast-game-exists = A game is already on in this chat.

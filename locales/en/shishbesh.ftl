@@ -45,6 +45,17 @@ shishbesh-btn-shelters = Huts → { $shelters }
 shishbesh-btn-start = Out → { $start }
 shishbesh-btn-charge-on = Fast charge: on
 shishbesh-btn-charge-off = Fast charge: off
+shishbesh-option-board = Board
+shishbesh-option-board-standard = { shishbesh-board-standard }
+shishbesh-option-board-long = { shishbesh-board-long }
+shishbesh-option-shelters = Huts
+shishbesh-option-shelters-opposite = { shishbesh-shelters-opposite }
+shishbesh-option-shelters-staggered = { shishbesh-shelters-staggered }
+shishbesh-option-start = Out of the park
+shishbesh-option-start-six = { shishbesh-start-six }
+shishbesh-option-start-double = { shishbesh-start-double }
+shishbesh-option-start-six_or_double = { shishbesh-start-six_or_double }
+shishbesh-option-fast_charge = Fast charge
 
 shishbesh-ev-starter = Drawn by lot: { $name } starts.
 shishbesh-ev-roll = { $name }: 🎲 { $dice }

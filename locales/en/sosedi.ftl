@@ -25,6 +25,13 @@ sosedi-btn-tower = Tower { $delta }
 sosedi-btn-tower-auto = Tower: auto
 sosedi-btn-immune-on = Roller is immune
 sosedi-btn-immune-off = Roller pays
+sosedi-option-mode = Variant
+sosedi-option-mode-classic = { sosedi-mode-classic }
+sosedi-option-mode-reverse = { sosedi-mode-reverse }
+sosedi-option-mode-tower = { sosedi-mode-tower }
+sosedi-option-chips = Chips
+sosedi-option-tower = Tower
+sosedi-option-roller_immune = Roller is immune
 
 sosedi-ev-starter = Drawn by lot: { $name } starts.
 sosedi-ev-roll = { $name } rolls { $dice }

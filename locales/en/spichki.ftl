@@ -25,6 +25,11 @@ spichki-lobby-goal-too-big = ⚠️ With { $players } players the pile holds onl
 spichki-btn-goal = Goal { $delta }
 spichki-btn-per_player = Pile { $delta }
 spichki-btn-double-hit = Target double → +{ $count }
+spichki-option-goal = Goal
+spichki-option-per_player = Matches per player in the pile
+spichki-option-double_hit = A double of a target number
+spichki-option-double_hit-1 = +1 match
+spichki-option-double_hit-2 = +2 matches
 
 spichki-ev-starter = Drawn by lot: { $name } starts. The pile holds { $pile } { $pile ->
         [one] match

@@ -29,6 +29,7 @@ action-tishe-move = Checker { $checker }: { $start } → { $to }{ $effect ->
 
 tishe-lobby-variant = Winner: { $variant }
 tishe-btn-variant = Variant → { $variant }
+tishe-option-both_home = Both checkers to 100
 
 tishe-ev-starter = Drawn by lot: { $name } starts.
 tishe-ev-roll = { $name }: { $dice }

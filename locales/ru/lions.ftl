@@ -14,12 +14,18 @@ action-lions-undo = ↩️ Отменить шаг
 action-lions-pass = ⏭ Пас (ходов нет)
 action-lions-offer = 🤝 Предложить ничью
 action-lions-resign = 🏳 Сдаться
+confirm-lions-resign = 🏳 Да, сдаюсь
+confirm-lions-offer = 🤝 Да, предложить ничью
 action-lions-accept = ✅ Принять ничью
 action-lions-decline = ❌ Играем дальше
 
-lions-lobby-sides = 🦁 Львы — игрок { $lions}, 🏹 охотники — игрок { $hunters }
+lions-lobby-sides = 🦁 Львы: { $lions } · 🏹 Охотники: { $hunters }
+lions-lobby-free = ждём игрока
 lions-lobby-ai = Нет соперника? «🤖 Играть с ботом».
 lions-btn-swap = ⇄ Поменять стороны
+lions-option-lions_seat = Львами играет
+lions-option-lions_seat-0 = первый за столом
+lions-option-lions_seat-1 = второй за столом
 
 lions-ev-starter = Жребий: первыми ходят { $side ->
         [lions] львы

@@ -19,6 +19,7 @@ action-ludo-move = Фишка { $piece }: { $start } → { $effect ->
 
 ludo-lobby-variant = Вариант: { $variant }
 ludo-btn-variant = Вариант → { $variant }
+ludo-option-bonuses = С бонусами
 
 ludo-ev-starter = Жребий: начинает { $name }.
 ludo-ev-roll = { $name }: 🎲 { $die }

@@ -9,8 +9,9 @@ cmd-set = Настройка лобби: /set chips 17
 cmd-help = Помощь
 
 help-text =
-    🎲 <b>Игры в кости для всей группы</b>
-    /newgame — выбрать игру (или сразу по коду: { $games })
+    🎲 <b>Настольные игры для всей группы</b>
+    /newgame — выбрать игру или сразу открыть лобби:
+    { $games }
     /rules — правила текущей игры (или <code>/rules spichki</code>)
     /table — показать стол игры внизу чата (старый уходит)
     /stop — остановить игру (хост или админ)
@@ -23,6 +24,7 @@ help-text =
     /stats — ваши результаты в этом чате; /top — таблица лидеров (<code>/top ludo</code>); /history — последние игры
     /verify — проверить кости законченной игры (<code>/verify 12</code>; или кнопка «🔎 Проверить кости» под итогами)
     Все ходы — кнопками под картинкой стола.
+help-game = • { $name } — <code>/newgame { $code }</code>
 start-private =
     Привет! Я веду настольные игры в кости прямо в группе.
     Добавьте меня в группу, напишите там /newgame, все желающие жмут «Играю», хост — «Начать».
@@ -41,11 +43,28 @@ lang-usage = Использование: /lang { $langs }
 lang-set = Язык чата: русский.
 set-no-lobby = Настройки меняются в лобби, до начала игры. Начать: /newgame
 set-usage = Использование: /set &lt;настройка&gt; &lt;значение&gt;, например /set chips 17
-set-bad = Нельзя так настроить «{ $key }». Допустимо: { $limits }
+option-range = { $label }: от { $min } до { $max }
+option-range-auto = { $label }: от { $min } до { $max } или «авто»
+option-exact = { $label }: ровно { $count }
+option-choice = { $label }: { $values }
+option-type = Набрать: /set { $key } { $codes }
+option-bad = { $label }: такое значение не подходит
+option-or = { $first } или { $last }
+option-on = вкл
+option-off = выкл
+option-named = { $label } — { $key }
+option-unknown = Такой настройки нет: «{ $key }». Настройки этой игры: { $options }
+option-unknown-none = Такой настройки нет: «{ $key }». У этой игры настроек нет.
+option-players = Игроки
 
 lobby-host = Хост: { $name }
 lobby-players = Игроки ({ $count }/{ $max }):
 lobby-hint = Жмите «Играю», чтобы сесть за стол. Хост начинает, когда игроков от { $min } до { $max }.
+lobby-hint-exact = Жмите «Играю», чтобы сесть за стол: { $count ->
+        [one] нужен { $count } игрок
+        [few] нужны { $count } игрока
+       *[many] нужно { $count } игроков
+    }.
 lobby-cancelled = Лобби закрыто.
 lobby-expired = 💤 Лобби закрыто: 15 минут никто его не трогал. Новое: /newgame
 
@@ -81,16 +100,23 @@ toast-joined = Вы за столом!
 toast-not-in-lobby = Вас нет за этим столом.
 toast-left = Вы вышли из-за стола.
 toast-host-only = Это может только хост (или админ).
-toast-bad-setting = Такое значение недопустимо.
 toast-setting-changed = Настройка изменена.
 toast-cancelled = Лобби закрыто.
 toast-need-players = Нужно от { $min } до { $max } игроков.
+toast-need-players-exact = { $count ->
+        [one] Нужен { $count } игрок.
+        [few] Нужны { $count } игрока.
+       *[many] Нужно { $count } игроков.
+    }
 toast-stale = Кнопка устарела.
 toast-started = Поехали!
 toast-game-over = Эта игра уже закончена.
 toast-paused = Игра на паузе: боту сейчас нельзя писать в этот чат. Она продолжится, когда администратор вернёт боту права.
 toast-not-your-turn = Сейчас ходит { $name }.
 toast-illegal = Такой ход сейчас невозможен.
+toast-confirm = Точно? Подтвердите кнопкой под столом.
+toast-not-your-question = Это решает { $name }.
+btn-confirm-cancel = ↩️ Отмена
 toast-dice = 🎲 { $dice }
 toast-not-a-player = Ещё раунд могут начать только игроки этой партии.
 toast-game-exists = В чате уже идёт игра.

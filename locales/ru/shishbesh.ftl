@@ -45,6 +45,17 @@ shishbesh-btn-shelters = Избушки → { $shelters }
 shishbesh-btn-start = Выход → { $start }
 shishbesh-btn-charge-on = Быстрый заряд: вкл
 shishbesh-btn-charge-off = Быстрый заряд: выкл
+shishbesh-option-board = Поле
+shishbesh-option-board-standard = { shishbesh-board-standard }
+shishbesh-option-board-long = { shishbesh-board-long }
+shishbesh-option-shelters = Избушки
+shishbesh-option-shelters-opposite = { shishbesh-shelters-opposite }
+shishbesh-option-shelters-staggered = { shishbesh-shelters-staggered }
+shishbesh-option-start = Выход из парка
+shishbesh-option-start-six = { shishbesh-start-six }
+shishbesh-option-start-double = { shishbesh-start-double }
+shishbesh-option-start-six_or_double = { shishbesh-start-six_or_double }
+shishbesh-option-fast_charge = Быстрый заряд
 
 shishbesh-ev-starter = Жребий: начинает { $name }.
 shishbesh-ev-roll = { $name }: 🎲 { $dice }

@@ -26,6 +26,13 @@ sosedi-btn-tower = Башня { $delta }
 sosedi-btn-tower-auto = Башня: авто
 sosedi-btn-immune-on = Бросающий не платит
 sosedi-btn-immune-off = Бросающий платит
+sosedi-option-mode = Вариант
+sosedi-option-mode-classic = { sosedi-mode-classic }
+sosedi-option-mode-reverse = { sosedi-mode-reverse }
+sosedi-option-mode-tower = { sosedi-mode-tower }
+sosedi-option-chips = Фишки
+sosedi-option-tower = Башня
+sosedi-option-roller_immune = Бросающий не платит
 
 sosedi-ev-starter = Жребий: начинает { $name }.
 sosedi-ev-roll = { $name } бросает { $dice }

@@ -29,6 +29,7 @@ action-tishe-move = Фишка { $checker }: { $start } → { $to }{ $effect ->
 
 tishe-lobby-variant = Побеждает: { $variant }
 tishe-btn-variant = Вариант → { $variant }
+tishe-option-both_home = Обе фишки до 100
 
 tishe-ev-starter = Жребий: начинает { $name }.
 tishe-ev-roll = { $name }: { $dice }

@@ -1,0 +1,49 @@
+"""A game's own turn timer and turn ping: what the lobby's «⏱» and «🔔» change (issue #24: for this
+lobby and its game only, never the chat's defaults, which only /settings changes).
+
+They are stored with the game's options, under :data:`TABLE_KEY` beside the engine's own (an engine
+ignores the keys it does not know, engines/base.py ``JsonData``), so «Ещё раунд», which copies the
+options, keeps them too. A game that has not chosen follows the chat's defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.flow.context import PING_CHOICES, TIMER_CHOICES, ChatSettings
+
+TABLE_KEY = "table"  # never an engine's option name: those are Python identifiers of its dataclass
+CHOICES = {"turn_timer": TIMER_CHOICES, "ping": PING_CHOICES}  # what a game may choose, by setting
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """The turn timer (minutes, 0: off) and turn ping (seconds, 0: off) one game plays with."""
+
+    turn_timer: int
+    ping: int
+
+    @classmethod
+    def of(cls, chat: ChatSettings, options: Mapping[str, Any]) -> TableSettings:
+        """The game's own choices (in its stored ``options``), else the chat's defaults."""
+        own = own_choices(options)
+        return cls(turn_timer=own.get("turn_timer", chat.turn_timer), ping=own.get("ping", chat.ping))
+
+
+def own_choices(options: Mapping[str, Any]) -> dict[str, int]:
+    """The settings the game chose itself, each checked against its choices (never trust what is stored)."""
+    stored = options.get(TABLE_KEY)
+    if not isinstance(stored, dict):
+        return {}
+    return {key: value for key, value in stored.items()
+            if key in CHOICES and value in CHOICES[key] and not isinstance(value, bool)}
+
+
+def with_choices(options: Mapping[str, Any], choices: Mapping[str, int]) -> dict[str, Any]:
+    """The stored ``options`` with the game's own ``choices`` (none: the key is left out)."""
+    fresh = {key: value for key, value in options.items() if key != TABLE_KEY}
+    if choices:
+        fresh[TABLE_KEY] = dict(choices)
+    return fresh
