@@ -165,6 +165,7 @@ async def test_a_draw_offers_caption_and_picture_name_the_same_player(tmp_path: 
         state = await stored_state(runner, LIONS, game_id_of(table))
         offerer = [users["anya"], users["boris"]][state.turn]
         await runner.press(offerer, table, "Предложить ничью")
+        await runner.press(offerer, table, "🤝 Да, предложить ничью")  # point 3: the offer asks first
         assert "предлагает ничью" in table.caption
         caption_name = current_player_name(table.caption)
     shown, names, labels, events = drawn[-1]
