@@ -28,6 +28,7 @@ from render.cards import mark_card, player_card, seat_standing, turn_line, wood_
 from render.dice import draw_die
 from render.marks import dashed_ring, paste_ring
 from render.pieces import draw_crowd, marker_image, numbered_token, put_piece, shape_points
+from render.places import final_places, place_badge
 from render.png import fitted_palette, random_game, to_png
 from render.theme import BG, CARD, CHIP, FELT_TEXT, GOLD, INK, IVORY, RED, RGB, Box, player
 from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
@@ -371,12 +372,15 @@ def _draw_options(img: Image.Image, state: LudoState, numbers: bool) -> None:
 
 
 def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, state: LudoState, names: Sequence[str],
-               labels: Mapping[str, str]) -> None:
+               labels: Mapping[str, str], place: int | None) -> None:
     x0, y0, x1, y1 = box = card_box(state.colour(seat))
     pw = x1 - x0
     won, current = seat_standing(state, seat)
     mark_card(img, box, RADIUS, won, current, state.finished, veil_alpha=90, edged=True)
-    text, fnt = seat_name(names, seat, pw - 62, 24)
+    right = x1 - 12
+    if place is not None:  # the game is over: every seat's place
+        right = place_badge(img, d, (right + 2, y0 + HEADER_H // 2), place)[0] - 8
+    text, fnt = seat_name(names, seat, right - x0 - 50, 24)
     d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     cy = y1 - STATUS_H // 2
     home = state.of(seat).count(CENTRE)
@@ -428,8 +432,9 @@ def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
     d = TextDraw(img)
     choosing = state.phase == PHASE_MOVE and not state.finished
+    places = final_places(rules.ENGINE, state)
     for seat in range(state.seats):
-        _draw_card(img, d, seat, state, names, labels)
+        _draw_card(img, d, seat, state, names, labels, places.get(seat))
     if _fresh_move(state, events):
         _draw_route(d, state)
     if choosing:

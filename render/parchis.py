@@ -44,6 +44,7 @@ from render.parchis_geometry import (
     turned,
 )
 from render.pieces import marker_image, numbered_token, put_piece
+from render.places import final_places
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import (
     BG,
@@ -397,10 +398,10 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
-                names: Sequence[str], labels: Mapping[str, str]) -> None:
+                names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
     x0, y0, x1, y1 = box
     ph = y1 - y0
-    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
+    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H, place)
     # the body: how many at home and in the centre, then every piece out on the board with its cell
     cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(24, True)
     fnt = fit_font(labels["home"], 90, 24, bold=True)
@@ -426,8 +427,9 @@ def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str
     if state.phase == PHASE_MOVE and not state.finished:
         _draw_options(img, state)
     _draw_dice(img, d, state, names, labels)
+    places = final_places(rules.ENGINE, state)
     for seat, box in enumerate(_panels(state.seats)[0]):
-        _draw_panel(img, d, box, seat, state, names, labels)
+        _draw_panel(img, d, box, seat, state, names, labels, places.get(seat))
     return img
 
 

@@ -29,7 +29,7 @@ FONT_DIR = Path(__file__).resolve().parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 # A phone shows the 1024-px picture about 390 px wide, so every label a player needs stands at least
-# 18 px tall in capitals (issue #24): DejaVu Sans at 24 px. fit_font and fit_name go no smaller.
+# 18 px tall in capitals (issue #24): DejaVu Sans at 24 px. fit_name goes no smaller, nor fit_font by default.
 MIN_CAP = 18
 READABLE = 24
 
@@ -52,9 +52,9 @@ def decoration_reason() -> str | None:
     return _decoration.get()
 
 
-def cap_height(fnt: ImageFont.FreeTypeFont) -> int:
+def cap_height(fnt: ImageFont.FreeTypeFont) -> float:
     """How tall a capital stands in ``fnt``, in pixels."""
-    top, bottom = fnt.getbbox("H")[1::2]
+    _left, top, _right, bottom = fnt.getbbox("H")
     return bottom - top
 
 
@@ -102,11 +102,8 @@ def ellipsize(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
 
 def fit_font(text: str, max_width: float, size: int, min_size: int = READABLE,
              bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The largest font from ``size`` down to ``min_size`` in which ``text`` fits; never below
-    :data:`READABLE` (outside :func:`decoration`): what still does not fit is for the caller to cut."""
-    if decoration_reason() is None:
-        min_size = max(min_size, READABLE)
-        size = max(size, min_size)
+    """The largest font from ``size`` down to ``min_size`` (by default :data:`READABLE`) in which
+    ``text`` fits: what still does not fit is for the caller to cut."""
     while size > min_size and font(size, bold).getlength(text) > max_width:
         size -= 2 if size > 30 else 1
     return font(max(size, min_size), bold)

@@ -94,8 +94,15 @@ def spread(spec: Any, options: Any, seats: int, k: int) -> list[tuple[Any, Seque
     return [game[i] for i in sorted(picks)]
 
 
+# boards that still share the width with a side column of small legends and numbers (issue #24,
+# point 9, not yet re-laid out): strict, so the mark must go once they are readable
+NOT_YET = {"tishe": "board beside a side column; cell numbers and legend under 18 px",
+           "shishbesh": "board beside a side column; legend and panel numbers under 18 px"}
+
+
 def cases() -> list[Any]:
-    return [pytest.param(code, id=code) for code in GAMES]
+    return [pytest.param(code, id=code, marks=[pytest.mark.xfail(reason=NOT_YET[code], strict=True)]
+                         if code in NOT_YET else []) for code in GAMES]
 
 
 @pytest.mark.parametrize("code", cases())
@@ -108,9 +115,11 @@ def test_every_label_a_player_needs_stands_18_px_tall(code: str) -> None:
         for variant in spec.variants:
             options = spec.engine.options_from_json(variant.options)
             for seats in sorted({spec.engine.min_players, spec.engine.max_players}):
+                states = spread(spec, options, seats, seats)
+                spec.render_board(*states[0][:1], names[:seats], labels, states[0][1])  # fit the palette first
                 forget_drawings()
                 with recording() as drawn:
-                    for state, events in spread(spec, options, seats, seats):
+                    for state, events in states:
                         png = spec.render_board(state, names[:seats], labels, events)
                         assert png_size(png)[0] == 1024
                 for item in drawn:
