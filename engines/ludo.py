@@ -303,7 +303,11 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
         if not state.finished or state.winner is None:
             return None
 
-        ranking = rank_after(state.winner, state.seats, lambda seat: sum(p + 1 for p in state.of(seat)))
+        def progress(seat: int) -> tuple[int, int]:  # issue #24: pieces in the centre, then steps made
+            own = state.of(seat)
+            return own.count(CENTRE), sum(p + 1 for p in own)
+
+        ranking = rank_after(state.winner, state.seats, progress)
         return Outcome("win", winners=(state.winner,), ranking=ranking)
 
     def apply(self, state: LudoState, code: str,

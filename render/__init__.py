@@ -10,6 +10,6 @@ its own for «Парчис», «Шиш-беш» and «Охота на львов
 empty board (``shishbesh_board``). They all draw with a kit that knows no game: ``theme``
 (colours, seat styles), ``canvas`` (pasting, masks), ``typeset`` (fonts, fitting text, pills,
 labels), ``dice``, ``pieces`` (markers, tokens, chips), ``marks`` (rings, veils, crosses, arrows),
-``cards`` (felt, wood, player cards, turn lines), ``png`` (palettes, encoding) and ``cover`` (the
-lobby's title card).
+``cards`` (felt, wood, player cards, turn lines), ``places`` (the places once a game is over), ``png``
+(palettes, encoding) and ``cover`` (the lobby's title card).
 """

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw, ImageFilter
 from render.canvas import paste, rounded_mask
 from render.marks import paste_ring, veil
 from render.pieces import marker_image
+from render.places import place_badge
 from render.theme import CARD, FELT, FELT_DARK, FELT_TEXT, GOLD, INK, PANEL_DIM, RGB, WOOD, WOOD_DARK, Box, player
 from render.typeset import fit_font, pill, seat_name
 
@@ -115,17 +116,21 @@ def mark_card(img: Image.Image, box: Box, radius: int, won: bool, current: bool,
 
 
 def card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: SeatedState,
-                names: Sequence[str], labels: Mapping[str, str], radius: int, header_h: int) -> None:
-    """A player card's frame and header: turn/winner ring and pill on the right, the name fitted
-    into what is left (the card's marker is part of the cached base)."""
+                names: Sequence[str], labels: Mapping[str, str], radius: int, header_h: int,
+                place: int | None = None) -> None:
+    """A player card's frame and header: turn/winner ring and pill on the right (and the seat's
+    ``place`` once the game is over), the name fitted into what is left (the card's marker is part
+    of the cached base)."""
     x0, y0, x1, _ = box
     pw = x1 - x0
     won, current = seat_standing(state, seat)
     mark_card(img, box, radius, won, current, state.finished)
     right = x1 - 10
+    if place is not None:
+        right = place_badge(img, d, (right, y0 + header_h // 2), place)[0] - 8
     if current or won:
         text = labels["winner" if won else "turn"]
-        fnt = fit_font(text, pw * 0.35, 19, 13, bold=True)
+        fnt = fit_font(text, pw * 0.35, 24, bold=True)
         right = pill(d, (right, y0 + header_h // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
                      max_width=pw * 0.4)[0] - 8
     text, fnt = seat_name(names, seat, right - x0 - 52, 24)
@@ -136,12 +141,12 @@ def turn_line(img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[int, int], lab
               names: Sequence[str], right: int, width: int) -> None:
     """A gold ``label`` pill (``width`` at most) from ``xy``, then ``seat``'s marker and name up to ``right``."""
     x, y = xy
-    box = pill(d, (x, y), label, fit_font(label, width - 20, 20, 14, bold=True), GOLD, INK, pad=(10, 4),
+    box = pill(d, (x, y), label, fit_font(label, width - 20, 24, bold=True), GOLD, INK, pad=(10, 4),
                max_width=width)
     paste(img, marker_image(seat, 28), (box[2] + 8, y - 14))
     room = right - box[2] - 44
     if room >= 40:
-        text, fnt = seat_name(names, seat, room, 20)
+        text, fnt = seat_name(names, seat, room, 24)
         d.text((box[2] + 42, y), text, font=fnt, fill=FELT_TEXT, anchor="lm")
 
 
@@ -149,9 +154,9 @@ def turn_stack(img: Image.Image, d: ImageDraw.ImageDraw, mx: int, ry: int, label
                names: Sequence[str], width: int, gap: int) -> None:
     """A gold ``label`` pill centred on ``mx`` at ``ry``, and ``gap`` px below it ``seat``'s marker and
     name, centred too (the dice card of the cross boards)."""
-    fnt = fit_font(label, width - 40, 20, 13, bold=True)
+    fnt = fit_font(label, width - 40, 24, bold=True)
     pill(d, (mx, ry), label, fnt, GOLD, INK, anchor="m", pad=(10, 4), max_width=width - 24)
-    text, fnt = seat_name(names, seat, width - 58, 20)
+    text, fnt = seat_name(names, seat, width - 58, 24)
     line = 30 + round(fnt.getlength(text))
     paste(img, marker_image(seat, 26), (mx - line // 2, ry + gap))
     d.text((mx - line // 2 + 32, ry + gap + 13), text, font=fnt, fill=FELT_TEXT, anchor="lm")

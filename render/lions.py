@@ -310,7 +310,7 @@ def _draw_card_frame(img: Image.Image, box: Box, side: str, word: str) -> None:
     img.paste(tint(colour, 0.3), (x0, y0, x1, y0 + HEADER_H), mask.crop((0, 0, x1 - x0, HEADER_H)))
     img.paste(colour, (x0, y0 + HEADER_H - 3, x1, y0 + HEADER_H))
     _put(img, side, 34, (x0 + 28, y0 + HEADER_H // 2 - 1))
-    fnt = fit_font(word, (x1 - x0) - 300, 24, 14, bold=True)
+    fnt = fit_font(word, (x1 - x0) - 300, 24, bold=True)
     cy = y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2
     ImageDraw.Draw(img).text((x0 + 16, cy), ellipsize(word, fnt, (x1 - x0) - 300), font=fnt,
                              fill=SIDE_INK[side], anchor="lm")
@@ -379,7 +379,7 @@ def _draw_turn(img: Image.Image, state: LionsState, lions: int, hunters: int, bu
 def _draw_push(img: Image.Image, d: ImageDraw.ImageDraw, word: str) -> None:
     """The push rule is on: a badge and its word on the sand left of the middle."""
     x, y = (round(v) for v in grid_px(*PUSH_AT))
-    fnt = fit_font(word, 1.5 * P, 20, 13, bold=True)
+    fnt = fit_font(word, 1.5 * P, 24, bold=True)
     box = pill(d, (x + 20, y), word, fnt, PUSH, (255, 255, 255), anchor="m", pad=(12, 5),
                max_width=1.6 * P)
     _at(img, _push_badge(34), (box[0] - 20, y))
@@ -397,7 +397,7 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
     right = x1 - 10
     if current or won or drawn:
         text = labels["winner" if won else "draw" if drawn else "turn"]
-        fnt = fit_font(text, pw * 0.35, 19, 13, bold=True)
+        fnt = fit_font(text, pw * 0.35, 24, bold=True)
         right = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, GOLD, INK, anchor="r", pad=(9, 4),
                      max_width=pw * 0.4)[0] - 8
     text, fnt = seat_name(names, seat, right - x0 - 56, 24)

@@ -28,6 +28,7 @@ from render.cards import mark_card, player_card, seat_standing, turn_line, wood_
 from render.dice import draw_die
 from render.marks import dashed_ring, paste_ring
 from render.pieces import draw_crowd, marker_image, numbered_token, put_piece, shape_points
+from render.places import final_places, place_badge
 from render.png import fitted_palette, random_game, to_png
 from render.theme import BG, CARD, CHIP, FELT_TEXT, GOLD, INK, IVORY, RED, RGB, Box, player
 from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
@@ -44,13 +45,13 @@ GX, GY = MARGIN + PAD, MARGIN + PAD
 BOARD: Box = (MARGIN, MARGIN, MARGIN + 15 * C + 2 * PAD, MARGIN + 15 * C + 2 * PAD)
 GAP = 12
 STRIP: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 100)
-HEIGHT = STRIP[3] + MARGIN
+LEGEND: Box = (MARGIN, STRIP[3] + GAP, W - MARGIN, STRIP[3] + GAP + 64)  # below the die: the board keeps the width
+HEIGHT = LEGEND[3] + MARGIN
 INSET = 22  # yard edge to its card
 RADIUS = 18
 HEADER_H = 50
 STATUS_H = 46
 DIE = 70
-LEGEND_X = 620  # the legend's left edge in the strip; the die and names keep left of it
 COMPRESS = 3  # zlib level: 4 costs ~2 ms more here for under 1 % fewer bytes
 
 PAPER: RGB = (238, 228, 204)
@@ -137,7 +138,7 @@ def yard_spot(colour: int, i: int) -> tuple[int, int]:
 def home_dot(colour: int, i: int) -> tuple[int, int]:
     """The centre of the i-th dot (0..3) of the pieces-in-the-centre count on ``colour``'s card."""
     x0, _y0, _x1, y1 = card_box(colour)
-    return x0 + 22 + i * 24, y1 - STATUS_H // 2
+    return x0 + 20 + i * 22, y1 - STATUS_H // 2
 
 
 def _owners(seats: int) -> dict[int, int]:
@@ -205,12 +206,14 @@ def _grid_art(seats: int) -> Image.Image:
 
 
 def _draw_strip(img: Image.Image, words: Mapping[str, str]) -> None:
-    _x0, y0, x1, y1 = STRIP
+    """The die's strip, and under it the legend: the safe cells, then the yard, side by side."""
     wood_frame(img, STRIP, RADIUS, 6, RADIUS - 4)
+    x0, y0, x1, y1 = LEGEND
+    wood_frame(img, LEGEND, RADIUS, 6, RADIUS - 4)
     d = ImageDraw.Draw(img)
-    lx = LEGEND_X
-    rows = ((y0 + 30, "safe_cells"), (y1 - 30, "yard"))
-    for cy, key in rows:
+    cy = (y0 + y1) // 2
+    yard_room = 86 + round(fit_font(words["yard"], 240, 24, bold=True).getlength(words["yard"])) + 20
+    for lx, right, key in ((x0 + 18, x1 - yard_room - 24, "safe_cells"), (x1 - yard_room, x1 - 4, "yard")):
         if key == "safe_cells":
             d.rectangle((lx, cy - 17, lx + 34, cy + 17), fill=CELL, outline=LINE)
             d.polygon(_star_points(lx + 17, cy, 13), fill=STAR, outline=STAR_EDGE, width=2)
@@ -219,10 +222,11 @@ def _draw_strip(img: Image.Image, words: Mapping[str, str]) -> None:
         else:
             d.rectangle((lx + 20, cy - 17, lx + 54, cy + 17), fill=player(0).colour)
             d.ellipse((lx + 22, cy - 15, lx + 52, cy + 15), fill=player(0).tint, outline=INK, width=2)
-            paste(img, numbered_token(0, 1, 22), (lx + 26, cy - 11))
-        room = x1 - 16 - (lx + 86)
+            paste(img, numbered_token(0, 1, 22, small="the legend's sample piece: no button names it"),
+                  (lx + 26, cy - 11))
+        room = right - 16 - (lx + 86)
         text = words[key]
-        fnt = fit_font(text, room, 22, 15, bold=True)
+        fnt = fit_font(text, room, 24, bold=True)
         d.text((lx + 86, cy), ellipsize(text, fnt, room), font=fnt, fill=FELT_TEXT, anchor="lm")
 
 
@@ -266,6 +270,8 @@ _STACKS: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = (
 _BLOCK = (34, ((-13, 0), (13, 0)))
 YARD_PIECE = 58
 CENTRE_PIECE = 28
+DONE = "a piece in the centre is done: no button names it, and its card counts them"
+CROWD = "five or more pieces on one cell: its 64 px hold no more readable numbers (the moves on offer carry theirs)"
 
 
 def _where(state: LudoState, seat: int, i: int, progress: int) -> tuple[int, int]:
@@ -282,8 +288,8 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState) -> 
     for seat in range(state.seats):
         for i, progress in enumerate(state.of(seat)):
             if progress in (YARD, CENTRE):
-                size = YARD_PIECE if progress == YARD else CENTRE_PIECE
-                put_piece(img, seat, i + 1, size, _where(state, seat, i, progress))
+                size, small = (YARD_PIECE, None) if progress == YARD else (CENTRE_PIECE, DONE)
+                put_piece(img, seat, i + 1, size, _where(state, seat, i, progress), small)
             else:
                 cells.setdefault(cell_centre(state.colour(seat), progress), []).append((seat, i))
     for (cx, cy), who in sorted(cells.items()):
@@ -298,7 +304,8 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState) -> 
         block = len(who) == 2 and bool(walls)
         if len(who) > 4:  # a crowd: every colour first, then the seconds, so each colour shows
             who = sorted(who, key=lambda p: (seats[: who.index(p)].count(p[0]), p[0]))
-        draw_crowd(img, d, (cx, cy), who, *(_BLOCK if block else _STACKS[min(len(who), 5) - 1]))
+        draw_crowd(img, d, (cx, cy), who, *(_BLOCK if block else _STACKS[min(len(who), 5) - 1]),
+                   small=CROWD if len(who) > 4 else None)
 
 
 def _fresh_move(state: LudoState, events: Sequence[Event]) -> bool:
@@ -355,7 +362,7 @@ def _draw_options(img: Image.Image, state: LudoState, numbers: bool) -> None:
     for _code, piece, _start, end, _effect in state.moves:
         x, y = _where(state, state.turn, piece, end)
         if numbers:
-            paste(img, numbered_token(state.turn, piece + 1, 28), (x + C // 2 - 22, y - C // 2 - 8))
+            paste(img, numbered_token(state.turn, piece + 1, 34), (x + C // 2 - 16, y - C // 2 - 14))
             continue
         ring = dashed_ring(40 if end == CENTRE else C - 2, player(state.turn).colour, width=5)
         paste(img, ring, (x - ring.width // 2, y - ring.height // 2))
@@ -365,12 +372,15 @@ def _draw_options(img: Image.Image, state: LudoState, numbers: bool) -> None:
 
 
 def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, state: LudoState, names: Sequence[str],
-               labels: Mapping[str, str]) -> None:
+               labels: Mapping[str, str], place: int | None) -> None:
     x0, y0, x1, y1 = box = card_box(state.colour(seat))
     pw = x1 - x0
     won, current = seat_standing(state, seat)
     mark_card(img, box, RADIUS, won, current, state.finished, veil_alpha=90, edged=True)
-    text, fnt = seat_name(names, seat, pw - 62, 24)
+    right = x1 - 12
+    if place is not None:  # the game is over: every seat's place
+        right = place_badge(img, d, (right + 2, y0 + HEADER_H // 2), place)[0] - 8
+    text, fnt = seat_name(names, seat, right - x0 - 50, 24)
     d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     cy = y1 - STATUS_H // 2
     home = state.of(seat).count(CENTRE)
@@ -379,11 +389,11 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, state: LudoS
         d.ellipse((x - 9, y - 9, x + 9, y + 9), fill=player(seat).colour if i < home else CARD, outline=INK,
                   width=2)
     x, _y = home_dot(state.colour(seat), PIECES)
-    d.text((x - 6, cy + 1), f"{home}/{PIECES}", font=font(20, True), fill=INK, anchor="lm")
+    d.text((x - 8, cy + 1), f"{home}/{PIECES}", font=font(24, True), fill=INK, anchor="lm")
     if current or won:
         key = "winner" if won else "turn"
-        fnt = fit_font(labels[key], pw - 190, 20, 13, bold=True)
-        pill(d, (x1 - 10, cy), labels[key], fnt, GOLD, INK, anchor="r", pad=(10, 4), max_width=pw - 170)
+        fnt = fit_font(labels[key], pw - 200, 24, bold=True)
+        pill(d, (x1 - 8, cy), labels[key], fnt, GOLD, INK, anchor="r", pad=(8, 3), max_width=pw - 176)
 
 
 def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names: Sequence[str],
@@ -398,7 +408,7 @@ def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names:
     if any(e.kind == "third_six" for e in events):  # the third six burns the turn
         _cross(d, box[2] - 2, box[1] + 2)
     tx = box[2] + 22
-    room = LEGEND_X - 30 - tx
+    room = STRIP[2] - 30 - tx
     if state.last_seat is not None and die:  # who threw
         text, fnt = seat_name(names, state.last_seat, room - 36, 22)
         paste(img, marker_image(state.last_seat, 28), (tx, y0 + 30 - 14))
@@ -409,12 +419,12 @@ def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names:
         for _code, piece, _start, _end, _effect in state.moves:
             paste(img, numbered_token(state.turn, piece + 1, 34), (x, ry - 17))
             x += 42
-        d.text((x + 2, ry), f"+{state.die}", font=font(22, True), fill=GOLD, anchor="lm")
+        d.text((x + 2, ry), f"+{state.die}", font=font(26, True), fill=GOLD, anchor="lm")
         return
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
-    turn_line(img, d, (tx, ry), labels["winner" if state.finished else "turn"], seat, names, LEGEND_X - 30, 180)
+    turn_line(img, d, (tx, ry), labels["winner" if state.finished else "turn"], seat, names, STRIP[2] - 30, 240)
 
 
 def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
@@ -422,8 +432,9 @@ def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
     img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
     d = TextDraw(img)
     choosing = state.phase == PHASE_MOVE and not state.finished
+    places = final_places(rules.ENGINE, state)
     for seat in range(state.seats):
-        _draw_card(img, d, seat, state, names, labels)
+        _draw_card(img, d, seat, state, names, labels, places.get(seat))
     if _fresh_move(state, events):
         _draw_route(d, state)
     if choosing:

@@ -22,7 +22,7 @@ from engines import parchis as rules
 from engines.base import Event
 from engines.parchis import CENTRE, HOME, LAST_CIRCUIT, PHASE_MOVE, SEGUROS, ParchisState
 from render.canvas import paste
-from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_stack, wood_frame
+from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_line, wood_frame
 from render.dice import draw_die
 from render.marks import paste_ring, red_cross
 from render.parchis_geometry import (
@@ -44,6 +44,7 @@ from render.parchis_geometry import (
     turned,
 )
 from render.pieces import marker_image, numbered_token, put_piece
+from render.places import final_places
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import (
     BG,
@@ -61,7 +62,17 @@ from render.theme import (
     player,
     tint,
 )
-from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name, wrap_text
+from render.typeset import (
+    TextDraw,
+    ellipsize,
+    fit_font,
+    font,
+    pill,
+    require_labels,
+    scaled_draw,
+    seat_name,
+    wrap_text,
+)
 
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "seguro", "home", "barrier")
 _STATIC_KEYS = ("seguro", "home", "barrier")
@@ -69,11 +80,14 @@ _STATIC_KEYS = ("seguro", "home", "barrier")
 W = 1024
 GAP = 14
 RADIUS = 16
-DICE_CARD: Box = (BOARD[2] + GAP, MARGIN, W - MARGIN, MARGIN + 452)
-LEGEND_CARD: Box = (BOARD[2] + GAP, DICE_CARD[3] + GAP, W - MARGIN, BOARD[3])
-PANEL_H = 92
-HEADER_H = 44
+# the board takes the whole width and the rest goes below it (issue #24: a phone shows it ~390 px wide)
+DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 150)
+LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 84)
+PANEL_H = 104
+HEADER_H = 50
 DIE = 96
+NUMBER = 25  # a cell's number: 18 px capitals
+DONE = "a piece in the centre is done: no button names it, and its panel counts them"
 K = 3  # the static board is drawn K times larger and scaled down
 COMPRESS = 2  # zlib level: 4 costs ~2 ms more for ~8 % fewer bytes
 
@@ -91,7 +105,7 @@ MUTED_INK: RGB = (112, 104, 92)
 
 def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
     """The players' cards and the picture's height."""
-    return panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    return panel_grid(seats, 2, LEGEND_CARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
 
 
 # ---------------------------------------------------------------- cached art
@@ -134,11 +148,11 @@ def _centre_icon(seat: int, colour: int, size: int) -> Image.Image:
 
 
 def _draw_cell(d: ImageDraw.ImageDraw, box: Box, origin: tuple[int, int], fill: RGB, text: str, ink: RGB = INK,
-               size: int = 19, ring: RGB | None = None) -> None:
+               size: int = NUMBER, ring: RGB | None = None) -> None:
     """A cell on a K-times canvas whose (0, 0) is ``origin``: fill, number, a seguro's ring."""
     x0, y0, x1, y1 = ((v - o) * K for v, o in zip(box, origin * 2, strict=True))
     d.rectangle((x0, y0, x1, y1), fill=fill, outline=LINE, width=2 * K)
-    cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, 16.5 * K
+    cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, 21 * K
     if ring is not None:
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ring, width=2 * K)
     d.text((cx, cy), text, font=font(size * K, True), fill=ink, anchor="mm")
@@ -153,12 +167,12 @@ def _draw_board(seats: int, home_word: str) -> Image.Image:
     """The board alone (RGB, BOARD's size), drawn K times larger and scaled down."""
     side = BOARD[2] - BOARD[0]
     big = Image.new("RGB", (side * K, side * K), BG)
-    d = ImageDraw.Draw(big)
+    d = scaled_draw(big, K)
     d.rounded_rectangle((0, 0, side * K - 1, side * K - 1), radius=20 * K, fill=WOOD)
     d.rounded_rectangle((6 * K, 6 * K, (side - 6) * K, (side - 6) * K), radius=14 * K, fill=PAPER)
     seat_of = {colour: seat for seat, colour in enumerate(rules.COLOURS[seats])}
-    fnt = fit_font(home_word, 150, 22, 13, bold=True)
-    home_word = ellipsize(home_word, fnt, 150)
+    fnt = fit_font(home_word, 190, 28, NUMBER, bold=True)  # (24 px drawn K times larger stand 17.3 px)
+    home_word = ellipsize(home_word, fnt, 190)
     for colour in range(4):
         _draw_home(d, colour, seat_of.get(colour), home_word, fnt.size)
     _draw_circuit(d, seat_of)
@@ -178,16 +192,16 @@ def _draw_home(d: ImageDraw.ImageDraw, colour: int, seat: int | None, word: str,
               outline=LINE, width=2 * K)
     for k in range(1, 8):  # its corridor
         _draw_cell(d, corridor_box(colour, k), BOARD[:2], tint(style.colour, 0.5) if style else NEUTRAL, str(k),
-                   MUTED_INK, 13)
+                   MUTED_INK)
     if style is None:
         return
     cx, cy = _at(*box_centre(home_box(colour)))
-    r = 112 * K
+    r = 141 * K
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CELL, outline=INK, width=3 * K)
     for i in range(4):
         sx, sy = _at(*home_spot(colour, i))
-        d.ellipse((sx - 25 * K, sy - 25 * K, sx + 25 * K, sy + 25 * K), fill=style.tint, outline=LINE, width=2 * K)
-    d.text((cx, cy - 74 * K), word, font=font(size * K, True), fill=MUTED_INK, anchor="mm")
+        d.ellipse((sx - 32 * K, sy - 32 * K, sx + 32 * K, sy + 32 * K), fill=style.tint, outline=LINE, width=2 * K)
+    d.text((cx, cy - 96 * K), word, font=font(size * K, True), fill=MUTED_INK, anchor="mm")
 
 
 def _draw_circuit(d: ImageDraw.ImageDraw, seat_of: Mapping[int, int]) -> None:
@@ -206,27 +220,30 @@ def _draw_circuit(d: ImageDraw.ImageDraw, seat_of: Mapping[int, int]) -> None:
     for colour, seat in seat_of.items():
         tip = turned(0, -1, colour)
         cx, cy = _at(*box_centre(cell_box(17 * colour or rules.CELLS)))
-        cx, cy = cx + tip[0] * 15 * K, cy + tip[1] * 15 * K
-        corners = [(tip[0] * 5, tip[1] * 5), turned(-6, 2, colour), turned(6, 2, colour)]
+        cx, cy = cx + tip[0] * 19 * K, cy + tip[1] * 19 * K
+        corners = [(tip[0] * 6, tip[1] * 6), turned(-8, 2, colour), turned(8, 2, colour)]
         d.polygon([(cx + x * K, cy + y * K) for x, y in corners], fill=player(seat).colour, outline=INK)
 
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
+    """The seguro and the barrier side by side, each a sample cell and its words."""
     x0, y0, x1, y1 = LEGEND_CARD
     shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
-    fnt = font(19)
+    fnt = font(24)
+    half = (x1 - x0) // 2
     for i, key in enumerate(("seguro", "barrier")):
-        sx, sy = (x0 + x1) // 2, y0 + 40 + (y1 - y0) // 2 * i
+        sx, sy = x0 + i * half + 20 + LANE // 2, (y0 + y1) // 2
         box = (sx - LANE // 2, sy - L // 2, sx + LANE // 2, sy + L // 2)
         sample = Image.new("RGB", ((LANE + 1) * K, (L + 1) * K), CARD)
-        _draw_cell(ImageDraw.Draw(sample), box, box[:2], SAFE if i == 0 else CELL, "12" if i == 0 else "",
+        _draw_cell(scaled_draw(sample, K), box, box[:2], SAFE if i == 0 else CELL, "12" if i == 0 else "",
                    ring=SEGURO_RING if i == 0 else None)
         img.paste(sample.resize((LANE + 1, L + 1), Image.Resampling.LANCZOS), box[:2])
         if key == "barrier":
             _draw_group(img, d, box, [(0, 0), (0, 1)])
-        for j, line in enumerate(wrap_text(words[key], fnt, x1 - x0 - 24, 3)):
-            d.text(((x0 + x1) // 2, sy + 44 + j * 24), line, font=fnt, fill=INK, anchor="mm")
+        lines = wrap_text(words[key], fnt, half - LANE - 56, 2)
+        for j, line in enumerate(lines):
+            d.text((box[2] + 16, sy + (j - (len(lines) - 1) / 2) * 28), line, font=fnt, fill=INK, anchor="lm")
 
 
 @lru_cache(maxsize=8)
@@ -252,9 +269,9 @@ def _draw_group(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, who: list[tu
     (cx, cy), wide = box_centre(box), box[2] - box[0] > box[3] - box[1]
     barrier = len(who) == 2 and who[0][0] == who[1][0]
     if barrier:
-        bar = (box[0] + 8, cy - 6, box[2] - 8, cy + 6) if wide else (cx - 6, box[1] + 8, cx + 6, box[3] - 8)
+        bar = (box[0] + 10, cy - 7, box[2] - 10, cy + 7) if wide else (cx - 7, box[1] + 10, cx + 7, box[3] - 10)
         d.rounded_rectangle(bar, radius=5, fill=player(who[0][0]).colour, outline=INK, width=2)
-    size, step = (34, 0) if len(who) == 1 else (30, 32) if len(who) == 2 else (22, 20)
+    size, step = (44, 0) if len(who) == 1 else (38, 40) if len(who) == 2 else (28, 26)
     for k, (seat, i) in enumerate(who):
         off = round((k - (len(who) - 1) / 2) * step)
         put_piece(img, seat, i + 1, size, (cx + off, cy) if wide else (cx, cy + off))
@@ -272,11 +289,11 @@ def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState) 
                 places.setdefault(place[0], (place[1], []))[1].append((seat, i))
             else:  # at home and in the centre every piece has its own spot
                 spot = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
-                put_piece(img, seat, i + 1, 46 if progress == HOME else 26, spot)
+                put_piece(img, seat, i + 1, 58 if progress == HOME else 32, spot, None if progress == HOME else DONE)
         arrived = state.of(seat).count(CENTRE)
         if arrived:
-            dx, dy = turned(0, HALF - 56, colour)
-            d.text((CX + dx, CY + dy), f"{arrived}/4", font=font(22, True), fill=INK, anchor="mm", stroke_width=3,
+            dx, dy = turned(0, HALF - 70, colour)
+            d.text((CX + dx, CY + dy), f"{arrived}/4", font=font(26, True), fill=INK, anchor="mm", stroke_width=3,
                    stroke_fill=LIGHT)
     for box, who in places.values():
         _draw_group(img, d, box, who)
@@ -323,7 +340,7 @@ def _draw_options(img: Image.Image, state: ParchisState) -> None:
     for _piece, box, end in boxes:
         _ring_at(img, box, player(seat).colour, dashed=True, round_=end == CENTRE)
     for piece, box, _end in boxes:  # the numbers over every ring
-        paste(img, numbered_token(seat, piece + 1, 26), (box[0] - 13, box[1] - 13))
+        paste(img, numbered_token(seat, piece + 1, 34), (box[0] - 17, box[1] - 17))
 
 
 # ---------------------------------------------------------------- dice card and panels
@@ -333,72 +350,72 @@ def _draw_place(img: Image.Image, d: ImageDraw.ImageDraw, x: int, cy: int, state
                 progress: int, ink: RGB = INK) -> int:
     """Where a piece is or lands, from ``x``: a cell number, a corridor tab, the centre. Returns the width."""
     number = rules.cell_number(state.colour(seat), progress)
+    num = font(24, True)
     if number is not None or progress == HOME:
         text = "—" if number is None else str(number)
-        d.text((x, cy + 1), text, font=font(22, True), fill=ink, anchor="lm")
-        return round(font(22, True).getlength(text))
+        d.text((x, cy + 1), text, font=num, fill=ink, anchor="lm")
+        return round(num.getlength(text))
     if progress == CENTRE:
-        paste(img, _centre_icon(seat, state.colour(seat), 22), (x, cy - 11))
+        paste(img, _centre_icon(seat, state.colour(seat), 28), (x, cy - 14))
     else:
-        d.rectangle((x, cy - 12, x + 22, cy + 12), fill=tint(player(seat).colour, 0.5), outline=INK, width=1)
-        d.text((x + 11, cy + 1), str(progress - LAST_CIRCUIT), font=font(16, True), fill=INK, anchor="mm")
-    return 22
+        d.rectangle((x, cy - 15, x + 30, cy + 15), fill=tint(player(seat).colour, 0.5), outline=INK, width=1)
+        d.text((x + 15, cy + 1), str(progress - LAST_CIRCUIT), font=num, fill=INK, anchor="mm")
+    return 30
 
 
 def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, names: Sequence[str],
                labels: Mapping[str, str]) -> None:
     """The last throw (who, the die, a bonus or a 6 counted 7), the moves on offer, whose turn."""
     x0, y0, x1, y1 = DICE_CARD
-    mx = (x0 + x1) // 2
+    box = (x0 + 24, (y0 + y1 - DIE) // 2, x0 + 24 + DIE, (y0 + y1 + DIE) // 2)
+    tx, mx, top, low = box[2] + 28, (x0 + x1) // 2 + 40, y0 + 42, y1 - 42
     die = state.last_dice[0] if state.last_dice else 0
     if state.last_seat is not None and die:
         thrower = state.last_seat
-        text, fnt = seat_name(names, thrower, x1 - x0 - 64, 20)
-        paste(img, marker_image(thrower, 26), (x0 + 16, y0 + 19))
-        d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
-    box = (mx - DIE // 2, y0 + 62, mx + DIE // 2, y0 + 62 + DIE)
+        text, fnt = seat_name(names, thrower, mx - tx - 60, 26)
+        paste(img, marker_image(thrower, 28), (tx, top - 14))
+        d.text((tx + 36, top), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     choosing = state.phase == PHASE_MOVE and not state.finished
     if choosing and not state.bonus:
         paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
     draw_die(img, box, die or None)
-    top = box[3] + 26
+    x = tx
     if choosing and (state.bonus or state.count != die):
-        pill(d, (mx, top), f"+{state.count}" if state.bonus else f"= {state.count}", font(26, True), GOLD, INK,
-             anchor="m", pad=(14, 5))
-        top += 36
-    for row, (_code, piece, _start, end, effect) in enumerate(state.moves[:4] if choosing else ()):
-        cy, x = top + 16 + row * 38, mx - 58
-        paste(img, numbered_token(state.turn, piece + 1, 30), (x, cy - 15))
-        d.text((x + 38, cy), "→", font=font(20, True), fill=FELT_MUTED, anchor="lm")
-        width = _draw_place(img, d, x + 66, cy, state, state.turn, end, LIGHT)
+        x = pill(d, (x, low), f"+{state.count}" if state.bonus else f"= {state.count}", font(26, True), GOLD, INK,
+                 pad=(12, 4))[2] + 18
+    for _code, piece, _start, end, effect in state.moves[:4] if choosing else ():
+        paste(img, numbered_token(state.turn, piece + 1, 34), (x, low - 17))
+        d.text((x + 40, low), "→", font=font(24, True), fill=FELT_MUTED, anchor="lm")
+        width = _draw_place(img, d, x + 70, low, state, state.turn, end, LIGHT)
         if effect == rules.EFFECT_CAPTURE:
-            paste(img, red_cross(22), (x + 72 + width, cy - 11))
+            paste(img, red_cross(24), (x + 74 + width, low - 12))
+            width += 28
+        x += 70 + width + 26
     seat = state.winner if state.finished else state.turn
     if seat is None:
         return
-    label = labels["winner" if state.finished else "turn"]
-    turn_stack(img, d, mx, y1 - 64, label, seat, names, x1 - x0, gap=23)
+    turn_line(img, d, (mx, top), labels["winner" if state.finished else "turn"], seat, names, x1 - 20, 200)
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
-                names: Sequence[str], labels: Mapping[str, str]) -> None:
+                names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
     x0, y0, x1, y1 = box
     ph = y1 - y0
-    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
+    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H, place)
     # the body: how many at home and in the centre, then every piece out on the board with its cell
-    cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(22, True)
-    fnt = fit_font(labels["home"], 90, 18, 12, bold=True)
+    cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(24, True)
+    fnt = fit_font(labels["home"], 90, 24, bold=True)
     home = ellipsize(labels["home"], fnt, 90)
     d.text((x, cy), home, font=fnt, fill=MUTED_INK, anchor="lm")
     x += round(fnt.getlength(home)) + 6
     d.text((x, cy + 1), str(own.count(HOME)), font=num, fill=INK, anchor="lm")
-    paste(img, _centre_icon(seat, state.colour(seat), 22), (x + 30, cy - 11))
-    d.text((x + 58, cy + 1), str(own.count(CENTRE)), font=num, fill=INK, anchor="lm")
-    x += 92
+    paste(img, _centre_icon(seat, state.colour(seat), 26), (x + 24, cy - 13))
+    d.text((x + 54, cy + 1), str(own.count(CENTRE)), font=num, fill=INK, anchor="lm")
+    x += 86
     for i, progress in enumerate(own):
-        if progress not in (HOME, CENTRE) and x <= x1 - 70:
-            paste(img, numbered_token(seat, i + 1, 28), (x, cy - 14))
-            x += 34 + _draw_place(img, d, x + 34, cy, state, seat, progress) + 14
+        if progress not in (HOME, CENTRE) and x <= x1 - 64:
+            paste(img, numbered_token(seat, i + 1, 30), (x, cy - 15))
+            x += 32 + _draw_place(img, d, x + 32, cy, state, seat, progress) + 12
 
 
 def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
@@ -410,8 +427,9 @@ def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str
     if state.phase == PHASE_MOVE and not state.finished:
         _draw_options(img, state)
     _draw_dice(img, d, state, names, labels)
+    places = final_places(rules.ENGINE, state)
     for seat, box in enumerate(_panels(state.seats)[0]):
-        _draw_panel(img, d, box, seat, state, names, labels)
+        _draw_panel(img, d, box, seat, state, names, labels, places.get(seat))
     return img
 
 

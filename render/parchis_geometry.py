@@ -15,15 +15,15 @@ from engines.parchis import CENTRE, HOME, LAST_CIRCUIT
 from render.theme import Box
 
 MARGIN = 16
-L = 36  # a cell's length along the track
-LANE = 64  # a lane's width: a cell's other side
+L = 46  # a cell's length along the track
+LANE = 80  # a lane's width: a cell's other side (the board takes the picture's whole width: issue #24)
 ARM = 3 * LANE  # an arm's width, and the centre square's side
 HALF = ARM // 2
 HOME_SIDE = 8 * L  # a corner home's side: an arm's length
-FRAME = 10
+FRAME = 8
 BOARD: Box = (MARGIN, MARGIN, MARGIN + 2 * (HOME_SIDE + FRAME) + ARM, MARGIN + 2 * (HOME_SIDE + FRAME) + ARM)
 CX = CY = (BOARD[0] + BOARD[2]) // 2  # the board's centre
-HOME_STEP = 40  # home spots sit this far from the home's middle, both ways
+HOME_STEP = 50  # home spots sit this far from the home's middle, both ways
 
 
 def turned(dx: int, dy: int, quarter: int) -> tuple[int, int]:
@@ -82,12 +82,12 @@ def home_box(colour: int) -> Box:
 def home_spot(colour: int, i: int) -> tuple[int, int]:
     """Where piece ``i`` (0..3) of ``colour`` stands at home."""
     x, y = box_centre(home_box(colour))
-    return x + (-HOME_STEP, HOME_STEP)[i % 2], y + (-HOME_STEP, HOME_STEP)[i // 2] + 14
+    return x + (-HOME_STEP, HOME_STEP)[i % 2], y + (-HOME_STEP, HOME_STEP)[i // 2] + 18
 
 
 def centre_spot(colour: int, i: int) -> tuple[int, int]:
     """Where piece ``i`` of ``colour`` stands in the centre: a row along the colour's triangle."""
-    dx, dy = turned(-45 + 30 * i, HALF - 22, colour)
+    dx, dy = turned(-57 + 38 * i, HALF - 28, colour)
     return CX + dx, CY + dy
 
 
@@ -107,5 +107,5 @@ def spot_box(colour: int, progress: int, i: int) -> Box:
     if place is not None:
         return place[1]
     x, y = home_spot(colour, i) if progress == HOME else centre_spot(colour, i)
-    r = 27 if progress == HOME else 16
+    r = 34 if progress == HOME else 20
     return (x - r, y - r, x + r, y + r)

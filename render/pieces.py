@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from contextlib import nullcontext
 from functools import lru_cache
 from typing import TypedDict, Unpack
 
@@ -12,7 +13,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from render.canvas import downsample, paste, shade
 from render.theme import INK, IVORY, LIGHT, RGB, SS, player
-from render.typeset import font, pill
+from render.typeset import READABLE, decoration, font, pill
 
 
 def shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -74,23 +75,28 @@ def marker_image(seat: int, size: int, faded: bool = False) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
-def numbered_token(seat: int, number: int, size: int) -> Image.Image:
-    """The seat's marker with ``number`` on it (RGBA): one numbered piece or checker."""
+def numbered_token(seat: int, number: int, size: int, small: str | None = None) -> Image.Image:
+    """The seat's marker with ``number`` on it (RGBA): one numbered piece or checker. The number is
+    never smaller than :data:`READABLE` (on a small token it spills over the shape, outlined in the
+    seat's colour) unless ``small`` says why it may be: then it is :func:`render.typeset.decoration`."""
     img = marker_image(seat, size).copy()
     style = player(seat)
     shift = {"triangle": 0.12, "pentagon": 0.04, "star": 0.05}.get(style.shape, 0)
     scale = {"star": 0.42, "triangle": 0.42, "diamond": 0.46, "cross": 0.46}.get(style.shape, 0.52)
+    px = max(8 if small else READABLE, round(size * scale))
+    spills = px > size * scale + 1
     d = ImageDraw.Draw(img)
-    d.text((size / 2, size / 2 + size * shift), str(number), font=font(max(8, round(size * scale)), True),
-           fill=style.ink, anchor="mm", stroke_width=max(1, size // 22), stroke_fill=style.colour)
+    with decoration(small) if small else nullcontext():
+        d.text((size / 2, size / 2 + (0 if spills else size * shift)), str(number), font=font(px, True),
+               fill=style.ink, anchor="mm", stroke_width=max(2 if spills else 1, size // 22), stroke_fill=style.colour)
     return img
 
 
 @lru_cache(maxsize=256)
-def standing_piece(seat: int, number: int, size: int, halo: RGB = IVORY) -> Image.Image:
+def standing_piece(seat: int, number: int, size: int, halo: RGB = IVORY, small: str | None = None) -> Image.Image:
     """:func:`numbered_token` standing on a board: a light halo and a soft shadow round it
     (RGBA, 8 px larger than ``size``; paste it at the token's top-left minus 4)."""
-    tok = numbered_token(seat, number, size)
+    tok = numbered_token(seat, number, size, small)
     m = 4
     alpha = Image.new("L", (size + 2 * m, size + 2 * m), 0)
     alpha.paste(tok.getchannel("A"), (m, m))
@@ -105,21 +111,26 @@ def standing_piece(seat: int, number: int, size: int, halo: RGB = IVORY) -> Imag
     return img
 
 
-def put_piece(img: Image.Image, seat: int, number: int, size: int, xy: tuple[int, int]) -> None:
-    """Paste :func:`standing_piece` ``number`` of ``seat`` (a ``size`` px token) centred on ``xy``."""
-    paste(img, standing_piece(seat, number, size), (xy[0] - size // 2 - 4, xy[1] - size // 2 - 4))
+def put_piece(img: Image.Image, seat: int, number: int, size: int, xy: tuple[int, int],
+              small: str | None = None) -> None:
+    """Paste :func:`standing_piece` ``number`` of ``seat`` (a ``size`` px token) centred on ``xy``
+    (``small``: why its number may be small, see :func:`numbered_token`)."""
+    paste(img, standing_piece(seat, number, size, small=small), (xy[0] - size // 2 - 4, xy[1] - size // 2 - 4))
 
 
 def draw_crowd(img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[int, int], who: Sequence[tuple[int, int]],
-               size: int, offsets: Sequence[tuple[int, int]]) -> None:
-    """The (seat, piece from 0)s ``who`` sharing a place, standing at ``offsets`` from ``xy``; more than fit: "+n"."""
+               size: int, offsets: Sequence[tuple[int, int]], small: str | None = None) -> None:
+    """The (seat, piece from 0)s ``who`` sharing a place, standing at ``offsets`` from ``xy``; more than fit: "+n"
+    (``small``: why their numbers may be small, see :func:`numbered_token`)."""
     cx, cy = xy
     shown = who if len(who) <= len(offsets) else who[: len(offsets) - 1]
     for (seat, i), (dx, dy) in zip(shown, offsets, strict=False):
-        put_piece(img, seat, i + 1, size, (cx + dx, cy + dy))
+        put_piece(img, seat, i + 1, size, (cx + dx, cy + dy), small)
     if len(shown) < len(who):
         dx, dy = offsets[-1]
-        pill(d, (cx + dx, cy + dy), f"+{len(who) - len(shown)}", font(12, True), INK, LIGHT, anchor="m", pad=(3, 1))
+        with decoration(small) if small else nullcontext():
+            pill(d, (cx + dx, cy + dy), f"+{len(who) - len(shown)}", font(12 if small else READABLE, True), INK, LIGHT,
+                 anchor="m", pad=(3, 1))
 
 
 @lru_cache(maxsize=64)

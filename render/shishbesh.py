@@ -26,6 +26,7 @@ from render.cards import card_header, panel_grid, player_card, shadowed_card, tu
 from render.dice import draw_die
 from render.marks import dashed_ring, draw_arrow, paste_ring, red_cross, round_ring, veil
 from render.pieces import marker_image, numbered_token, put_piece
+from render.places import final_places
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.shishbesh_board import ARROW, CELL, CORNER, HUT, LINE, MUTED_INK, draw_board, house
 from render.shishbesh_geometry import (
@@ -293,10 +294,10 @@ def _home_icon(seat: int, size: int) -> Image.Image:
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ShishbeshState,
-                names: Sequence[str], labels: Mapping[str, str]) -> None:
+                names: Sequence[str], labels: Mapping[str, str], place: int | None = None) -> None:
     x0, y0, x1, y1 = box
     ph = y1 - y0
-    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H)
+    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H, place)
     geo, own = state.options.geometry, state.of(seat)
     cy, x, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, font(22, True)
     fnt = fit_font(labels["park"], 90, 18, 12, bold=True)
@@ -328,8 +329,9 @@ def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, s
     if state.phase == PHASE_MOVE and not state.finished:
         _draw_options(img, d, state, labels["targets"])
     _draw_dice(img, d, state, names, labels)
+    places = final_places(rules.ENGINE, state)
     for seat, box in enumerate(_panels(state.seats)[0]):
-        _draw_panel(img, d, box, seat, state, names, labels)
+        _draw_panel(img, d, box, seat, state, names, labels, places.get(seat))
     return img
 
 

@@ -311,7 +311,7 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: S
     d.text((x + 38, top - 36), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     # under each die: whom it called
     cy = lay.dice[0][3] + 30
-    small = font(22)
+    small = font(24)
     bold = font(26, True)
     if throw.void:
         width = right - left + 40
@@ -360,7 +360,7 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: So
                fill=FELT_TEXT, anchor="mm")
         d.text((col_x, sy0 + 100), str(state.tower), font=big, fill=LIGHT, anchor="mm")
         phase = labels["phase1" if state.phase == 1 else "phase2"]
-        pill(d, (col_x, sy0 + 168), phase, fit_font(phase, sx1 - col0 - 20, 22, 15, bold=True),
+        pill(d, (col_x, sy0 + 168), phase, fit_font(phase, sx1 - col0 - 20, 24, bold=True),
              FELT_DARK, FELT_TEXT, anchor="m", max_width=sx1 - col0, pad=(10, 5))
         legend_x0 = col0
     else:
@@ -376,7 +376,7 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: So
     # numbers nobody owns (4–5 players)
     dead = [n for n in range(1, 7) if owner_of(n, state.seats) is None]
     if dead:
-        small = font(20)
+        small = font(24)
         y = sy1 - 12
         x = sx1 - 4 - len(dead) * 34
         d.text((x - 8, y), ellipsize(labels["dead"], small, x - 8 - legend_x0), font=small,

@@ -25,6 +25,7 @@ from render.cards import mark_card, panel_grid, player_card, wood_frame
 from render.dice import draw_die
 from render.marks import paste_ring
 from render.pieces import marker_image
+from render.places import final_places, place_badge
 from render.png import fitted_palette, random_game, to_png
 from render.theme import BG, FELT_DARK, FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RGB, SS, Box
 from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
@@ -246,7 +247,7 @@ def _throw(state: SpichkiState, events: Sequence[Event]) -> _Throw | None:
 
 def _caption(d: ImageDraw.ImageDraw, section: int, text: str) -> None:
     a, b = SECTIONS[section]
-    fnt = fit_font(text, b - a - 40, 26, 17, bold=True)
+    fnt = fit_font(text, b - a - 40, 26, bold=True)
     d.text(((a + b) // 2, CAPTION_Y), ellipsize(text, fnt, b - a - 40), font=fnt, fill=FELT_TEXT, anchor="mm")
 
 
@@ -261,7 +262,7 @@ def _draw_target(img: Image.Image, d: ImageDraw.ImageDraw, lay: _Layout, state: 
     for box in lay.target:
         paste(img, _slot(DIE), box[:2])
     text = labels["no_target"]
-    fnt = fit_font(text, b - a - 60, 22, 15, bold=True)
+    fnt = fit_font(text, b - a - 60, 24, bold=True)
     pill(d, ((a + b) // 2, ROW_Y), text, fnt, GOLD, INK, anchor="m", max_width=b - a - 36, pad=(12, 5))
 
 
@@ -305,13 +306,13 @@ def _draw_pile(img: Image.Image, d: ImageDraw.ImageDraw, state: SpichkiState, la
     fnt = fit_font(num, 116, 72, 40, bold=True)
     d.text((b - 70, DICE_Y + DIE // 2 + 4), num, font=fnt, fill=LIGHT, anchor="mm")
     goal = f"{labels['goal']} {state.options.goal}"  # «Играем до 11»: the goal, not what is left
-    gfont = fit_font(goal, b - a - 60, 21, 14, bold=True)
+    gfont = fit_font(goal, b - a - 60, 24, bold=True)
     pill(d, ((a + b) // 2, ROW_Y), goal, gfont, FELT_DARK, FELT_TEXT, anchor="m", max_width=b - a - 36,
          pad=(12, 5))
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: SpichkiState,
-                names: Sequence[str], labels: Mapping[str, str], throw: _Throw | None) -> None:
+                names: Sequence[str], labels: Mapping[str, str], throw: _Throw | None, place: int | None) -> None:
     x0, y0, x1, y1 = box
     pw = x1 - x0
     won = state.finished and seat in state.winners
@@ -323,11 +324,14 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     # header: the name, leaving room for the badge of the last throw
     award = throw.award if throw and throw.seat == seat else 0
     badge_font = font(24, True)
+    right = x1 - 10
+    if place is not None:  # the game is over: every seat's place (equal matches, equal place: rule 6)
+        right = place_badge(img, d, (right, y0 + HEADER_H // 2), place)[0] - 8
     badge_w = round(badge_font.getlength(f"+{award}")) + 28 if award else 0
-    text, fnt = seat_name(names, seat, pw - 54 - 12 - badge_w, 26)
+    text, fnt = seat_name(names, seat, right - x0 - 54 - 2 - badge_w, 26)
     d.text((x0 + 54, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     if award:
-        pill(d, (x1 - 10, y0 + HEADER_H // 2 - 1), f"+{award}", badge_font, INK, LIGHT, anchor="r", pad=(10, 3))
+        pill(d, (right, y0 + HEADER_H // 2 - 1), f"+{award}", badge_font, INK, LIGHT, anchor="r", pad=(10, 3))
 
     # body: matches held as a big number over the goal, the status, and sticks in the slots
     held, goal = state.matches[seat], state.options.goal
@@ -342,10 +346,10 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     of_w = round(small.getlength(of)) + 4
     if status:  # the goal gives way to the status when both do not fit (narrow panels)
         text = labels[status]
-        if x1 - 12 - (x + of_w + 10) < min(fit_font(text, 1e9, 15, 15, True).getlength(text) + 20, 150):
+        if x1 - 12 - (x + of_w + 10) < min(fit_font(text, 1e9, 24, bold=True).getlength(text) + 20, 150):
             of_w = 0
         room = x1 - 12 - (x + of_w + 10)
-        sfont = fit_font(text, room - 20, 22, 13, bold=True)
+        sfont = fit_font(text, room - 20, 24, bold=True)
         pill(d, (x1 - 12, cy), text, sfont, GOLD, INK, anchor="r", max_width=room, pad=(10, 5))
     if of_w:
         d.text((x + 4, cy + 13), of, font=small, fill=MUTED_INK, anchor="ls")
@@ -360,8 +364,9 @@ def _compose(state: SpichkiState, names: Sequence[str], labels: Mapping[str, str
     _draw_target(img, d, lay, state, labels)
     _draw_throw(img, d, lay, state, names, labels, throw)
     _draw_pile(img, d, state, labels)
+    places = final_places(ENGINE, state, lambda seat: state.matches[seat])
     for seat, box in enumerate(lay.panels):
-        _draw_panel(img, d, box, seat, state, names, labels, throw)
+        _draw_panel(img, d, box, seat, state, names, labels, throw, places.get(seat))
     return img
 
 

@@ -28,6 +28,7 @@ from render.cards import mark_card, panel_grid, player_card, seat_standing, shad
 from render.dice import draw_die
 from render.marks import dashed_ring, paste_ring
 from render.pieces import draw_crowd, marker_image, numbered_token
+from render.places import MEDALS, final_places, place_badge
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import BG, CARD, FELT_DARK, FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, player
 from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name, wrap_text
@@ -411,7 +412,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: TisheState,
-                names: Sequence[str], labels: Mapping[str, str]) -> None:
+                names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
     x0, y0, x1, y1 = box
     pw, ph = x1 - x0, y1 - y0
     won, current = seat_standing(state, seat)
@@ -420,6 +421,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
         img.paste(GOLD, (x0, y0 + HEADER_H - 4, x1, y0 + HEADER_H + 1))
     # header: the name, and the status pill on the right
     right = x1 - 10
+    if place is not None:  # the game is over: every seat's place
+        right = place_badge(img, d, (right, y0 + HEADER_H // 2), place)[0] - 8
     badges = []
     if current or won:
         badges.append((labels["winner" if won else "turn"], GOLD, INK))
@@ -460,8 +463,9 @@ def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
     if fresh:
         _draw_move(img, d, state, lay)
     _draw_dice(img, d, state, names, labels, actions)
+    places = final_places(rules.ENGINE, state)
     for seat, box in enumerate(lay.panels):
-        _draw_panel(img, d, box, seat, state, names, labels)
+        _draw_panel(img, d, box, seat, state, names, labels, places.get(seat))
     return img
 
 
@@ -471,7 +475,7 @@ def _palette(seats: int) -> Image.Image:
     colours marks must keep, merged down to :data:`COLORS`."""
     game = random_game(rules.ENGINE, rules.TisheOptions(both_home=True), seats, "5" * 64, random.Random(seats), 600)
     n = len(game)
-    keep = [GOLD, RED, INK, LIGHT, VIOLET, PAPER, *(player(s).colour for s in range(seats))]
+    keep = [GOLD, RED, INK, LIGHT, VIOLET, PAPER, *MEDALS, *(player(s).colour for s in range(seats))]
     return fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1), LABEL_KEYS,
                           [colour_strip(keep, W)], COLORS)
 

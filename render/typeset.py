@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AnyStr
@@ -25,6 +27,35 @@ Ink = float | tuple[int, ...] | str  # a colour as ImageDraw takes it (Pillow's 
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+# A phone shows the 1024-px picture about 390 px wide, so every label a player needs stands at least
+# 18 px tall in capitals (issue #24): DejaVu Sans at 24 px. fit_name goes no smaller, nor fit_font by default.
+MIN_CAP = 18
+READABLE = 24
+
+_decoration: ContextVar[str | None] = ContextVar("decoration", default=None)
+
+
+@contextmanager
+def decoration(reason: str) -> Iterator[None]:
+    """Text drawn inside is decoration, not a label a player needs, so it may be smaller than
+    :data:`READABLE`; ``reason`` says why (tests/test_render_readable.py reads it)."""
+    token = _decoration.set(reason)
+    try:
+        yield
+    finally:
+        _decoration.reset(token)
+
+
+def decoration_reason() -> str | None:
+    """Why the text drawn now is decoration (see :func:`decoration`), or None: a label a player needs."""
+    return _decoration.get()
+
+
+def cap_height(fnt: ImageFont.FreeTypeFont) -> float:
+    """How tall a capital stands in ``fnt``, in pixels."""
+    _left, top, _right, bottom = fnt.getbbox("H")
+    return bottom - top
 
 
 @lru_cache(maxsize=64)
@@ -69,8 +100,10 @@ def ellipsize(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
     return text[:lo].rstrip() + "…" if lo else "…"
 
 
-def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The largest font from ``size`` down to ``min_size`` in which ``text`` fits."""
+def fit_font(text: str, max_width: float, size: int, min_size: int = READABLE,
+             bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The largest font from ``size`` down to ``min_size`` (by default :data:`READABLE`) in which
+    ``text`` fits: what still does not fit is for the caller to cut."""
     while size > min_size and font(size, bold).getlength(text) > max_width:
         size -= 2 if size > 30 else 1
     return font(max(size, min_size), bold)
@@ -82,7 +115,7 @@ def fit_name(name: str, max_width: float, size: int, bold: bool = True,
     """A player name cleaned and ellipsised for ``max_width``: ``(text, font)``; cached, as the same
     names are fitted on every frame."""
     text = clean_text(name, bold) or fallback
-    fnt = fit_font(text, max_width, size, max(12, round(size * 0.8)), bold)
+    fnt = fit_font(text, max_width, size, max(READABLE, round(size * 0.8)), bold)
     return ellipsize(text, fnt, max_width), fnt
 
 
@@ -118,11 +151,16 @@ def _text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None,
 class TextDraw(ImageDraw.ImageDraw):
     """An ImageDraw whose one-line ``text`` reuses cached glyph masks.
 
+    ``text_scale``: how many times larger than it is shown the canvas is drawn (a supersampled
+    canvas scaled down afterwards; see :func:`scaled_draw`), so the shown size of its text is known.
+
     The same names, numbers and labels come back on every frame, and FreeType rendering them
     was a quarter of a board's drawing time; the cached mask is filled in exactly as
     ``ImageDraw.text`` fills it, so the pixels are the same. Anything else (strokes, several
     lines, bitmap fonts, extra options) takes Pillow's own path.
     """
+
+    text_scale: float = 1
 
     def text(self, xy: tuple[float, float], text: AnyStr | Text[AnyStr], fill: Ink | None = None,
              font: ImageFont.BaseImageFont | None = None, anchor: str | None = None, *args: Any,
@@ -138,6 +176,13 @@ class TextDraw(ImageDraw.ImageDraw):
         mask, dx, dy = _text_mask(text, font, anchor, (math.modf(x)[0], math.modf(y)[0]))
         left, top = int(x) + dx, int(y) + dy
         self._image.paste(fill, (left, top, left + mask.width, top + mask.height), mask)
+
+
+def scaled_draw(img: Image.Image, k: float) -> TextDraw:
+    """A :class:`TextDraw` on ``img``, a canvas drawn ``k`` times larger than it will be shown."""
+    draw = TextDraw(img)
+    draw.text_scale = k
+    return draw
 
 
 def pill(

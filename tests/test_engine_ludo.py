@@ -403,6 +403,12 @@ def test_rule5_all_four_in_the_centre_win(start, die):
     assert out.kind == "win" and out.winners == (0,) and out.ranking == (0, 1, 2)
 
 
+def test_the_others_rank_by_pieces_in_the_centre_then_by_steps():
+    # issue #24, point 6: one piece in the centre (57 steps) beats four at 50 (204 steps)
+    after, _ = roll(game(3, (C, C, C, 55), (C, Y, Y, Y), (50, 50, 50, 50)), 1)
+    assert after.winner == 0 and ENGINE.outcome(after).ranking == (0, 1, 2)
+
+
 def test_rule5_three_in_the_centre_is_not_a_win():
     after, events = roll(game(2, (C, C, 52, Y)), 4)
     assert events[1:] == [moved(0, 2, 52, C), centre(0, 2)]

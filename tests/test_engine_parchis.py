@@ -653,6 +653,14 @@ def test_rule9_win_with_a_six_throws_no_more():
     assert ENGINE.outcome(after).ranking == (1, 0)
 
 
+def test_rule9_the_others_rank_by_pieces_in_the_centre_then_by_steps():
+    # issue #24, point 6: one piece in the centre (72 steps) beats four at 60 (244 steps)
+    before = game(3, turn=0, pieces={0: (CENTRE, CENTRE, CENTRE, 70), 1: (CENTRE, HOME, HOME, HOME),
+                                     2: (60, 60, 60, 60)})
+    after, _ = roll(before, 1)
+    assert after.winner == 0 and ENGINE.outcome(after).ranking == (0, 1, 2)
+
+
 # ====================================================================== settled points
 
 
@@ -967,7 +975,7 @@ def test_random_play_every_seat_count(seats):
     seeds = [seed_str(100 * seats + i) for i in range(3)]
     for state, result in random_wins(ENGINE, ParchisOptions(), seats, seeds, MAX_ACTIONS):
         assert state.of(state.winner) == (CENTRE,) * 4
-        steps_made = {s: sum(p + 1 for p in state.of(s)) for s in range(seats)}
+        steps_made = {s: (state.of(s).count(CENTRE), sum(p + 1 for p in state.of(s))) for s in range(seats)}
         assert result.ranking[0] == state.winner
         assert [steps_made[s] for s in result.ranking[1:]] == sorted((steps_made[s] for s in result.ranking[1:]),
                                                                      reverse=True)

@@ -89,7 +89,7 @@ def test_png_is_1024_wide_palette_small_and_one_size(seats):
     state, events = game[len(game) // 2]
     png = render(state, events=events)
     width, height = png_size(png)
-    assert (width, height) == (1024, board.HEIGHT) and height <= 1150
+    assert (width, height) == (1024, board.HEIGHT) and height <= 1250
     assert len(png) <= 150_000
 
 
@@ -295,7 +295,7 @@ def test_choosing_marks_where_each_offered_move_would_land():
         ring = [(x - 30, y - 31, x + 31, y - 24), (x - 30, y + 25, x + 31, y + 32)]  # the dashed ring's top and bottom
         dashes = sum(count(img, b, seat_colour(2)) - count(rolled, b, seat_colour(2)) for b in ring)
         ink = sum(count(img, b, INK, 20) - count(rolled, b, INK, 20) for b in ring)
-        assert dashes > 40 or (end == 0 and ink > 40), (end, dashes, ink)  # (the start cell is green already)
+        assert dashes > 40 or (end == 0 and ink > 30), (end, dashes, ink)  # (the start cell is green already)
         badge = (x + 8, y - 40, x + 40, y - 8)  # and the piece's number at its corner
         assert end == 0 or count(img, badge, seat_colour(2)) > 40 + count(rolled, badge, seat_colour(2)), end
     x0, y0, _x1, y1 = board.STRIP  # the die waits in a gold ring
@@ -348,10 +348,10 @@ def test_long_names_are_cut_and_stay_inside_their_cards():
         edge = (x1 - 10, y0 - 12, x1 + 12, y0 + board.HEADER_H)
         assert ImageChops.difference(img_long.crop(edge), img_short.crop(edge)).getbbox() is None
     x0, y0, x1, y1 = board.STRIP
-    legend = (board.LEGEND_X - 24, y0, x1, y1)  # the strip's names stop short of the legend
-    assert ImageChops.difference(img_long.crop(legend), img_short.crop(legend)).getbbox() is None
-    assert ImageChops.difference(img_long.crop((x0, y0, board.LEGEND_X, y1)),
-                                 img_short.crop((x0, y0, board.LEGEND_X, y1))).getbbox()
+    edge = (x1 - 24, y0, x1, y1)  # the strip's names stop short of its end, and the legend is below
+    for box in (edge, board.LEGEND):
+        assert ImageChops.difference(img_long.crop(box), img_short.crop(box)).getbbox() is None
+    assert ImageChops.difference(img_long.crop(board.STRIP), img_short.crop(board.STRIP)).getbbox()
 
 
 def test_fewer_names_than_seats_fall_back_to_letters():

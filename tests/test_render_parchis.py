@@ -130,7 +130,7 @@ def test_png_is_1024_wide_palette_small_and_fits_a_phone(seats):
     state, events = game[len(game) // 2]
     png = render(state, events=events)
     width, height = png_size(png)
-    assert width == 1024 and 800 <= height <= 1150
+    assert width == 1024 and 1300 <= height <= 1600  # the board takes the width, the rest goes below (#24)
     assert len(png) <= 150_000
 
 
@@ -336,16 +336,17 @@ def test_offered_moves_are_marked_with_the_piece_number_in_phase_move():
     for _code, _piece, _start, end, _effect in state.moves:
         box = geometry.spot_box(state.colour(state.turn), end, 0)
         assert gained(a, b, box, c) > 40
-    x0, y0, x1, _y1 = board.DICE_CARD  # the choices are listed under the die, which is ringed gold
-    rows = (x0, y0 + 160, x1, y0 + 160 + 40 * len(state.moves))
+    x0, y0, x1, y1 = board.DICE_CARD  # the choices are listed right of the die, which is ringed gold
+    rows = (x0 + 140, y1 - 62, x1, y1 - 22)
     assert count(a, rows, c) > 100 * len(state.moves) // 2 and count(b, rows, c) == 0
-    assert count(a, (x0, y0 + 50, x1, y0 + 170), GOLD, 30) > 300 + count(b, (x0, y0 + 50, x1, y0 + 170), GOLD, 30)
+    die = (x0, y0, x0 + 140, y1)
+    assert count(a, die, GOLD, 30) > 300 + count(b, die, GOLD, 30)
 
 
 def test_a_pending_bonus_shows_its_count_under_the_die():
     state, _events = find(4, lambda s, e: s.phase == "move" and s.bonus)
-    x0, y0, x1, _y1 = board.DICE_CARD
-    badge = (x0, y0 + 165, x1, y0 + 205)
+    x0, _y0, _x1, y1 = board.DICE_CARD
+    badge = (x0 + 140, y1 - 62, x0 + 280, y1 - 22)
     assert count(rgb(render(state)), badge, GOLD, 30) > 600
     assert count(rgb(render(replace(state, bonus=False, count=state.last_dice[0]))), badge, GOLD, 30) == 0
     assert render(state) != render(replace(state, count=30 - state.count))  # +20 and +10 differ

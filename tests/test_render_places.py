@@ -1,0 +1,48 @@
+"""The last picture shows every place where the rules rank everyone (issue #24, point 6)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from bot.games import GAMES
+from engines.playout import at_random, playout
+from engines.spichki import ENGINE as SPICHKI
+from locales import Translator
+from render.places import MEDALS, final_places
+from tests.render_helpers import count_close, rgb
+
+RANKED = ("shishbesh", "ludo", "parchis", "tishe", "spichki")
+NAMES = ["Аня", "Борис", "Вера", "Глеб", "Даша", "Евгений", "Жанна", "Зоя"]
+
+
+def _ends(code: str, seats: int):
+    spec = GAMES[code]
+    state, _ = spec.engine.new_game(spec.engine.options_from_json({}), seats, f"{seats:064x}")
+    steps = list(playout(spec.engine, state, at_random(random.Random(seats), spec.random_skips), 3000))
+    return spec, steps[len(steps) // 2][1], steps[-1][1]
+
+
+@pytest.mark.parametrize("code", RANKED)
+def test_the_last_picture_shows_every_place(code):
+    spec, middle, last = _ends(code, 3)
+    assert last.finished
+    tr = Translator.load()
+    labels = {k: tr.t("ru", f"board-{k}") for k in spec.label_keys}
+    end = rgb(spec.render_board(last, NAMES[:3], labels, ()))
+    mid = rgb(spec.render_board(middle, NAMES[:3], labels, ()))
+    whole = (0, 0, *end.size)
+    places = final_places(spec.engine, last)
+    assert sorted(places.values()) == sorted(set(places.values())) or code == "spichki"
+    for place in set(places.values()) - {1}:  # silver and bronze medals (gold is on the board anyway)
+        medal = MEDALS[place - 1]
+        assert count_close(end, whole, medal, 6) > 300 + count_close(mid, whole, medal, 6), (code, place)
+
+
+def test_places_follow_the_ranking_and_equal_scores_share_one():
+    state, _ = SPICHKI.new_game(SPICHKI.options_from_json({}), 4, "1" * 64)
+    done = replace(state, finished=True, matches=(3, 7, 3, 1), winners=(1,))
+    assert final_places(SPICHKI, done, lambda s: done.matches[s]) == {1: 1, 0: 2, 2: 2, 3: 4}
+    assert final_places(SPICHKI, state) == {}
