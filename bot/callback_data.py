@@ -17,7 +17,7 @@ Formats (all ≤ 64 bytes):
 - ``v:<game id>``                         «🔎 Проверить кости» under a finished game's result: post
                                             what ``/verify <id>`` says, as a reply to the result
 - ``s:[<game code>.]<key>:<value>``       a /settings button (issue #11): the chat's default
-                                            ``<key>`` (lang, timer, ping, auto, tidy, or a
+                                            ``<key>`` (lang, timer, ping, auto, tidy, zone, or a
                                             game's variant option) becomes ``<value>``
 Game ids are base 36.
 """

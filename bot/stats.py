@@ -7,9 +7,8 @@ only read, ranked and shown. A chart is drawn off the event loop like the boards
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -23,9 +22,11 @@ from telegram.ext import ContextTypes
 from bot.drawing import DrawingError, WorkerDied
 from bot.flow import GameFlow
 from bot.games.common import Tr, html_words
+from bot.games.places import Places, place_lines
 from bot.handlers import flow_of, group_command, send_reply
 from bot.store import GameTotals, PastGame, PlayerTotals
 from bot.texts import CAPTION_LIMIT, display_name, visible_length
+from bot.zones import UTC, local_time, slug
 from render.stats import render_mine, render_top
 
 log = logging.getLogger(__name__)
@@ -159,16 +160,19 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # /history ----------------------------------------------------------------------
 
 
-def when(timestamp: float) -> str:
-    """A moment as «01.12 05:07» in UTC (the locale's line adds «UTC»)."""
-    return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%d.%m %H:%M")
+def when(timestamp: float, zone: str = UTC) -> str:
+    """A moment as «01.12 05:07» in the time zone ``zone`` (the title names the zone)."""
+    return local_time(timestamp, zone)
 
 
-def outcome_text(game: PastGame, tr: Tr) -> Markup:
-    """How a past game ended: who won, who paid, a draw, or stopped."""
+def outcome_text(game: PastGame, tr: Tr, places: Places | None = None) -> Markup:
+    """How a past game ended: who won, who paid, a draw, or stopped; every place, best first, where
+    the game ranks everyone (``places``) and its stored result has the ranking."""
     html, kind = html_words(tr), game.result.get("kind")
     if game.status != "finished":
         return html("history-abandoned" if kind == "abandoned" else "history-stopped")
+    if placed := place_lines(places, game.result, game.names, html, "history-place"):
+        return html("history-places", places=Markup(", ").join(placed))
     if kind == "draw":
         return html("history-draw")
     seats = game.result.get("losers" if kind == "lose" else "winners") or []
@@ -176,12 +180,14 @@ def outcome_text(game: PastGame, tr: Tr) -> Markup:
     return html("history-paid" if kind == "lose" else "history-won", names=who or "?")
 
 
-def history_text(games: Sequence[PastGame], names: dict[str, str], tr: Tr) -> Markup:
-    """The chat's last games, newest first: number, game, when, players and how it ended."""
-    html = html_words(tr)
-    body = [html("history-entry", id=str(g.id), game=names[g.code], when=when(g.ended_at),
-                 players=", ".join(g.names), result=outcome_text(g, tr)) for g in games]
-    return fit_lines([html("history-title")], body, [], MESSAGE_LIMIT)
+def history_text(games: Sequence[PastGame], names: dict[str, str], tr: Tr, zone: str = UTC,
+                 places: Mapping[str, Places | None] | None = None) -> Markup:
+    """The chat's last games, newest first: number, game, when (in the chat's time ``zone``), players
+    and how it ended (every place, for the games of ``places`` that rank everyone)."""
+    html, places = html_words(tr), places or {}
+    body = [html("history-entry", id=str(g.id), game=names[g.code], when=when(g.ended_at, zone),
+                 players=", ".join(g.names), result=outcome_text(g, tr, places.get(g.code))) for g in games]
+    return fit_lines([html("history-title", zone=tr("zone-name", zone=slug(zone)))], body, [], MESSAGE_LIMIT)
 
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -194,7 +200,9 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await send_reply(update, context, cmd.html("history-empty"))
         return
     names = {g.code: game_name(flow, tr, g.code) for g in games}
-    await send_reply(update, context, history_text(games, names, tr))
+    places = {g.code: flow.games[g.code].places if g.code in flow.games else None for g in games}
+    zone = (await flow.chat(chat.id)).time_zone
+    await send_reply(update, context, history_text(games, names, tr, zone, places))
 
 
 # sending -----------------------------------------------------------------------

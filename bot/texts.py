@@ -16,6 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
 from bot.games.common import GameUI, Tr, html_words, option_limits, option_type
+from bot.games.places import place_lines
 from bot.store import GameRow
 from engines.base import Event, OptionsError, Outcome, seed_commitment
 
@@ -281,9 +282,14 @@ def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[Ma
 
 
 def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]], tr: Tr) -> Markup:
-    """Who won (or paid), and the pub tally; the seed is told only by «🔎 Проверить кости» (/verify)."""
+    """Who won (or paid), every place where the rules rank everyone, and the pub tally; the seed is
+    told only by «🔎 Проверить кости» (/verify)."""
     html, row = html_words(tr), game.row
     lines = [title(game, tr, "🏁"), *game.spec.ui.result_lines(game.state, outcome, row.names, html)]
+    places = place_lines(game.spec.places, outcome.to_json(), row.names, html, "result-place")
+    if places:
+        lines.append(Markup())
+        lines.extend(places)
     if tally:
         lines.append(Markup())
         lines.extend(tally_lines(tally, RESULT_TALLY_LINES, tr))

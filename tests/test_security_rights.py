@@ -218,7 +218,7 @@ async def stopped(cast: Cast, table: StoredMessage, before: GameRow, outcome: Ou
 async def kicked(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:
     seat = mover_of(before)
     name = before.seats[seat].name
-    left = f"🤖 {name} выходит из игры — дальше за этого игрока играет бот."
+    left = f"{name} вышел — за него доигрывает компьютер."
     if outcome.text != left:  # the button: answered silently, and the line posted
         assert not outcome.text and [m.text for m in outcome.others] == [left]
     else:

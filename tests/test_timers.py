@@ -230,7 +230,7 @@ async def test_leave_hands_the_seat_to_a_bot_that_plays_at_once(world) -> None:
     await runner.say(users["vera"], "/leave")  # not a player
     assert tg.last_bot_message(CHAT_ID).text == "Вы не играете в этой партии."
     await runner.say(people[mover], "/leave")
-    assert tg.last_bot_message(CHAT_ID).text == f"🤖 {mover} выходит из игры — дальше за этого игрока играет бот."
+    assert tg.last_bot_message(CHAT_ID).text == f"{mover} вышел — за него доигрывает компьютер."
     game = await flow_of(runner).store.game(game_id_of(table))
     assert game is not None and f"🤖 {mover}" in game.names
     # the bot played the leaver's turn at once: the other person is to move (or the game ended)
@@ -249,7 +249,7 @@ async def test_kick_is_for_the_host_or_an_admin_and_skips_the_player_to_move(wor
     game = await flow_of(runner).store.game(game_id_of(table))
     assert game is not None and game.names == ["Аня", "Борис"]
     await runner.say(users["anya"], "/kick")
-    assert tg.last_bot_message(CHAT_ID).text == "🤖 Борис выходит из игры — дальше за этого игрока играет бот."
+    assert tg.last_bot_message(CHAT_ID).text == "Борис вышел — за него доигрывает компьютер."
     game = await flow_of(runner).store.game(game.id)
     assert game is not None and game.names == ["Аня", "🤖 Борис"]
 
@@ -285,7 +285,7 @@ async def test_after_a_timeout_the_host_can_skip_that_player_with_a_button(world
     assert answer["text"] == "Пропускать игроков может только хост или администратор чата."
     answer = await runner.press(users["anya"], table, "⏭ Пропустить игрока")
     assert not answer.get("text")  # silent: the line posted says it
-    assert tg.last_bot_message(CHAT_ID).text == "🤖 Борис выходит из игры — дальше за этого игрока играет бот."
+    assert tg.last_bot_message(CHAT_ID).text == "Борис вышел — за него доигрывает компьютер."
     game = await flow_of(runner).store.game(game_id)
     assert game is not None and game.names == ["Аня", "🤖 Борис"]
     if game.status == "running":

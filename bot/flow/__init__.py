@@ -83,6 +83,7 @@ class GameFlow:
         self.moves = Moves(store, self.table, self.messages, self.timer, self.sources, self.pings)
         self.dealer = Dealer(store, self.moves, self.sources)
         self.lobby = Lobby(store, self.messages, self.dealer, self.sources)
+        self.dealer.post_lobby = self.lobby.post  # a rematch with a seat left open is a lobby
         self.departures = Departures(store, self.loader, self.locks, self.moves, self.messages, self.sources)
         self.expiry = Expiry(store, self.loader, self.locks, self.moves, self.sources, 3600 * config.game_idle_hours)
         self.catch_up = CatchUp(store, self.loader, self.locks, self.moves, self.lobby, self.table, self.messages)
@@ -241,7 +242,8 @@ class GameFlow:
             if game is None or game.row.status != "running":
                 await say(chat.html("leave-no-game"), transient=True)
             elif (seat := game.row.seat_of(user_id)) is None:
-                await say(chat.html("leave-not-a-player"), transient=True)
+                gone = game.row.left_seat_of(user_id) is not None  # left already: the computer plays on
+                await say(chat.html("leave-already-left" if gone else "leave-not-a-player"), transient=True)
             else:
                 await say(await self.departures.leave(chat, game, seat))
 

@@ -18,6 +18,7 @@ from bot.games import GameSpec
 from bot.games.common import Html, Tr, html_words
 from bot.store import ChatRow, GameRow, Seat
 from bot.turns import is_bot
+from bot.zones import ZONE_CHOICES, default_zone
 from engines.base import OptionsError, Outcome, new_seed
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,7 @@ class ChatSettings:
     defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game code → option → value
     ping: int = DEFAULT_PING  # seconds, 0: off
     tidy: bool = True  # the bot's transient replies (and the commands they refuse) go after a minute
+    time_zone: str | None = None  # one of ZONE_CHOICES; None: the chat's language's default (Chat.time_zone)
 
     @classmethod
     def of(cls, raw: Mapping[str, Any]) -> ChatSettings:
@@ -47,6 +49,7 @@ class ChatSettings:
                    autoroll=raw.get("autoroll") is True,
                    ping=ping if ping in PING_CHOICES and not isinstance(ping, bool) else DEFAULT_PING,
                    tidy=raw.get("tidy") is not False,
+                   time_zone=zone if (zone := raw.get("time_zone")) in ZONE_CHOICES else None,
                    defaults={code: values for code, values in defaults.items() if isinstance(values, dict)}
                    if isinstance(defaults, dict) else {})
 
@@ -61,6 +64,11 @@ class Chat:
     settings: ChatSettings
     tr: Tr
     html: Html
+
+    @property
+    def time_zone(self) -> str:
+        """The zone its times are shown in (/history): its own, or its language's default."""
+        return self.settings.time_zone or default_zone(self.lang)
 
 
 @dataclass(frozen=True, slots=True)

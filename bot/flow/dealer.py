@@ -1,18 +1,35 @@
 """Dealing a game: a lobby turned into the table («Начать», «🤖 Играть с ботом»), or «Ещё раунд»
-straight to a new table with the same players and settings."""
+straight to a new table with the same players and settings — or, if a person left the game and a
+computer played on for them, to a new lobby where their seat is open (issue #24, point 7)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+
+from telegram.error import TelegramError
 
 from bot import texts
 from bot.flow.context import Chat, Game, Reply, Sources
 from bot.flow.moves import Moves
-from bot.store import ActiveGameExistsError, Seat, StaleVersionError, Store
+from bot.store import ActiveGameExistsError, GameRow, Seat, StaleVersionError, Store
 from engines.base import LogEntry, OptionsError
 
+log = logging.getLogger(__name__)
 START = LogEntry(seat=None, code="start")  # the bot's own first entry of every log: the deal (action -1)
+
+
+def rematch_seats(row: GameRow, user_id: int) -> tuple[tuple[Seat, ...], bool]:
+    """The seats of «Ещё раунд» pressed by ``user_id``, and whether a seat is left open: a computer
+    that took a person's seat is not carried over (the seat goes to a person in a lobby), and the
+    presser, if they are the one who left, sits down again (their press says they play)."""
+    kept = [s for s in row.seats if s.left_user_id is None]
+    if len(kept) == len(row.seats):
+        return tuple(Seat(s.seat, s.user_id, s.name) for s in row.seats), False
+    if (seat := row.left_seat_of(user_id)) is not None:
+        kept.insert(sum(s.seat < seat for s in kept), Seat(seat, user_id, row.seats[seat].left_name or "?"))
+    return tuple(Seat(i, s.user_id, s.name) for i, s in enumerate(kept)), True
 
 
 class Dealer:
@@ -20,6 +37,7 @@ class Dealer:
 
     def __init__(self, store: Store, moves: Moves, sources: Sources) -> None:
         self.store, self.moves, self.sources = store, moves, sources
+        self.post_lobby: Callable[[Chat, Game], Awaitable[None]] | None = None  # Lobby.post (set by the flow)
 
     async def start(self, chat: Chat, game: Game, seating: Sequence[Seat] | None = None) -> Reply:
         """Deal the game from the lobby (``seating``: its seats and host rewritten first, the host in
@@ -46,20 +64,35 @@ class Dealer:
 
     async def rematch(self, chat: Chat, game: Game, user_id: int) -> Reply:
         """«Ещё раунд»: the same players and settings, straight to the table, with the seed whose
-        SHA-256 the result message showed (a fresh one if that seed has served a game already)."""
+        SHA-256 the result message showed (a fresh one if that seed has served a game already); a
+        lobby instead if a seat is left open (:func:`rematch_seats`). Anyone who played may press it,
+        one who left included."""
         tr, row = chat.tr, game.row
         if row.status != "finished":
             return Reply(tr("toast-stale"))
-        if row.seat_of(user_id) is None:
+        if row.seat_of(user_id) is None and row.left_seat_of(user_id) is None:
             return Reply(tr("toast-not-a-player"))
+        seats, open_seat = rematch_seats(row, user_id)
         # the host keeps the role if still seated (a bot may have taken their seat); else the presser
-        host = next((s for s in row.seats if s.user_id == row.host_id),
-                    next(s for s in row.seats if s.user_id == user_id))
+        host = next((s for s in seats if s.user_id == row.host_id), next(s for s in seats if s.user_id == user_id))
         seed = row.next_seed
         if seed is None or await self.store.seed_used(seed):
             seed = self.sources.new_seed()
         try:
-            new = await self.store.create_game(chat.id, row.code, row.options, seed, host, row.seats, row.thread_id)
+            new = await self.store.create_game(chat.id, row.code, row.options, seed, host, seats, row.thread_id)
         except ActiveGameExistsError:
             return Reply(tr("toast-game-exists"), alert=True)
+        if open_seat:
+            return await self._open_lobby(chat, Game(new, game.spec, game.options, None))
         return await self.start(chat, Game(new, game.spec, game.options, None))
+
+    async def _open_lobby(self, chat: Chat, game: Game) -> Reply:
+        """Post the rematch's lobby; if Telegram refuses it, the lobby is closed again (as /newgame's)."""
+        assert self.post_lobby is not None, "the flow sets Lobby.post"
+        try:
+            await self.post_lobby(chat, game)
+        except TelegramError as exc:
+            log.warning("chat %s: could not post the rematch's lobby: %s", chat.id, exc)
+            await self.store.stop_game(game.id, {"kind": "cancelled"})
+            return Reply(chat.tr("lobby-post-failed"), alert=True)
+        return Reply(chat.tr("toast-rematch-lobby"))

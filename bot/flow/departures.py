@@ -23,9 +23,12 @@ from engines.base import Event
 TIMEOUTS_TO_REPLACE = 3  # timeouts in a row: a bot takes the seat (where one can resign, they resign)
 
 
-def bot_seat(game: Game, seat: int, chat: Chat) -> Seat:
-    """A computer player for ``seat``, named after the person it replaces."""
-    return Seat(seat, free_bot_id(s.user_id for s in game.seats), chat.tr("bot-instead", name=game.seats[seat].name))
+def bot_seat(game: Game, seat: int, chat: Chat, since: int) -> Seat:
+    """A computer player for ``seat``, named after the person it replaces, who is kept with the action
+    number ``since`` from which the computer plays (the log's earlier lines name the person)."""
+    person = game.seats[seat]
+    return Seat(seat, free_bot_id(s.user_id for s in game.seats), chat.tr("bot-instead", name=person.name),
+                left_user_id=person.user_id, left_name=person.name, left_at=since)
 
 
 class Departures:
@@ -86,7 +89,7 @@ class Departures:
         applied[0] = (applied[0][0], flag + applied[0][1])
         new_seat = None
         if count >= TIMEOUTS_TO_REPLACE:
-            new_seat = bot_seat(game, seat, chat)
+            new_seat = bot_seat(game, seat, chat, state.version)  # this turn was still theirs
             entry, events = applied[-1]
             applied[-1] = (entry, [*events, Event("replaced", seat=seat)])
         return applied, state, new_seat
@@ -94,13 +97,13 @@ class Departures:
     async def leave(self, chat: Chat, game: Game, seat: int) -> Markup:
         """``seat`` leaves the running game (/leave, or skipped by the host): in a game one can resign
         they resign, otherwise a bot takes the seat and plays at once if it is to move. The caller
-        holds the chat's lock; returns the line to post."""
+        holds the chat's lock; returns the line to post («Борис вышел — за него доигрывает компьютер»)."""
         name, resign = game.seats[seat].name, game.spec.resign
         if resign is not None:
             state, events, entry = game.spec.engine.apply(game.state, resign(seat))
             await self.moves.after_move(chat, await self.moves.save(chat, game, state, [(entry, events)]))
             return chat.html("left-resigned", name=name)
-        new_seat = bot_seat(game, seat, chat)
+        new_seat = bot_seat(game, seat, chat, game.row.version)
         if not await self.store.hand_seat(game.id, new_seat):
             return chat.html("toast-game-over")
         seats = tuple(new_seat if s.seat == seat else s for s in game.seats)

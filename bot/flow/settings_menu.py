@@ -2,7 +2,8 @@
 
 Language, the turn timer (key "turn_timer"; a lobby's ⏱ changes only its own game's), the turn ping
 (key "ping", seconds; a lobby's 🔔 likewise), «автобросок» (key "autoroll"), tidying up (key
-"tidy": transient replies deleted after a minute) and the default variant of each game that has one
+"tidy": transient replies deleted after a minute), the time zone /history shows times in (key
+"time_zone", one of ``bot.zones.ZONE_CHOICES``) and the default variant of each game that has one
 (``GameSpec.variant_option``, stored in ``settings["defaults"][code]``). A button carries the value
 it sets, so a double tap sets it once; the press is checked against what the bot offers (never
 trusted), and only chat admins may press (the flow checks that).
@@ -22,6 +23,7 @@ from bot.flow.messages import Messages
 from bot.games import GameSpec, Registry
 from bot.games.common import Tr, set_option
 from bot.store import Store
+from bot.zones import UTC, ZONE_CHOICES, from_slug, slug, utc_offset
 from engines.base import OptionsError
 from locales import SUPPORTED
 
@@ -39,6 +41,12 @@ def _flip(state: str) -> str:
 def _as_data(value: Any) -> str:
     """An option's value as a button carries it (a yes/no option as «on»/«off»)."""
     return (ON if value else OFF) if isinstance(value, bool) else str(value)
+
+
+def zone_label(name: str, tr: Tr, now: float) -> str:
+    """The zone as /settings shows it: «Москва (UTC+3)», its offset as it is at ``now``; «UTC» alone."""
+    words = tr("zone-name", zone=slug(name))
+    return words if name == UTC else tr("settings-zone-label", name=words, offset=utc_offset(name, now))
 
 
 def _next_variant(spec: GameSpec[Any, Any], options: Any, tr: Tr) -> str:
@@ -74,20 +82,24 @@ class SettingsMenu:
 
     def _chat_lines(self, chat: Chat) -> tuple[list[Markup], list[list[InlineKeyboardButton]]]:
         """The lines and buttons of the settings that are the chat's own: language, timer, ping,
-        «автобросок», tidying up."""
+        «автобросок», tidying up, time zone."""
         tr, html, settings = chat.tr, chat.html, chat.settings
         minutes, ping, next_lang = settings.turn_timer, settings.ping, _next(SUPPORTED, chat.lang)
         autoroll, tidy = _as_data(settings.autoroll), _as_data(settings.tidy)
+        zone, now = chat.time_zone, self.store.clock()
+        next_zone = _next(ZONE_CHOICES, zone)
         lines = [html("settings-title"), html("settings-lang", lang=tr("settings-lang-self")),
                  html("btn-timer", minutes=minutes), html("btn-ping", seconds=ping),
-                 html("settings-autoroll", state=autoroll), html("settings-tidy", state=tidy)]
+                 html("settings-autoroll", state=autoroll), html("settings-tidy", state=tidy),
+                 html("settings-zone", zone=zone_label(zone, tr, now))]
         other_lang = self.loader.words(next_lang)("settings-lang-self")
         buttons = [(tr("settings-btn-lang", lang=other_lang), "lang", next_lang),
                    (tr("settings-btn-timer", minutes=_next(TIMER_CHOICES, minutes)), "timer",
                     str(_next(TIMER_CHOICES, minutes))),
                    (tr("settings-btn-ping", seconds=_next(PING_CHOICES, ping)), "ping", str(_next(PING_CHOICES, ping))),
                    (tr("settings-btn-autoroll", state=_flip(autoroll)), "auto", _flip(autoroll)),
-                   (tr("settings-btn-tidy", state=_flip(tidy)), "tidy", _flip(tidy))]
+                   (tr("settings-btn-tidy", state=_flip(tidy)), "tidy", _flip(tidy)),
+                   (tr("settings-btn-zone", zone=zone_label(next_zone, tr, now)), "zone", slug(next_zone))]
         return lines, [[InlineKeyboardButton(text, callback_data=cb.chat_setting(key, value))]
                        for text, key, value in buttons]
 
@@ -117,6 +129,8 @@ class SettingsMenu:
             await self.store.set_chat_setting(chat.id, "autoroll", data.value == ON)
         elif data.key == "tidy" and data.value in (ON, OFF):
             await self.store.set_chat_setting(chat.id, "tidy", data.value == ON)
+        elif data.key == "zone" and (zone := from_slug(data.value)) is not None:
+            await self.store.set_chat_setting(chat.id, "time_zone", zone)
         else:
             return False
         return True

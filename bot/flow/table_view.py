@@ -44,7 +44,9 @@ class TableView:
 
     @staticmethod
     def log_lines(recent: Recent, game: Game, chat: Chat) -> list[Markup]:
-        return [line for _, events in recent for line in texts.event_lines(game.spec.ui, events, game.names, chat.tr)]
+        # each line names the seats as they were then: a person's moves stay theirs once a computer took over
+        return [line for n, events in recent
+                for line in texts.event_lines(game.spec.ui, events, game.row.names_at(n), chat.tr)]
 
     async def show(self, game: Game, chat: Chat) -> None:
         """Edit the table message to ``game``'s state, now or once the chat has room (coalesced)."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from markupsafe import Markup
 
 from bot.games.common import Html, SwitchVariantUI, ThrowLog, Tr
+from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.ludo import CENTRE, ENGINE, PHASE_MOVE, YARD, LudoState
@@ -80,6 +81,6 @@ UI = LudoUI()
 SPEC = GameSpec(
     cover_art=covers.ludo_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_ludo.render_board, label_keys=render_ludo.LABEL_KEYS,
-    dice_per_roll=1, policy=AI, variant_option="bonuses",
+    dice_per_roll=1, policy=AI, variant_option="bonuses", places=in_ranking_order,
     variants=(Variant("", {"bonuses": False}), Variant("", {"bonuses": True}, drawn=False, played_through=False)),
 )

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from markupsafe import Markup
 
 from bot.games.common import Button, Html, ThrowLog, Tr, UIBase
+from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec
 from engines.base import Event, Outcome
 from engines.parchis import CENTRE, COLOURS, ENGINE, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
@@ -99,5 +100,5 @@ UI = ParchisUI()
 SPEC = GameSpec(
     cover_art=covers.parchis_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_parchis.render_board, label_keys=render_parchis.LABEL_KEYS,
-    dice_per_roll=1, policy=AI,
+    dice_per_roll=1, policy=AI, places=in_ranking_order,
 )

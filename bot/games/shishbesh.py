@@ -8,6 +8,7 @@ from typing import Any
 from markupsafe import Markup
 
 from bot.games.common import Button, Html, ThrowLog, Tr, UIBase
+from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec, Variant
 from engines.base import Action, Event, Outcome
 from engines.shishbesh import BOARDS, ENGINE, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
@@ -109,7 +110,7 @@ UI = ShishbeshUI()
 SPEC = GameSpec(
     cover_art=covers.shishbesh_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_shishbesh.render_board, label_keys=render_shishbesh.LABEL_KEYS,
-    dice_per_roll=2, policy=AI, variant_option="board",
+    dice_per_roll=2, policy=AI, variant_option="board", places=in_ranking_order,
     variants=(Variant("standard"),
               Variant("long", {"board": "long"}, timed=False, played_through=False),
               Variant("long", {"board": "long", "shelters": "staggered", "start": "six_or_double", "fast_charge": True},

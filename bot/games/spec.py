@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from bot.games.common import GameUI
+from bot.games.places import Places
 from engines.base import Engine, Event, GameOptions, GameState, Policy
 from render.cover import CoverArt, three_dice
 
@@ -48,6 +49,7 @@ class GameSpec(Generic[S, Opt]):
     variant_option: str | None = None  # the option /settings offers as the chat's default variant
     roll_is_the_turn: bool = False  # a roll is the whole turn, so «автобросок» would play the game by itself
     resign: Callable[[int], str] | None = None  # the code by which a seat resigns: leaving is resigning
+    places: Places | None = None  # the rules rank every player: the result and /history list every place
     row_groups: Mapping[str, tuple[str, int]] | None = None  # action kind → (row group, buttons per row)
     log_actions: int = LOG_ACTIONS
     variants: tuple[Variant, ...] = (Variant(),)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from markupsafe import Markup
 
 from bot.games.common import Button, Html, Tr, UIBase
+from bot.games.places import by_score
 from bot.games.spec import GameSpec, Variant
 from engines.base import BestScorePolicy, Event, Outcome
 from engines.spichki import (
@@ -129,7 +130,7 @@ UI = SpichkiUI()
 SPEC = GameSpec(
     cover_art=covers.spichki_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_spichki.render_board, label_keys=render_spichki.LABEL_KEYS,
-    dice_per_roll=2, policy=BestScorePolicy(ENGINE), roll_is_the_turn=True,
+    dice_per_roll=2, policy=BestScorePolicy(ENGINE), roll_is_the_turn=True, places=by_score("matches"),
     variants=(Variant("", {"double_hit": 2}),
               Variant("", {"double_hit": 1}, seats=8, drawn=False, played_through=False)),
 )

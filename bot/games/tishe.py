@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from markupsafe import Markup
 
 from bot.games.common import Html, SwitchVariantUI, ThrowLog, Tr
+from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN, RULE_ZERO, TisheState
@@ -84,7 +85,7 @@ UI = TisheUI()
 SPEC = GameSpec(
     cover_art=covers.tishe_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_tishe.render_board, label_keys=render_tishe.LABEL_KEYS,
-    dice_per_roll=2, policy=AI, variant_option="both_home",
+    dice_per_roll=2, policy=AI, variant_option="both_home", places=in_ranking_order,
     variants=(Variant("", {"both_home": False}),
               Variant("", {"both_home": True}, drawn=False, played_through=False)),
 )

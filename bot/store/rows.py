@@ -19,11 +19,23 @@ OVER: tuple[Status, ...] = ("finished", "stopped")
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat at a table: its index, who sits there (a computer player has a negative id), their name."""
+    """One seat at a table: its index, who sits there (a computer player has a negative id), their name;
+    for a seat a computer player took from a person (they left, were skipped or timed out for good),
+    that person and the action number from which the computer plays (``left_at``: None in a game
+    stored before it was kept)."""
 
     seat: int
     user_id: int
     name: str
+    left_user_id: int | None = None
+    left_name: str | None = None
+    left_at: int | None = None
+
+    def name_at(self, n: int) -> str:
+        """Who played action ``n`` from this seat, by name: the person until the computer took over."""
+        if self.left_name is not None and self.left_at is not None and n < self.left_at:
+            return self.left_name
+        return self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +76,19 @@ class GameRow:
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
+    def names_at(self, n: int) -> list[str]:
+        """The names by seat as they were when action ``n`` was played (past log lines keep them)."""
+        return [s.name_at(n) for s in self.seats]
+
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
             if s.user_id == user_id:
                 return s.seat
         return None
+
+    def left_seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` sat at until a computer player took it (None: not one they left)."""
+        return next((s.seat for s in self.seats if s.left_user_id == user_id and s.user_id != user_id), None)
 
 
 class NewAction(NamedTuple):

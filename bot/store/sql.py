@@ -8,7 +8,8 @@ compound writes of a move or a lobby) lives in that database's module, not here.
 from __future__ import annotations
 
 # a game row with its seats, in one statement: one row per seat (a lobby always has one)
-GAME_COLUMNS = ("SELECT g.*, s.seat AS s_seat, s.user_id AS s_user_id, s.name AS s_name "
+GAME_COLUMNS = ("SELECT g.*, s.seat AS s_seat, s.user_id AS s_user_id, s.name AS s_name, "
+                "s.left_user_id AS s_left_user_id, s.left_name AS s_left_name, s.left_at AS s_left_at "
                 "FROM games g LEFT JOIN seats s ON s.game_id = g.id ")
 GAME_BY_ID = GAME_COLUMNS + "WHERE g.id = ? ORDER BY s.seat"
 ACTIVE_GAME = (GAME_COLUMNS + "WHERE g.chat_id = ? AND g.thread_id = ? AND g.status IN ('lobby', 'running') "
@@ -33,10 +34,13 @@ SET_CHAT_LOCALE = ("INSERT INTO chats(chat_id, locale, created_at) VALUES (?, ?,
 SET_MESSAGE_ID = "UPDATE games SET message_id = ? WHERE id = ?"
 SET_SHOWN_VERSION = "UPDATE games SET shown_version = ? WHERE id = ? AND shown_version < ?"
 
-# a seat goes to someone else (a computer player); the person who sat there first is kept
+# a seat goes to someone else (a computer player); the person who sat there first is kept, and the
+# action number from which the computer plays (the game's version: past log lines keep the name)
 HAND_SEAT = ("UPDATE seats SET user_id = ?, name = ?, "
              "left_user_id = CASE WHEN user_id > 0 THEN user_id ELSE left_user_id END, "
-             "left_name = CASE WHEN user_id > 0 THEN name ELSE left_name END "
+             "left_name = CASE WHEN user_id > 0 THEN name ELSE left_name END, "
+             "left_at = CASE WHEN user_id > 0 THEN (SELECT g.version FROM games g WHERE g.id = seats.game_id) "
+             "ELSE left_at END "
              "WHERE game_id = ? AND seat = ? AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')")
 STOP_GAME = ("UPDATE games SET status = 'stopped', result = ?, updated_at = ? "
              "WHERE id = ? AND status IN ('lobby', 'running')")

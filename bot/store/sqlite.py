@@ -64,7 +64,8 @@ def _games(rows: Iterable[sqlite3.Row]) -> list[GameRow]:
             games.append(_game(last, seats))
             seats = []
         if row["s_seat"] is not None:
-            seats.append(Seat(row["s_seat"], row["s_user_id"], row["s_name"]))
+            seats.append(Seat(row["s_seat"], row["s_user_id"], row["s_name"], row["s_left_user_id"],
+                              row["s_left_name"], row["s_left_at"]))
         last = row
     if last is not None:
         games.append(_game(last, seats))

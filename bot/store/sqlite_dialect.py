@@ -124,6 +124,11 @@ MIGRATIONS: tuple[str, ...] = (
     DROP INDEX games_one_active;
     CREATE UNIQUE INDEX games_one_active ON games(chat_id, thread_id) WHERE status IN ('lobby', 'running')
     """,
+    # 8 (issue #24): the action number from which a computer player plays a seat it took from a
+    # person, so the log's earlier lines still name that person (NULL: handed over before this)
+    """
+    ALTER TABLE seats ADD COLUMN left_at INTEGER
+    """,
 )
 
 # per connection: settings (a statement waits 5 s for another process's write lock before it fails),
@@ -135,9 +140,10 @@ CONNECTION_SETUP: tuple[str, ...] = (
     "PRAGMA busy_timeout=5000",
     # a move: the version it starts from must still be stored (else «stale version», nothing written);
     # actions is a JSON array of {seat, code, dice, events}, numbered from ``first``; ``seat`` goes to
-    # (seat_user_id, seat_name), a computer player, keeping the person who sat there; payer_* pays the
-    # pub round; a finished game records a results row per person seated at the end or whose seat a
-    # computer player took (they played it and did not win it), won by the seats in ``winners``; at
+    # (seat_user_id, seat_name), a computer player, keeping the person who sat there and the version
+    # from which the computer plays; payer_* pays the pub round; a finished game records a results row
+    # per person seated at the end or whose seat a computer player took (they played it and did not
+    # win it), won by the seats in ``winners``; at
     # the deal, ``seating`` (a JSON array of [seat, user id, name]) and ``host_id`` replace the lobby's;
     # ``by_person``: a person's press made it (the game is not idle)
     """CREATE TEMP VIEW moves AS SELECT 0 AS game_id, 0 AS expected_version, '' AS state, 0 AS version,
@@ -158,7 +164,8 @@ CONNECTION_SETUP: tuple[str, ...] = (
             acted_at = CASE WHEN NEW.by_person THEN NEW.at ELSE acted_at END WHERE id = NEW.game_id;
         UPDATE seats SET user_id = NEW.seat_user_id, name = NEW.seat_name,
             left_user_id = CASE WHEN user_id > 0 THEN user_id ELSE left_user_id END,
-            left_name = CASE WHEN user_id > 0 THEN name ELSE left_name END
+            left_name = CASE WHEN user_id > 0 THEN name ELSE left_name END,
+            left_at = CASE WHEN user_id > 0 THEN NEW.version ELSE left_at END
             WHERE game_id = NEW.game_id AND seat = NEW.seat;
         INSERT INTO actions(game_id, n, seat, code, dice, events, at)
             SELECT NEW.game_id, NEW.first + key, json_extract(value, '$.seat'), json_extract(value, '$.code'),

@@ -78,6 +78,13 @@ ai-player-name = 🤖 Bot
 table-turn = To move: { $name }
 table-stopped = ⏹ The game was stopped.
 table-abandoned = 💤 Game abandoned: nobody has played it for a long time.
+# the result: every player's place where the rules rank everyone (first home, then by pieces home and progress)
+result-place = { $place ->
+        [1] 🥇
+        [2] 🥈
+        [3] 🥉
+       *[other] { $place }.
+    } { $name }
 
 pub-tally-title = 🍺 Rounds paid in this chat:
 pub-tally-line = { $name } — { $count } { $count ->
@@ -118,6 +125,7 @@ toast-not-a-player = Only the players of that game can start another round.
 toast-game-exists = A game is already on in this chat.
 toast-ai-seats-taken = Both seats are taken — no room for the bot.
 toast-lobby-open = Lobby open!
+toast-rematch-lobby = A new lobby: the seat of whoever left is free — anyone may take it with “Play”.
 lobby-post-failed = I can’t post the table picture. Allow me to send photos in this chat and try /newgame again.
 storage-error = ⚠️ That didn’t work: my database is unavailable right now. Nothing has changed — please try again in a moment.
 btn-add-bot = 🤖 Add a bot
@@ -159,9 +167,10 @@ cmd-table = Show the game's table at the bottom of the chat
 table-too-soon = The table was just posted again — once more in { $seconds } s.
 cmd-kick = Skip the player to move: a bot takes the seat (host or admin)
 leave-no-game = No game is running.
-left-bot = 🤖 { $name } leaves the game — a bot plays this seat from now on.
+left-bot = { $name } has left — the computer plays on for them.
 left-resigned = 🏳 { $name } leaves the game and resigns.
 kick-nobody = A bot is to move — nobody to skip.
 leave-not-a-player = You are not playing in this game.
+leave-already-left = You have left this game — the computer plays on for you.
 kick-denied = Only the host or a chat admin can skip a player.
 btn-kick = ⏭ Skip this player

@@ -35,4 +35,21 @@ settings-btn-tidy = { $state ->
         [on] 🧹 Tidy up → on
        *[off] 🧹 Tidy up → off
     }
+# the chat's time zone (issue #24): /history shows times in it; names by the zone's code in /settings
+settings-zone = 🕒 Time zone: { $zone }
+settings-btn-zone = 🕒 Time zone → { $zone }
+settings-zone-label = { $name } (UTC{ $offset })
+zone-name = { $zone ->
+        [europe-kaliningrad] Kaliningrad
+        [europe-moscow] Moscow
+        [europe-samara] Samara
+        [asia-yekaterinburg] Yekaterinburg
+        [asia-novosibirsk] Novosibirsk
+        [asia-vladivostok] Vladivostok
+        [utc] UTC
+        [europe-london] London
+        [europe-berlin] Berlin
+        [america-new_york] New York
+       *[other] { $zone }
+    }
 settings-tidy-about = «Tidy up»: the bot's refusals and turn reminders are deleted after a minute, and, where the bot may delete messages, so is the command it refused. What stays after a game is its last table and its result.

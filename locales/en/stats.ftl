@@ -48,11 +48,18 @@ top-empty = The table lists players with at least { $count } { $count ->
 top-usage = Usage: /top or /top &lt;game code&gt;. Codes: { $codes }
 top-chart-title = Wins · { $game }
 
-history-title = 📜 <b>Last games in this chat</b>
+history-title = 📜 <b>Last games in this chat</b> · times: { $zone }
 history-entry =
-    <b>#{ $id }</b> · { $game } · { $when } UTC
+    <b>#{ $id }</b> · { $game } · { $when }
     { $players } — { $result }
 history-won = 🏆 { $names }
+history-places = { $places }
+history-place = { $place ->
+        [1] 🥇
+        [2] 🥈
+        [3] 🥉
+       *[other] { $place }.
+    } { $name }
 history-paid = 🍺 { $names } pays
 history-draw = 🤝 draw
 history-stopped = ⏹ stopped

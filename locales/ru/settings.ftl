@@ -35,4 +35,21 @@ settings-btn-tidy = { $state ->
         [on] 🧹 Убирать за собой → вкл.
        *[off] 🧹 Убирать за собой → выкл.
     }
+# часовой пояс чата (issue #24): в нём /history показывает время; названия — по коду пояса из /settings
+settings-zone = 🕒 Часовой пояс: { $zone }
+settings-btn-zone = 🕒 Часовой пояс → { $zone }
+settings-zone-label = { $name } (UTC{ $offset })
+zone-name = { $zone ->
+        [europe-kaliningrad] Калининград
+        [europe-moscow] Москва
+        [europe-samara] Самара
+        [asia-yekaterinburg] Екатеринбург
+        [asia-novosibirsk] Новосибирск
+        [asia-vladivostok] Владивосток
+        [utc] UTC
+        [europe-london] Лондон
+        [europe-berlin] Берлин
+        [america-new_york] Нью-Йорк
+       *[other] { $zone }
+    }
 settings-tidy-about = «Убирать за собой»: отказы бота и напоминания о ходе удаляются через минуту, а с правом удалять сообщения — и команда, на которую был отказ. После игры остаются её последний стол и итоги.

@@ -54,11 +54,18 @@ top-empty = В таблицу попадают сыгравшие от { $count 
 top-usage = Использование: /top или /top &lt;код игры&gt;. Коды: { $codes }
 top-chart-title = Победы · { $game }
 
-history-title = 📜 <b>Последние игры в этом чате</b>
+history-title = 📜 <b>Последние игры в этом чате</b> · время: { $zone }
 history-entry =
-    <b>#{ $id }</b> · { $game } · { $when } UTC
+    <b>#{ $id }</b> · { $game } · { $when }
     { $players } — { $result }
 history-won = 🏆 { $names }
+history-places = { $places }
+history-place = { $place ->
+        [1] 🥇
+        [2] 🥈
+        [3] 🥉
+       *[other] { $place }.
+    } { $name }
 history-paid = 🍺 проставляется { $names }
 history-draw = 🤝 ничья
 history-stopped = ⏹ остановлена
