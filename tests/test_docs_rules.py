@@ -5,6 +5,7 @@ what the engine's docstring states (its numbered rules and the points it settled
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 
 import pytest
 
@@ -43,3 +44,10 @@ def test_every_line_of_rules_and_every_settled_point_is_in_the_doc(code: str) ->
 def test_the_markdown_of_a_rules_text() -> None:
     text = "<b>Игра</b> — двое.\nПервый абзац &lt;1&gt;.\n• раз;\n• два.\nПосле."
     assert markdown(text) == "**Игра** — двое.\n\nПервый абзац <1>.\n\n- раз;\n- два.\n\nПосле."
+
+
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_every_option_the_full_rules_name_is_one_the_engine_has(code: str) -> None:
+    doc = (DOCS / f"{code}.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"[Oo]ptions? `(\w+)", doc[doc.index("## The rules in full"):]))
+    assert named <= {f.name for f in fields(GAMES[code].engine.options_from_json(None))}
