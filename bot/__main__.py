@@ -14,6 +14,7 @@ import logging
 import signal
 import sqlite3
 import sys
+import warnings
 from collections.abc import Sequence
 from contextlib import closing, suppress
 from pathlib import Path
@@ -160,14 +161,16 @@ async def connect(app: Application, config: Config, stopped: asyncio.Event) -> b
         except BadRequest as exc:  # a NetworkError to PTB, but the server did answer
             raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
         except RetryAfter as exc:  # flood control: the pause Telegram asks for
-            after = exc.retry_after
+            with warnings.catch_warnings():  # PTB 22 warns that its int form goes away; both are read
+                warnings.simplefilter("ignore")
+                after = exc.retry_after
             seconds, reason = float(after if isinstance(after, int) else after.total_seconds()), str(exc)
         except NetworkError as exc:
             seconds, reason = pause, str(exc)
             pause = min(pause * 2, RETRY_MAX_S)
         except TelegramError as exc:
             raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
-        log.warning("cannot reach the Bot API at %s (%s); try %d, next in %.0f s", host, reason, attempt, seconds)
+        log.warning("Bot API at %s: %s; trying again in %.0f s (try %d)", host, reason, seconds, attempt)
         with suppress(TimeoutError):
             await asyncio.wait_for(stopped.wait(), seconds)
     return False

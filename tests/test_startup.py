@@ -20,8 +20,8 @@ from tests.bot_harness import CHAT_ID
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "8000000002:AAH-startup-test-token-000000000000"
-RETRY_LINE = re.compile(r"^\S+ \S+ WARNING bot: cannot reach the Bot API at 127\.0\.0\.1:(\d+) \(.*Cannot connect to "
-                        r"host 127\.0\.0\.1:\1.*\); try (\d+), next in (\d+) s$")
+RETRY_LINE = re.compile(r"^\S+ \S+ WARNING bot: Bot API at 127\.0\.0\.1:(\d+): .*Cannot connect to host "
+                        r"127\.0\.0\.1:\1.*; trying again in (\d+) s \(try (\d+)\)$")
 
 
 def bot_env(tmp_path: Path, **settings: str) -> dict[str, str]:
@@ -95,9 +95,30 @@ async def test_an_unreachable_bot_api_is_tried_again_with_a_growing_pause(tmp_pa
     lines += rest.decode().splitlines()
     tries = [RETRY_LINE.match(line) for line in lines]
     assert all(tries) and len(lines) in (2, 3), lines  # one line a try, nothing else
-    assert [(int(m[1]), int(m[2]), int(m[3])) for m in tries if m][:2] == [(port, 1, 1), (port, 2, 2)]
+    assert [(int(m[1]), int(m[2]), int(m[3])) for m in tries if m][:2] == [(port, 1, 1), (port, 2, 2)]  # 1 s, 2 s
     assert seen_at[1] - seen_at[0] >= 0.9  # it did wait before trying again
     assert process.returncode == 0  # stopped as asked
+
+
+async def test_a_bot_api_that_fails_at_first_is_tried_again_then_polled(tmp_path: Path) -> None:
+    """A 502 at getMe (to PTB a network error): one line, a pause, then it runs. (A 429 never gets
+    here: the bot's rate limiter waits out Telegram's retry_after itself.)"""
+    async with FakeTelegram(token=TOKEN, bot_username="SosediBot") as tg:
+        tg.fail_next("getMe", error_code=502)
+        env = bot_env(tmp_path, BOT_TOKEN=TOKEN, BOT_API_BASE_URL=tg.base_url, BOT_API_FILE_URL=tg.file_url)
+        process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+                                                       stdout=asyncio.subprocess.PIPE,
+                                                       stderr=asyncio.subprocess.STDOUT)
+        try:
+            await tg.wait_for(lambda s: s.waiting_pollers > 0, timeout=30)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            out, _ = await asyncio.wait_for(process.communicate(), 30)
+    lines = [line for line in out.decode().splitlines() if " WARNING " in line or "Traceback" in line]
+    assert process.returncode == 0 and len(lines) == 1, lines
+    assert re.search(r"WARNING bot: Bot API at 127\.0\.0\.1:\d+: (.*); trying again in 1 s \(try 1\)$", lines[0])
+    assert "Bad Gateway" in lines[0]
+    assert [r.method for r in tg.requests[:2]] == ["getMe"] * 2
 
 
 async def test_the_bot_starts_polls_and_stops_cleanly(tmp_path: Path) -> None:
