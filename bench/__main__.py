@@ -7,7 +7,9 @@ presses/s, RSS, start-up), the dice games' computer players against random playe
 The full lions AI run takes the better part of an hour on two cores, so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
 
-Benchmarks, not tests: figures are printed and written to bench/results.json.
+Benchmarks, not tests: figures are printed and written to bench/results.json, which the README
+quotes; a ``--quick`` run's figures mean little, so it writes bench/results-quick.json instead
+(not kept in git) and never the full run's file.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from pathlib import Path
 
 from bench import burst, e2e_game, engine_speed, lions_ai, load, pings, policies, render_speed
 
-RESULTS = Path(__file__).resolve().parent / "results.json"
+RESULTS = Path(__file__).resolve().parent / "results.json"  # the full run's figures, quoted by the README
+QUICK_RESULTS = RESULTS.with_name("results-quick.json")  # a smoke run's (ignored by git)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,8 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, games cut short (a smoke run)")
     parser.add_argument("--lions", action="store_true", help="the full lions AI run (200 games against a random "
                         "player, 200 self-play games, 300 timed decisions) instead of a tiny sample")
-    parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON results")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"where to write the JSON results (default: {RESULTS.name}, with --quick "
+                        f"{QUICK_RESULTS.name}, both in bench/)")
     args = parser.parse_args(argv)
+    out = args.out or (QUICK_RESULTS if args.quick else RESULTS)
+    if args.quick and out.resolve() == RESULTS.resolve():
+        parser.error(f"--quick does not write {RESULTS.name}: its figures are the full run's")
     scale = 0.02 if args.quick else 1.0
     results = {
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
@@ -44,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         "policies": policies.run(20 if args.quick else policies.GAMES_PER_TABLE),
         "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),
     }
-    args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"\nwritten to {args.out}")
+    out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nwritten to {out}")
     return 0
 
 

@@ -46,7 +46,7 @@ from engines.base import new_seed
 from locales import Translator
 
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN = "777:LOAD-bench-token"
+TOKEN = "777:LOAD-bench-token-000000000000000000"
 GAME = "sosedi"
 TURN = re.compile(r"(?:Ходит|To move): (.+)$", re.M)
 TICK = os.sysconf("SC_CLK_TCK")

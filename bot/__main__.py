@@ -1,18 +1,45 @@
-"""`python -m bot`: read `.env` and the environment, then poll Telegram until stopped."""
+"""`python -m bot`: read `.env` (in the current folder) and the environment, then poll Telegram until stopped.
+
+Whatever stops the start — a missing or malformed token, a token Telegram rejects, a database
+that cannot be written — is one line on stderr and exit code 2, with no traceback. A Bot API
+that cannot be reached is tried again with a growing pause (one log line a try), since a
+network that is down at boot usually comes back. SIGTERM or Ctrl-C stop the bot (exit code 0).
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import logging
+import signal
+import sqlite3
 import sys
+import warnings
+from collections.abc import Sequence
+from contextlib import closing, suppress
+from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
-from telegram.error import InvalidToken
+from telegram.error import BadRequest, InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.ext import Application
 
-from bot.app import ALLOWED_UPDATES, build_application
-from bot.config import Config, ConfigError
+from bot.app import build_application, start_app
+from bot.config import SETTINGS, Config, ConfigError
+from bot.store import StorageError
 
+log = logging.getLogger("bot")
+EXIT_FAILED = 2
+RETRY_FIRST_S, RETRY_MAX_S = 1.0, 60.0  # pauses between tries to reach the Bot API: 1, 2, 4, … 60, 60 s
 TOKEN_REJECTED = ("Telegram отклонил BOT_TOKEN: проверьте токен у @BotFather (/token) и впишите его в .env · "
                   "Telegram rejected BOT_TOKEN: check it with @BotFather (/token) and put it into .env")
+DATABASE_FAILED = ("База данных DATABASE_PATH={path} недоступна для записи ({reason}) · "
+                   "the database DATABASE_PATH={path} cannot be written ({reason})")
+TELEGRAM_FAILED = "Telegram не дал запуститься ({reason}) · Telegram refused the start ({reason})"
+
+
+class StartupError(Exception):
+    """The bot cannot start; the message is the one line the admin reads."""
 
 
 class RedactToken(logging.Filter):
@@ -46,21 +73,120 @@ def setup_logging(config: Config) -> None:
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 
-def main() -> int:
-    load_dotenv()
+def settings_help() -> str:
+    """The variables the bot reads, one a line: name, default, what it is."""
+    width = max(len(s.name) for s in SETTINGS)
+    lines = [f"  {s.name:<{width}}  {s.about} (default: {s.default})" for s in SETTINGS]
+    return "settings, read from the environment or from .env in the current folder:\n" + "\n".join(lines)
+
+
+def parse_args(argv: Sequence[str] | None) -> None:
+    """`--help` lists the settings; the bot itself takes no arguments."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=settings_help(),
+        description="Runs the Telegram bot: polls the Bot API until stopped (SIGTERM or Ctrl-C).")
+    parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parse_args(argv)
+    load_dotenv(Path.cwd() / ".env")  # where it is run from, as the README says; the environment wins
     try:
         config = Config.from_env()
     except ConfigError as exc:
         print(exc, file=sys.stderr)
-        return 2
+        return EXIT_FAILED
     setup_logging(config)
+    try:
+        asyncio.run(serve(config))
+    except StartupError as exc:
+        print(str(exc).replace(config.token, "<token>"), file=sys.stderr)
+        return EXIT_FAILED
+    return 0
+
+
+async def serve(config: Config) -> None:
+    """Check the database, reach the Bot API, then poll until SIGTERM or SIGINT."""
+    check_database(config.database_path)
+    stopped = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopped.set)
     app = build_application(config)
     try:
-        app.run_polling(allowed_updates=list(ALLOWED_UPDATES), drop_pending_updates=False)
-    except InvalidToken:  # PTB's own message quotes the token: say it in our words
-        print(TOKEN_REJECTED, file=sys.stderr)
-        return 2
-    return 0
+        if await connect(app, config, stopped):
+            try:
+                await start_app(app, config.poll_timeout)
+            except (OSError, sqlite3.Error, StorageError) as exc:
+                raise database_failed(config.database_path, exc) from None
+            except TelegramError as exc:
+                raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
+            await stopped.wait()
+    finally:
+        await shut_down(app)
+
+
+def check_database(path: str) -> None:
+    """Take the database's write lock once before anything else, so a path that cannot be written is
+    said at once, not after a wait for the network (plain sqlite3: aiosqlite's worker thread outlives
+    a failed open and complains once the loop is closed)."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(path)) as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.rollback()
+    except (OSError, sqlite3.Error) as exc:
+        raise database_failed(path, exc) from None
+
+
+def database_failed(path: str, exc: BaseException) -> StartupError:
+    if isinstance(exc, OSError) and exc.strerror:
+        reason = f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    else:
+        reason = str(exc) or type(exc).__name__
+    return StartupError(DATABASE_FAILED.format(path=path, reason=reason))
+
+
+async def connect(app: Application, config: Config, stopped: asyncio.Event) -> bool:
+    """Initialize ``app`` (getMe), trying again while the Bot API cannot be reached; False if stopped meanwhile."""
+    pause, attempt = RETRY_FIRST_S, 0
+    host = urlsplit(config.base_url).netloc or config.base_url
+    while not stopped.is_set():
+        attempt += 1
+        try:
+            await app.initialize()
+            return True
+        except InvalidToken:  # PTB's own message quotes the token: say it in our words
+            raise StartupError(TOKEN_REJECTED) from None
+        except BadRequest as exc:  # a NetworkError to PTB, but the server did answer
+            raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
+        except RetryAfter as exc:  # flood control: the pause Telegram asks for
+            with warnings.catch_warnings():  # PTB 22 warns that its int form goes away; both are read
+                warnings.simplefilter("ignore")
+                after = exc.retry_after
+            seconds, reason = float(after if isinstance(after, int) else after.total_seconds()), str(exc)
+        except NetworkError as exc:
+            seconds, reason = pause, str(exc)
+            pause = min(pause * 2, RETRY_MAX_S)
+        except TelegramError as exc:
+            raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
+        log.warning("Bot API at %s: %s; trying again in %.0f s (try %d)", host, reason, seconds, attempt)
+        with suppress(TimeoutError):
+            await asyncio.wait_for(stopped.wait(), seconds)
+    return False
+
+
+async def shut_down(app: Application) -> None:
+    """Undo whatever of the start happened, as PTB's run_polling does, and close the Bot API sessions
+    even when getMe failed (else aiohttp warns of unclosed sessions)."""
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+    if app.post_shutdown is not None and "flow" in app.bot_data:
+        await app.post_shutdown(app)
+    await app.shutdown()
+    await app.bot.shutdown()
 
 
 if __name__ == "__main__":

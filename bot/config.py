@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -12,6 +13,39 @@ TELEGRAM_FILE_URL = "https://api.telegram.org/file/bot"
 MISSING_TOKEN = (
     "BOT_TOKEN не задан: создайте бота у @BotFather (/newbot) и впишите токен в .env · "
     "BOT_TOKEN is not set: create a bot with @BotFather (/newbot) and put its token into .env"
+)
+# @BotFather's tokens: the bot's id, a colon, 35 URL-safe characters (123456789:AAH…); Telegram's
+# own examples show 34 and it never promised a length, so a little either way still passes
+TOKEN_SHAPE = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{30,64}")
+BAD_TOKEN = (  # never quotes the token: a mistyped one is still mostly the real secret
+    "BOT_TOKEN не похож на токен бота (цифры, двоеточие и около 35 букв, цифр, - или _): скопируйте его у "
+    "@BotFather (/token) в .env целиком · BOT_TOKEN does not look like a bot token (digits, a colon and about 35 "
+    "letters, digits, - or _): copy it from @BotFather (/token) into .env whole"
+)
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One variable the bot reads from its environment, as `python -m bot --help` lists it."""
+
+    name: str
+    default: str
+    about: str
+
+
+SETTINGS = (
+    Setting("BOT_TOKEN", "(required)", "the bot's token from @BotFather (/newbot), 123456789:AAH…"),
+    Setting("BOT_API_BASE_URL", TELEGRAM_BASE_URL, "Bot API endpoint (a local Bot API server or a test server)"),
+    Setting("BOT_API_FILE_URL", TELEGRAM_FILE_URL, "Bot API file endpoint"),
+    Setting("DATABASE_PATH", "data/bot.sqlite3", "SQLite file; its folder is created on first run"),
+    Setting("DEFAULT_LOCALE", "ru", "ru or en: the language of chats that have not chosen one with /lang"),
+    Setting("LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR"),
+    Setting("GROUP_MAX_RATE", str(GROUP_MAX_RATE), "messages the bot sends to one group per GROUP_RATE_PERIOD"),
+    Setting("GROUP_RATE_PERIOD", str(GROUP_RATE_PERIOD), "seconds of that window (Telegram's flood limit)"),
+    Setting("OVERALL_MAX_RATE", str(OVERALL_MAX_RATE), "messages per second over all chats"),
+    Setting("DRAW_PROCESSES", "one per core", "processes that draw the boards; 0 draws in the bot's own process"),
+    Setting("GAME_IDLE_HOURS", "24", "a running game no person acted in for this many hours is stopped"),
 )
 
 
@@ -50,9 +84,14 @@ class Config:
         token = env.get("BOT_TOKEN", "").strip()
         if not token:
             raise ConfigError(MISSING_TOKEN)
+        if not TOKEN_SHAPE.fullmatch(token):  # caught here, before a connection is made to be refused
+            raise ConfigError(BAD_TOKEN)
         locale = env.get("DEFAULT_LOCALE", "ru").strip() or "ru"
         if locale not in ("ru", "en"):
             raise ConfigError(f"DEFAULT_LOCALE must be ru or en, not {locale!r}")
+        log_level = (env.get("LOG_LEVEL", "").strip() or "INFO").upper()
+        if log_level not in LOG_LEVELS:
+            raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         return cls(
             token=token,
             group_max_rate=_positive(env, "GROUP_MAX_RATE", GROUP_MAX_RATE),
@@ -63,7 +102,7 @@ class Config:
             base_file_url=env.get("BOT_API_FILE_URL", "").strip() or TELEGRAM_FILE_URL,
             database_path=env.get("DATABASE_PATH", "").strip() or "data/bot.sqlite3",
             default_locale=locale,
-            log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
+            log_level=log_level,
             game_idle_hours=_positive(env, "GAME_IDLE_HOURS", 24),
         )
 

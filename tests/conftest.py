@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -10,8 +11,17 @@ from pathlib import Path
 import pytest
 
 from bot.fake_telegram import StoredMessage
+from bot.playground.watch import WatchSettingError, check_watch_port
 from tests.bot_harness import World, group_world
 from tests.test_e2e_sosedi import open_lobby
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """PLAYGROUND_WATCH that cannot be served stops the run at once, in one line."""
+    try:
+        check_watch_port(os.environ)
+    except WatchSettingError as exc:
+        pytest.exit(str(exc), returncode=2)
 
 
 @asynccontextmanager

@@ -15,7 +15,7 @@ from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.bot_harness import CHAT_ID, current_player_name
 
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN = "424242:PROCESS-test-token"
+TOKEN = "424242:PROCESS-test-token-0000000000000000"
 
 
 async def spawn(tg: FakeTelegram, db: Path, log: Path) -> asyncio.subprocess.Process:

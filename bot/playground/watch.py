@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -34,6 +35,22 @@ def watch_settings(env: Mapping[str, str]) -> tuple[int, float] | None:
     if not 0 <= port <= 65535 or hold < 0:
         raise WatchSettingError("PLAYGROUND_WATCH must be a port 0–65535 and PLAYGROUND_WATCH_HOLD ≥ 0")
     return port, hold
+
+
+def check_watch_port(env: Mapping[str, str]) -> None:
+    """Before any test runs: a watch port that cannot be served is one clear WatchSettingError, not
+    an OSError traceback in every test (issue #24, point 19)."""
+    settings = watch_settings(env)
+    if settings is None or settings[0] == 0:  # nobody watches, or any free port will do
+        return
+    port = settings[0]
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp binds the page's port
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise WatchSettingError(f"PLAYGROUND_WATCH={port}: port {port} on 127.0.0.1 cannot be served "
+                                    f"({exc.strerror}); pick another port, or 0 for any free one") from None
 
 
 async def hold_page(seconds: float) -> None:

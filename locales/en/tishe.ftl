@@ -80,7 +80,7 @@ rules-tishe =
     • a number with a 1 — 3 forward; with a 7 — 3 back (73 → 70 stays on the board);
     • a double number (11, 22 … 99) — miss two turns.
     Two checkers never share a number with a 5: the one there first is taken off (your own too).
-    A double on the dice rolls again (unless you landed on a double number).
+    A double on the dice rolls again, even when it could not be played (nothing on the board and no 6); unless you landed on a double number.
     100 exactly: extra points count back (98 and 8 → 94). The first checker on 100 wins; in the variant, the first to bring both.
 
 ## Labels on the table picture

@@ -1,0 +1,60 @@
+"""Only a full `python -m bench` writes bench/results.json, the figures the README quotes; `--quick`
+writes bench/results-quick.json (ignored by git) and refuses to overwrite the full run's file
+(issue #24, point 18). The benchmarks themselves are stubbed here: test_bench_smoke.py runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import bench.__main__ as bench_main
+
+ROOT = Path(__file__).resolve().parent.parent
+PARTS = ("engine_speed", "render_speed", "pings", "load", "policies", "lions_ai")
+
+
+@pytest.fixture
+def stubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """Every benchmark answers at once; the two results files live in ``tmp_path``."""
+    full, quick = tmp_path / "results.json", tmp_path / "results-quick.json"
+    monkeypatch.setattr(bench_main, "RESULTS", full)
+    monkeypatch.setattr(bench_main, "QUICK_RESULTS", quick)
+    for name in PARTS:
+        monkeypatch.setattr(getattr(bench_main, name), "run", lambda *_args, **_kw: {"stub": True})
+
+    async def played(*_args: object, **_kw: object) -> dict[str, bool]:
+        return {"stub": True}
+
+    monkeypatch.setattr(bench_main.e2e_game, "run", played)
+    monkeypatch.setattr(bench_main.burst, "run", played)
+    return full, quick
+
+
+def test_a_quick_run_leaves_the_full_results_alone(stubbed: tuple[Path, Path]) -> None:
+    full, quick = stubbed
+    full.write_text('{"full": "run"}\n', encoding="utf-8")
+    assert bench_main.main(["--quick"]) == 0
+    assert full.read_text(encoding="utf-8") == '{"full": "run"}\n'
+    assert json.loads(quick.read_text(encoding="utf-8"))["engines"] == {"stub": True}
+
+
+def test_a_full_run_writes_the_full_results(stubbed: tuple[Path, Path]) -> None:
+    full, quick = stubbed
+    assert bench_main.main([]) == 0
+    assert json.loads(full.read_text(encoding="utf-8"))["load"] == {"stub": True} and not quick.exists()
+
+
+def test_quick_refuses_to_write_the_full_results_even_when_told(stubbed: tuple[Path, Path]) -> None:
+    full, _ = stubbed
+    with pytest.raises(SystemExit) as exited:
+        bench_main.main(["--quick", "--out", str(full)])
+    assert exited.value.code == 2 and not full.exists()
+
+
+def test_the_quick_results_are_not_kept_in_git() -> None:
+    assert bench_main.QUICK_RESULTS.parent == bench_main.RESULTS.parent == ROOT / "bench"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(bench_main.QUICK_RESULTS)], cwd=ROOT)
+    assert ignored.returncode == 0
