@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,24 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert command in README
 
 
+ENV_STEP = "{ [ -f .env ] || cp .env.example .env; }"
+
+
 def test_readme_has_the_run_command() -> None:
     assert ".venv/bin/python -m bot" in README
-    assert "cp -n .env.example .env" in README
+    assert ENV_STEP in README
+    assert "cp -n" not in README  # fails when .env exists on coreutils 9.2–9.4 and BSD/macOS (issue #24)
+
+
+@pytest.mark.parametrize("has_env", [False, True])
+def test_the_run_commands_env_step_works_with_and_without_an_env(tmp_path: Path, has_env: bool) -> None:
+    """The README's `.env` step succeeds either way and never overwrites a `.env` that is there."""
+    (tmp_path / ".env.example").write_text("BOT_TOKEN=\n")
+    if has_env:
+        (tmp_path / ".env").write_text("BOT_TOKEN=mine\n")
+    done = subprocess.run(["sh", "-c", f"{ENV_STEP} && echo next"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "next\n", done.stderr
+    assert (tmp_path / ".env").read_text() == ("BOT_TOKEN=mine\n" if has_env else "BOT_TOKEN=\n")
 
 
 def fair_dice_snippet(readme: str) -> str:
