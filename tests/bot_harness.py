@@ -34,6 +34,19 @@ CHAT_ID = -100123
 USERS = {"anya": "Аня", "boris": "Борис", "vera": "Вера", "gleb": "Глеб", "dima": "Дима"}
 
 
+class CountedApplication(Application):  # type: ignore[type-arg]
+    """The bot's Application, telling its runner when an update has been through every handler."""
+
+    __slots__ = ()
+    RUNNER = "_test_runner"
+
+    async def process_update(self, update: object) -> None:
+        try:
+            await super().process_update(update)
+        finally:
+            await self.bot_data[self.RUNNER].processed(update)
+
+
 @dataclass
 class BotRunner:
     """Starts, stops and restarts the bot on one database; players act through the fake server."""
@@ -62,23 +75,22 @@ class BotRunner:
         if self.translator is None:
             self.translator = Translator.load(strict=True, extra=self.games.locale_files())
         app = build_application(self.config(), self.translator, self.games)
-        process = app.process_update
-
-        async def counted(update: object) -> None:
-            try:
-                await process(update)
-            finally:
-                if isinstance(update, Update):
-                    async with self._done:
-                        self.done_ids.add(update.update_id)
-                        self._done.notify_all()
-
-        app.process_update = counted  # type: ignore[method-assign]
+        # Application has __slots__ (on 3.13 every base has them, so no attribute can be set on it):
+        # the counting lives in a subclass of the same layout, the runner in bot_data
+        app.__class__ = CountedApplication
+        app.bot_data[CountedApplication.RUNNER] = self
         await start_app(app, poll_timeout=1)
         self.app = app
         self.starts += 1
         if wait_catch_up:
             await asyncio.wait_for(app.bot_data["flow"].caught_up.wait(), 30)
+
+    async def processed(self, update: object) -> None:
+        """One update went through every handler: tell whoever waits for it."""
+        if isinstance(update, Update):
+            async with self._done:
+                self.done_ids.add(update.update_id)
+                self._done.notify_all()
 
     async def stop(self) -> None:
         """Stop like SIGTERM would: stop polling, let handlers finish, close storage."""
