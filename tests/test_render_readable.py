@@ -94,18 +94,7 @@ def spread(spec: Any, options: Any, seats: int, k: int) -> list[tuple[Any, Seque
     return [game[i] for i in sorted(picks)]
 
 
-# boards that still share the width with a side column of small legends and numbers (issue #24,
-# point 9, not yet re-laid out): strict, so the mark must go once they are readable
-NOT_YET = {
-           "shishbesh": "board beside a side column; legend and panel numbers under 18 px"}
-
-
-def cases() -> list[Any]:
-    return [pytest.param(code, id=code, marks=[pytest.mark.xfail(reason=NOT_YET[code], strict=True)]
-                         if code in NOT_YET else []) for code in GAMES]
-
-
-@pytest.mark.parametrize("code", cases())
+@pytest.mark.parametrize("code", list(GAMES))
 def test_every_label_a_player_needs_stands_18_px_tall(code: str) -> None:
     spec = GAMES[code]
     tr = Translator.load()
