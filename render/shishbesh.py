@@ -1,7 +1,9 @@
 """The «Шиш-беш» board: a cross of round cells (13 × 13 grid, or 15 × 15 on the long board), the
 four dark corners with their jump arrows, huts on the shelter cells, start triangles on the arm
-ends, hourglass homes in the middle lanes, park mandalas in the picture's corners, the last
-throw, the moves on offer, a legend and one card per player. Where the cells are:
+ends, hourglass homes in the middle lanes, park mandalas in the picture's corners and the moves on
+offer; below it the last throw, a legend and one card per player. The board takes the picture's
+whole width and every label a player needs stands 18 px tall in capitals (issue #24: a phone
+shows the picture about 390 px wide). Where the cells are:
 :mod:`render.shishbesh_geometry`; the empty board: :mod:`render.shishbesh_board`.
 
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture is drawn
@@ -22,7 +24,7 @@ from engines import shishbesh as rules
 from engines.base import Event
 from engines.shishbesh import PARK, PHASE_MOVE, ShishbeshOptions, ShishbeshState
 from render.canvas import paste
-from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_stack, wood_frame
+from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_line, wood_frame
 from render.dice import draw_die
 from render.marks import dashed_ring, draw_arrow, paste_ring, red_cross, round_ring, veil
 from render.pieces import marker_image, numbered_token, put_piece
@@ -50,13 +52,14 @@ _MOVES = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
 W = 1024
 GAP = 14
 RADIUS = 16
-DICE_CARD: Box = (BOARD[2] + GAP, MARGIN, W - MARGIN, MARGIN + 262)
-LEGEND_CARD: Box = (BOARD[2] + GAP, DICE_CARD[3] + GAP, W - MARGIN, BOARD[3])
-PANEL_H = 92
-HEADER_H = 44
-DIE = 66
-BADGE = 38  # a target letter's disc; its letter's capitals stand 20 px tall (a phone shows them at 8)
-BADGE_FONT = 28
+# the dice, the legend and the panels go below the board
+DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 132)
+LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 116)
+PANEL_H = 104
+HEADER_H = 50
+DIE = 84
+BADGE = 44  # a target letter's disc; its letter's capitals stand 22 px tall (a phone shows them at 8)
+BADGE_FONT = 30
 COMPRESS = 4  # zlib level: ~6 ms to encode a frame, some 20 % smaller than level 2
 
 
@@ -64,7 +67,7 @@ COMPRESS = 4  # zlib level: ~6 ms to encode a frame, some 20 % smaller than leve
 
 
 def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
-    return panel_grid(seats, 2, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    return panel_grid(seats, 2, LEGEND_CARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
 
 
 # ---------------------------------------------------------------- cached art
@@ -111,20 +114,15 @@ def _jump_arrow(board: str, frm: int, to: int) -> tuple[Image.Image, tuple[int, 
     img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     a, b = ((ax - x0) * SS, (ay - y0) * SS), ((bx - x0) * SS, (by - y0) * SS)
-    draw_arrow(d, a, b, (*INK, 255), 11 * SS, 22 * SS)
+    draw_arrow(d, a, b, (*INK, 255), 14 * SS, 28 * SS)
     ux, uy = b[0] - a[0], b[1] - a[1]
     n = math.hypot(ux, uy)
-    draw_arrow(d, a, (b[0] - ux / n * 3 * SS, b[1] - uy / n * 3 * SS), (*GOLD, 255), 6 * SS, 17 * SS)
+    draw_arrow(d, a, (b[0] - ux / n * 4 * SS, b[1] - uy / n * 4 * SS), (*GOLD, 255), 8 * SS, 21 * SS)
     return img.reduce(SS), (x0, y0)
 
 
-def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
-    x0, y0, x1, y1 = LEGEND_CARD
-    shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
-    d = ImageDraw.Draw(img)
-    fnt = font(18)
-    mx, half = (x0 + x1) // 2, (y1 - y0) // 2
-    paste(img, _house_icon(76), (mx - 38, y0 + 40))
+def _corners_icon() -> Image.Image:
+    """Four dark corners and the jumps between them: round the square and across it (RGBA, 100 px)."""
     big = Image.new("RGBA", (100 * SS, 100 * SS), (0, 0, 0, 0))
     g = ImageDraw.Draw(big)
     spots = [(18, 18), (82, 18), (82, 82), (18, 82)]
@@ -137,10 +135,21 @@ def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
     for ax, ay in spots:
         g.ellipse(((ax - 13) * SS, (ay - 13) * SS, (ax + 13) * SS, (ay + 13) * SS), fill=(*CORNER, 255),
                   outline=(*INK, 255), width=2 * SS)
-    paste(img, big.reduce(SS), (mx - 50, y0 + half + 26))
-    for top, key in ((y0 + 124, "hut"), (y0 + half + 142, "jump")):
-        for j, line in enumerate(wrap_text(words[key], fnt, x1 - x0 - 20, 4)):
-            d.text((mx, top + j * 23), line, font=fnt, fill=INK, anchor="mm")
+    return big.reduce(SS)
+
+
+def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
+    """The hut and the corners' jumps side by side, each a picture and its words."""
+    x0, y0, x1, y1 = LEGEND_CARD
+    shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
+    d = ImageDraw.Draw(img)
+    fnt, half, cy = font(24), (x1 - x0) // 2, (y0 + y1) // 2
+    paste(img, _house_icon(72), (x0 + 20, cy - 40))
+    paste(img, _corners_icon(), (x0 + half + 4, cy - 50))
+    for left, key in ((x0 + 108, "hut"), (x0 + half + 120, "jump")):
+        lines = wrap_text(words[key], fnt, x0 + (half if key == "hut" else 2 * half) - left - 16, 2)
+        for j, line in enumerate(lines):
+            d.text((left, cy + (j - (len(lines) - 1) / 2) * 29), line, font=fnt, fill=INK, anchor="lm")
 
 
 @lru_cache(maxsize=16)
@@ -222,7 +231,7 @@ def _draw_marks(img: Image.Image, state: ShishbeshState, events: Sequence[Event]
             taken = position_centre(state, *mover)
             if taken is not None:
                 r = round(pitch(board) * 0.42)
-                paste(img, red_cross(28), (taken[0] + r - 16, taken[1] - r - 12))
+                paste(img, red_cross(34), (taken[0] + r - 20, taken[1] - r - 14))
 
 
 def _draw_options(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, letters: str) -> list[str]:
@@ -238,7 +247,7 @@ def _draw_options(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshStat
         letter = target_letter(letters, i)
         bx, by = x - size // 2 + BADGE // 5, y - size // 2 + BADGE // 5
         paste(img, _badge(seat, BADGE), (bx - BADGE // 2, by - BADGE // 2))
-        d.text((bx, by), letter, font=fit_font(letter, BADGE - 8, BADGE_FONT, 18, bold=True), fill=INK, anchor="mm")
+        d.text((bx, by), letter, font=fit_font(letter, BADGE - 8, BADGE_FONT, bold=True), fill=INK, anchor="mm")
         drawn.append(letter)
     return drawn
 
@@ -247,22 +256,21 @@ def _draw_options(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshStat
 
 
 def _dice_boxes() -> list[Box]:
-    x0, y0, x1, _y1 = DICE_CARD
-    mx, gap = (x0 + x1) // 2, 14
-    return [(mx - gap // 2 - DIE, y0 + 66, mx - gap // 2, y0 + 66 + DIE),
-            (mx + gap // 2, y0 + 66, mx + gap // 2 + DIE, y0 + 66 + DIE)]
+    x0, y0, _x1, y1 = DICE_CARD
+    top = (y0 + y1 - DIE) // 2
+    return [(x0 + 22 + i * (DIE + 14), top, x0 + 22 + i * (DIE + 14) + DIE, top + DIE) for i in range(2)]
 
 
 def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, names: Sequence[str],
                labels: Mapping[str, str]) -> None:
-    """The last throw (who threw, both dice, the ones still to play ringed), then whose turn."""
-    x0, y0, x1, y1 = DICE_CARD
-    mx = (x0 + x1) // 2
+    """The last throw (both dice, the ones still to play ringed), who threw it, then whose turn."""
+    _x0, y0, x1, y1 = DICE_CARD
+    tx, top, low = _dice_boxes()[1][2] + 34, y0 + 38, y1 - 38
     if state.last_seat is not None and state.last_dice:
         thrower = state.last_seat
-        text, fnt = seat_name(names, thrower, x1 - x0 - 64, 20)
-        paste(img, marker_image(thrower, 26), (x0 + 16, y0 + 19))
-        d.text((x0 + 50, y0 + 32), text, font=fnt, fill=FELT_TEXT, anchor="lm")
+        text, fnt = seat_name(names, thrower, x1 - tx - 60, 26)
+        paste(img, marker_image(thrower, 28), (tx, top - 14))
+        d.text((tx + 36, top), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     choosing = state.phase == PHASE_MOVE and not state.finished
     left = list(state.dice) if choosing else []
     dice = list(state.last_dice) or [0, 0]
@@ -275,10 +283,8 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, 
         if choosing and not waiting:  # played already
             paste(img, veil(DIE, DIE, round(DIE * 0.2), FELT_DARK, 150), box[:2])
     seat = state.winner if state.finished else state.turn
-    if seat is None:
-        return
-    label = labels["winner" if state.finished else "turn"]
-    turn_stack(img, d, mx, y1 - 80, label, seat, names, x1 - x0, gap=27)
+    if seat is not None:
+        turn_line(img, d, (tx, low), labels["winner" if state.finished else "turn"], seat, names, x1 - 20, 260)
 
 
 @lru_cache(maxsize=16)
@@ -295,28 +301,34 @@ def _home_icon(seat: int, size: int) -> Image.Image:
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ShishbeshState,
                 names: Sequence[str], labels: Mapping[str, str], place: int | None = None) -> None:
+    """A player's card: the header, how many wait in the park (while any do) and are home, then every
+    piece on the circuit with its position and, in a hut, a hut (all four fit at 24 px)."""
     x0, y0, x1, y1 = box
-    ph = y1 - y0
     card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H, place)
     geo, own = state.options.geometry, state.of(seat)
-    cy, x, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, font(22, True)
-    fnt = fit_font(labels["park"], 90, 18, 12, bold=True)
-    word = ellipsize(labels["park"], fnt, 90)
-    d.text((x, cy), word, font=fnt, fill=MUTED_INK, anchor="lm")
-    x += round(fnt.getlength(word)) + 6
-    d.text((x, cy + 1), str(own.count(PARK)), font=num, fill=INK, anchor="lm")
-    paste(img, _home_icon(seat, 22), (x + 28, cy - 11))
-    d.text((x + 54, cy + 1), f"{sum(p in geo.home for p in own)}/4", font=num, fill=INK, anchor="lm")
-    x += 112
+    cy, x, num = y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2, x0 + 14, font(24, True)
+    if PARK in own:  # with every piece out, the four pieces need the room
+        word = ellipsize(labels["park"], num, 90)
+        d.text((x, cy), word, font=num, fill=MUTED_INK, anchor="lm")
+        x += round(num.getlength(word)) + 6
+        d.text((x, cy + 1), str(own.count(PARK)), font=num, fill=INK, anchor="lm")
+        x += 22
+    paste(img, _home_icon(seat, 26), (x, cy - 13))
+    home = f"{sum(p in geo.home for p in own)}/4"
+    d.text((x + 28, cy + 1), home, font=num, fill=INK, anchor="lm")
+    x += 28 + round(num.getlength(home)) + 14
     for i, pos in enumerate(own):
-        if 0 <= pos <= geo.end and x <= x1 - 70:
-            paste(img, numbered_token(seat, i + 1, 28), (x, cy - 14))
-            text = str(pos)
-            d.text((x + 34, cy + 1), text, font=num, fill=INK, anchor="lm")
-            if state.huts[rules.PIECES * seat + i]:
-                paste(img, _house_icon(22), (x + 36 + round(num.getlength(text)), cy - 12))
-                x += 18
-            x += 34 + round(num.getlength(text)) + 14
+        if not 0 <= pos <= geo.end:
+            continue
+        text, hut = str(pos), state.huts[rules.PIECES * seat + i]
+        width = 32 + round(num.getlength(text)) + (22 if hut else 0)
+        if x + width > x1 - 8:
+            break
+        paste(img, numbered_token(seat, i + 1, 30), (x, cy - 15))
+        d.text((x + 32, cy + 1), text, font=num, fill=INK, anchor="lm")
+        if hut:
+            paste(img, _house_icon(24), (x + width - 22, cy - 13))
+        x += width + 10
 
 
 def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],

@@ -28,7 +28,7 @@ from render.shishbesh_geometry import (
     turned,
 )
 from render.theme import BG, INK, RGB, WOOD, PlayerStyle, player, tint
-from render.typeset import ellipsize, fit_font, font
+from render.typeset import ellipsize, fit_font, font, scaled_draw
 
 K = 3  # the static board is drawn K times larger and box-averaged down (K × K pixels to one)
 
@@ -75,7 +75,7 @@ def draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Image
     palette frame some 15 % smaller.
     """
     big = Image.new("RGB", (SIDE * K, SIDE * K), BG)
-    d = ImageDraw.Draw(big)
+    d = scaled_draw(big, K)
     d.rounded_rectangle((0, 0, SIDE * K - 1, SIDE * K - 1), radius=20 * K, fill=WOOD)
     d.rounded_rectangle((6 * K, 6 * K, (SIDE - 6) * K, (SIDE - 6) * K), radius=14 * K, fill=PAPER)
     seat_of = {rules.ARMS[seats][s]: s for s in range(seats)}
@@ -83,7 +83,7 @@ def draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Image
     for a, b in (((-1.5, -e), (1.5, e)), ((-e, -1.5), (e, 1.5))):
         d.rounded_rectangle((*_at(grid_point(board, *a)), *_at(grid_point(board, *b))), radius=12 * K, fill=CROSS,
                             outline=LINE, width=K)
-    fnt = fit_font(park_word, park_radius(board) * 1.2, 20, 12, bold=True)
+    fnt = fit_font(park_word, park_radius(board) * 1.2, 28, 25, bold=True)  # (24 px drawn K times larger: 17.3)
     park_word = ellipsize(park_word, fnt, park_radius(board) * 1.2)
     for arm in range(4):
         seat = seat_of.get(arm)
@@ -135,7 +135,7 @@ def _draw_jumps(d: ImageDraw.ImageDraw, board: str) -> None:
     for i, c in enumerate(corners):
         for step in (1, 2) if i < 2 else (1,):
             a, b = jump_ends(board, c, corners[(i + step) % 4])
-            draw_arrow(d, _at(a), _at(b), ARROW, 4 * K, 13 * K, both=True)
+            draw_arrow(d, _at(a), _at(b), ARROW, 5 * K, 16 * K, both=True)
 
 
 def _draw_circuit(d: ImageDraw.ImageDraw, board: str, staggered: bool, seat_of: Mapping[int, int]) -> None:

@@ -18,7 +18,7 @@ from engines.shishbesh import PARK, ShishbeshState
 from render.theme import Box
 
 MARGIN = 16
-SIDE = 788  # the board's side
+SIDE = 992  # the board's side: the picture's whole width (issue #24: a phone shows it ~390 px wide)
 FRAME = 12
 BOARD: Box = (MARGIN, MARGIN, MARGIN + SIDE, MARGIN + SIDE)
 CX = CY = MARGIN + SIDE // 2

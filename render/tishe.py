@@ -1,7 +1,9 @@
 """The «Тише едешь — дальше будешь» board: 100 numbered circles on a 10 × 10 serpentine path
 (1 bottom-left, 100 top-left) with the special circles coloured and marked, the band of
-checkers off the board, the last throw, a legend, and one panel per player (marker, name,
-both checkers' circles, missed turns, whose turn, who won).
+checkers off the board, and below it the last throw, a legend, and one panel per player (marker,
+name, both checkers' circles, missed turns, whose turn, who won). The board takes the picture's
+whole width and every label a player needs stands 18 px tall in capitals (issue #24: a phone
+shows the picture about 390 px wide).
 
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture (board,
 circles, connectors, legend, empty cards) is drawn once per (seats, legend words) and cached;
@@ -16,7 +18,6 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import groupby, pairwise
 
 from PIL import Image, ImageDraw
 
@@ -31,7 +32,19 @@ from render.pieces import draw_crowd, marker_image, numbered_token
 from render.places import MEDALS, final_places, place_badge
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import BG, CARD, FELT_DARK, FELT_MUTED, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, player
-from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name, wrap_text
+from render.tishe_arrows import draw_path_arrow, trim
+from render.typeset import (
+    TextDraw,
+    decoration,
+    ellipsize,
+    fit_font,
+    font,
+    pill,
+    require_labels,
+    scaled_draw,
+    seat_name,
+    wrap_text,
+)
 
 # legend texts (cell_*), the band caption, the word over circle 100, the missed-turns badge word
 # (drawn as "<missed> <n>"), and the pills of the player to move and of the winner
@@ -41,22 +54,25 @@ _STATIC_KEYS = ("cell_zero", "cell_one", "cell_seven", "cell_five", "cell_double
 
 W = 1024
 MARGIN = 20
-CELL = 70  # one circle's square on the board
-DOT = 58  # a circle's diameter
+CELL = 96  # one circle's square: ten of them take the picture's width (issue #24)
+DOT = 80  # a circle's diameter
+NUMBER = 32  # a circle's number, px: 23-px capitals
+GLYPH = 25  # the sign of a circle's rule under its number: 18-px capitals (drawn SS times larger)
 PAD = 12  # board frame to the first circle's square
-BAND_H = 58  # the off-board band under the circles
-SLOT = 36  # a checker in the band
+BAND_H = 64  # the off-board band under the circles
+SLOT = 48  # a checker in the band
 GAP = 14
 RADIUS = 16
-HEADER_H = 44
-PANEL_H = 100
+HEADER_H = 50
+PANEL_H = 104
 BOARD: Box = (MARGIN, MARGIN, MARGIN + 10 * CELL + 2 * PAD, MARGIN + 10 * CELL + 2 * PAD + 8 + BAND_H)
 GRID_X, GRID_Y = MARGIN + PAD, MARGIN + PAD
 BAND: Box = (GRID_X, GRID_Y + 10 * CELL + 6, BOARD[2] - PAD, GRID_Y + 10 * CELL + 6 + BAND_H)
-COLUMN_X = BOARD[2] + GAP
-DICE_CARD: Box = (COLUMN_X, MARGIN, W - MARGIN, MARGIN + 206)
-LEGEND_CARD: Box = (COLUMN_X, DICE_CARD[3] + GAP, W - MARGIN, BOARD[3])
-DIE = 80
+# the dice, the legend and the panels go below the board
+DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 132)
+LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 2 * (DOT + 10) + 20)
+DIE = 84
+PATH_SIGN = "which way the path runs between neighbours: their numbers say it too"
 COMPRESS = 4  # zlib level: 6 costs ~12 ms on this busy board for 7 % fewer bytes
 COLORS = 64  # palette entries: a hundred anti-aliased circles make every extra shade cost bytes
 
@@ -109,7 +125,7 @@ class _Layout:
 @lru_cache(maxsize=8)
 def _layout(seats: int) -> _Layout:
     cols = {2: 2, 3: 3, 4: 2}.get(seats, 3)
-    panels, height = panel_grid(seats, cols, BOARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    panels, height = panel_grid(seats, cols, LEGEND_CARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
     pair, between = 2 * SLOT + 4, 14
     x = BAND[2] - 10 - (seats * pair + (seats - 1) * between)
     y = (BAND[1] + BAND[3]) // 2 - SLOT // 2
@@ -129,7 +145,7 @@ def _circle(n: int, size: int = DOT) -> Image.Image:
     k = size / DOT
     s = (size + 4) * SS
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    d = scaled_draw(img, SS)
     c, r = s / 2, size * SS / 2
     ring = VIOLET if double else line
     width = round((5 if double or kind in ("five", "finish") else 2.5) * k * SS)
@@ -139,18 +155,19 @@ def _circle(n: int, size: int = DOT) -> Image.Image:
     if rules.is_five_circle(n) and kind != rules.RULE_ZERO:  # a second, inner ring: room for one
         rr = ri - 3 * k * SS
         d.ellipse((c - rr, c - rr, c + rr, c + rr), outline=(*_STYLE["five"][1], 255), width=round(2 * k * SS))
-    number = font(round((20 if n == HOME else 23) * k) * SS, True)
-    dy = 0.0 if not glyph else -5 * k * SS
+    number = font(round((NUMBER - 4 if n == HOME else NUMBER) * k) * SS, True)
+    dy = 0.0 if not glyph else -10 * k * SS
     if n == HOME:
-        d.text((c, c + 12 * k * SS), "100", font=number, fill=(*ink, 255), anchor="mm")
-        d.text((c, c - 9 * k * SS), glyph, font=font(round(22 * k) * SS, True), fill=(*ink, 255), anchor="mm")
+        d.text((c, c + 15 * k * SS), "100", font=number, fill=(*ink, 255), anchor="mm")
+        d.text((c, c - 12 * k * SS), glyph, font=font(round(30 * k) * SS, True), fill=(*ink, 255), anchor="mm")
     else:
         d.text((c, c + dy), str(n), font=number, fill=(*ink, 255), anchor="mm")
         if glyph:
-            d.text((c, c + 15 * k * SS), glyph, font=font(round(12 * k) * SS, True), fill=(*ink, 255), anchor="mm")
+            d.text((c, c + 16 * k * SS), glyph, font=font(round(GLYPH * k) * SS, True), fill=(*ink, 255),
+                   anchor="mm")
     if double:  # pause bars over the number
-        bw, bh, y0 = 2.6 * k * SS, 7 * k * SS, c - 22 * k * SS
-        for x in (c - 5 * k * SS, c + 2.4 * k * SS):
+        bw, bh, y0 = 3.6 * k * SS, 8 * k * SS, c - 31 * k * SS
+        for x in (c - 7 * k * SS, c + 3.4 * k * SS):
             d.rectangle((x, y0, x + bw, y0 + bh), fill=(*VIOLET, 255))
     return img.reduce(SS)
 
@@ -161,48 +178,51 @@ def _draw_board(img: Image.Image, seats: int, words: Mapping[str, str]) -> None:
     d = ImageDraw.Draw(img)
     for n in range(1, HOME):  # the path: a faint band between neighbours, and which way it runs
         (ax, ay), (bx, by) = centre(n), centre(n + 1)
-        d.line((ax, ay, bx, by), fill=PATH, width=10)
+        d.line((ax, ay, bx, by), fill=PATH, width=12)
         arrow = "▴" if ax == bx else "▸" if bx > ax else "◂"  # which way the path runs
-        d.text(((ax + bx) / 2, (ay + by) / 2), arrow, font=font(13), fill=PATH_DARK, anchor="mm")
+        with decoration(PATH_SIGN):
+            d.text(((ax + bx) / 2, (ay + by) / 2), arrow, font=font(16), fill=PATH_DARK, anchor="mm")
     for n in range(1, HOME + 1):
         sprite = _circle(n)
         cx, cy = centre(n)
         paste(img, sprite, (cx - sprite.width // 2, cy - sprite.height // 2))
     text = words["finish"]
-    fnt = fit_font(text, 3 * CELL, 17, 12, bold=True)
-    pill(d, (x0 + 14, y0 + 1), text, fnt, INK, GOLD, pad=(8, 2), max_width=3 * CELL)
+    fnt = fit_font(text, 3 * CELL, 24, bold=True)
+    pill(d, (x0 + 14, y0 + 1), text, fnt, INK, GOLD, pad=(10, 2), max_width=3 * CELL)
     # the band of checkers off the board
     bx0, by0, bx1, by1 = BAND
     img.paste(BAND_FILL, BAND, rounded_mask(bx1 - bx0, by1 - by0, 12))
     lay = _layout(seats)
     room = lay.slots[0][0] - bx0 - 24
     text = words["off_board"]
-    fnt = fit_font(text, room, 22, 14, bold=True)
+    fnt = fit_font(text, room, 28, bold=True)
     d.text((bx0 + 14, (by0 + by1) // 2), ellipsize(text, fnt, room), font=fnt, fill=MUTED_INK, anchor="lm")
     for x, y in lay.slots:
         d.ellipse((x + 2, y + 2, x + SLOT - 2, y + SLOT - 2), outline=PATH_DARK, width=2)
 
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
+    """Six sample circles with what they do, three to a row (the finish is named on the board)."""
     x0, y0, x1, y1 = LEGEND_CARD
     shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
     rows: tuple[tuple[str | None, tuple[int, ...]], ...] = (
-        ("cell_zero", (30,)), ("cell_one", (21,)), ("cell_seven", (27,)), (None, (17, 71)), ("cell_five", (25,)),
-        ("cell_double", (22,)), ("finish", (HOME,)))
-    step = (y1 - y0 - 16) // len(rows)
-    fnt = font(19)
+        ("cell_zero", (30,)), ("cell_one", (21,)), ("cell_seven", (27,)), ("cell_five", (25,)),
+        ("cell_double", (22,)), (None, (17, 71)))
+    col_w, row_h = (x1 - x0 - 20) // 3, (y1 - y0 - 20) // 2
+    fnt = font(24)
     for i, (key, numbers) in enumerate(rows):
-        cy = y0 + 8 + step * i + step // 2
+        left, cy = x0 + 10 + (i % 3) * col_w, y0 + 10 + (i // 3) * row_h + row_h // 2
         for j, n in enumerate(numbers):
-            sprite = _circle(n, 46)
-            paste(img, sprite, (x0 + 10 + j * 52, cy - sprite.height // 2))
+            sprite = _circle(n)
+            paste(img, sprite, (left + j * (DOT + 6), cy - sprite.height // 2))
+        tx = left + len(numbers) * (DOT + 6) + 6
         if key is None:  # 17 and 71 hold both a 1 and a 7: the checker stays
-            d.text((x0 + 118, cy), "±0", font=font(26, True), fill=INK, anchor="lm")
+            d.text((tx, cy), "±0", font=font(30, True), fill=INK, anchor="lm")
             continue
-        lines = wrap_text(words[key], fnt, x1 - x0 - 74, 3)
+        lines = wrap_text(words[key], fnt, left + col_w - tx - 8, 3)
         for j, line in enumerate(lines):
-            d.text((x0 + 64, cy + (j - (len(lines) - 1) / 2) * 23), line, font=fnt, fill=INK, anchor="lm")
+            d.text((tx, cy + (j - (len(lines) - 1) / 2) * 27), line, font=fnt, fill=INK, anchor="lm")
 
 
 @lru_cache(maxsize=16)
@@ -224,8 +244,8 @@ def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
 
 # token size and offsets from a circle's centre for 1, 2, 3, 4 and more checkers sharing it
 _STACKS: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = (
-    (50, ((0, 0),)), (40, ((-10, -9), (10, 9))), (34, ((-12, -11), (12, -11), (0, 12))),
-    (30, ((-12, -12), (12, -12), (-12, 12), (12, 12))), (24, tuple((x, y) for y in (-17, 0, 17) for x in (-17, 0, 17))))
+    (68, ((0, 0),)), (54, ((-14, -12), (14, 12))), (46, ((-16, -15), (16, -15), (0, 16))),
+    (40, ((-16, -16), (16, -16), (-16, 16), (16, 16))), (32, tuple((x, y) for y in (-23, 0, 23) for x in (-23, 0, 23))))
 
 
 def _draw_checkers(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, lay: _Layout,
@@ -237,7 +257,7 @@ def _draw_checkers(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, 
             x, y = lay.slots[slot]
             paste(img, numbered_token(seat, i + 1, SLOT), (x, y))
             if (seat, i) in marked:  # just taken off: a red ring
-                d.ellipse((x - 4, y - 4, x + SLOT + 4, y + SLOT + 4), outline=RED, width=3)
+                d.ellipse((x - 4, y - 4, x + SLOT + 4, y + SLOT + 4), outline=RED, width=4)
         else:
             groups.setdefault(pos, []).append((seat, i))
     for pos, who in sorted(groups.items()):
@@ -260,67 +280,10 @@ def _bezier(p0: tuple[float, float], p1: tuple[float, float], bend: float) -> li
              (1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t * t * y1) for t in ts]
 
 
-def _lengths(points: list[tuple[float, float]]) -> list[float]:
-    out = [0.0]
-    for a, b in pairwise(points):
-        out.append(out[-1] + math.dist(a, b))
-    return out
-
-
-def _trim(points: list[tuple[float, float]], start: float, end: float) -> list[tuple[float, float]]:
-    """Drop about ``start`` px of length from the front of a (densely sampled) polyline and ``end`` px from its back."""
-    cum = _lengths(points)
-    kept = [p for p, c in zip(points, cum, strict=True) if start <= c <= cum[-1] - end]
-    return kept if len(kept) > 1 else points[len(points) // 2 - 1:len(points) // 2 + 1]
-
-
-def _corners(points: list[tuple[float, float]], turn: float = 0.2) -> list[tuple[float, float]]:
-    """The inner points of a polyline where it turns by more than ``turn`` radians (~11°): the only
-    joints a wide line shows a notch at (a curve sampled every few px turns by a degree or two)."""
-    out = []
-    for (ax, ay), (bx, by), (cx, cy) in zip(points, points[1:], points[2:], strict=False):
-        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
-        if abs(math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)) > turn:
-            out.append((bx, by))
-    return out
-
-
-def _draw_arrow(img: Image.Image, path: list[tuple[float, float]], colour: RGB, width: int,
-                dashed: bool = False) -> None:
-    """A polyline with a head at its end, in ``colour`` outlined in ink, anti-aliased (2× drawn)."""
-    k = 2
-    xs, ys = [p[0] for p in path], [p[1] for p in path]
-    m = width + 16
-    ox, oy = int(min(xs)) - m, int(min(ys)) - m
-    layer = Image.new("RGBA", ((int(max(xs)) + m - ox) * k, (int(max(ys)) + m - oy) * k), (0, 0, 0, 0))
-    d = ImageDraw.Draw(layer)
-    pts = [((x - ox) * k, (y - oy) * k) for x, y in path]
-    (ax, ay), (bx, by) = pts[-2], pts[-1]
-    ang = math.atan2(by - ay, bx - ax)
-    head_l, head_w = (width * 2.4 + 6) * k, (width * 1.5 + 4) * k
-    tip = (bx + math.cos(ang) * head_l * 0.25, by + math.sin(ang) * head_l * 0.25)
-    base = (tip[0] - math.cos(ang) * head_l, tip[1] - math.sin(ang) * head_l)
-    head = [tip, (base[0] - math.sin(ang) * head_w, base[1] + math.cos(ang) * head_w),
-            (base[0] + math.sin(ang) * head_w, base[1] - math.cos(ang) * head_w)]
-    runs = [pts]
-    if dashed:  # dashes of 11 px with 7 px gaps
-        on = [(c / k) % 18 < 11 for c in _lengths(pts)]
-        runs = [[p for p, _ in grp] for dash, grp in groupby(zip(pts, on, strict=True), key=lambda x: x[1]) if dash]
-    for colour_, extra in ((INK, 4 * k), (colour, 0)):
-        w = width * k + extra
-        for run in runs:
-            if len(run) > 1:  # round joints only where the run turns: elsewhere they would not show
-                d.line(run, fill=(*colour_, 255), width=w)
-                for x, y in _corners(run):
-                    d.ellipse((x - w / 2, y - w / 2, x + w / 2, y + w / 2), fill=(*colour_, 255))
-    d.polygon(head, fill=(*colour, 255), outline=(*INK, 255), width=2 * k)
-    paste(img, layer.reduce(k), (ox, oy))
-
-
 def _cross(d: ImageDraw.ImageDraw, n: int) -> None:
     cx, cy = centre(n)
-    r = 17
-    for w, c in ((11, INK), (6, RED)):
+    r = 23
+    for w, c in ((14, INK), (8, RED)):
         d.line((cx - r, cy - r, cx + r, cy + r), fill=c, width=w)
         d.line((cx - r, cy + r, cx + r, cy - r), fill=c, width=w)
 
@@ -345,11 +308,11 @@ def _draw_move(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, lay:
         skip = r
     else:
         path, skip = _bezier(centre(start), centre(direct), 0.2), r
-    _draw_arrow(img, _trim(path, skip, r), colour, 7)
+    draw_path_arrow(img, trim(path, skip, r), colour, 9)
     if final == OFF:
         _cross(d, direct)
     elif final != direct:
-        _draw_arrow(img, _trim(_bezier(centre(direct), centre(final), 0.35), r - 6, r), colour, 3, dashed=True)
+        draw_path_arrow(img, trim(_bezier(centre(direct), centre(final), 0.35), r - 6, r), colour, 4, dashed=True)
 
 
 def _draw_options(img: Image.Image, state: TisheState, actions: Sequence[Action]) -> None:
@@ -359,7 +322,7 @@ def _draw_options(img: Image.Image, state: TisheState, actions: Sequence[Action]
         cx, cy = centre(where.final or where.direct)  # taken off: ring the circle that does it
         ghost = dashed_ring(DOT + 12, player(state.turn).colour, dash=19 / 30)
         paste(img, ghost, (cx - ghost.width // 2, cy - ghost.height // 2))
-        paste(img, numbered_token(state.turn, number, 24), (cx + DOT // 2 - 18, cy - DOT // 2 - 6))
+        paste(img, numbered_token(state.turn, number, 34), (cx + DOT // 2 - 24, cy - DOT // 2 - 8))
 
 
 def _option(state: TisheState, action: Action) -> tuple[int, rules.Landing]:
@@ -374,41 +337,37 @@ def _option(state: TisheState, action: Action) -> tuple[int, rules.Landing]:
 
 def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, names: Sequence[str],
                labels: Mapping[str, str], actions: Sequence[Action]) -> None:
+    """Both dice and their sum; who threw, whose turn (or who won), and the waiting throw's choices."""
     x0, y0, x1, y1 = DICE_CARD
     dice = state.last_dice if len(state.last_dice) == 2 else (0, 0)
-    dy = y0 + 58
-    boxes = [(x0 + 16 + i * (DIE + 10), dy, x0 + 16 + i * (DIE + 10) + DIE, dy + DIE) for i in range(2)]
+    dy = (y0 + y1 - DIE) // 2
+    boxes = [(x0 + 22 + i * (DIE + 12), dy, x0 + 22 + i * (DIE + 12) + DIE, dy + DIE) for i in range(2)]
     choosing = state.phase == PHASE_CHOOSE and not state.finished
     for value, box in zip(dice, boxes, strict=True):
         if choosing:
             paste_ring(img, DIE, DIE, round(DIE * 0.2), 5, GOLD, (box[0] - 5, box[1] - 5))
         draw_die(img, box, value or None)
-    sx = (boxes[1][2] + x1 - 6) // 2
+    sx, cy = boxes[1][2] + 38, (y0 + y1) // 2
     if all(dice):
         text = "?" if choosing else str(sum(dice))
         fill, ink = (GOLD, INK) if choosing else (FELT_DARK, FELT_TEXT)
-        d.ellipse((sx - 19, dy + DIE // 2 - 19, sx + 19, dy + DIE // 2 + 19), fill=fill)
-        d.text((sx, dy + DIE // 2 + 1), text, font=font(24, True), fill=ink, anchor="mm")
+        d.ellipse((sx - 24, cy - 24, sx + 24, cy + 24), fill=fill)
+        d.text((sx, cy + 1), text, font=font(28, True), fill=ink, anchor="mm")
+    tx, mx, top, low = sx + 44, (x0 + x1) // 2 + 70, y0 + 36, y1 - 36
     if state.last_seat is not None and all(dice):  # who threw
-        text, fnt = seat_name(names, state.last_seat, x1 - x0 - 70, 22)
-        paste(img, marker_image(state.last_seat, 28), (x0 + 16, y0 + 16))
-        d.text((x0 + 52, y0 + 30), text, font=fnt, fill=FELT_TEXT, anchor="lm")
-    ry = y1 - 32
-    if choosing:  # the choices of the waiting throw: checker -> circle
-        parts = [(n, "✕" if w.final == OFF else str(w.final)) for n, w in (_option(state, a) for a in actions)]
-        fnt = font(21, True)
-        widths = [30 + 22 + round(fnt.getlength(t)) for _n, t in parts]
-        x = (x0 + x1 - sum(widths) - 10 * (len(parts) - 1)) // 2
-        for (number, text), w in zip(parts, widths, strict=True):
-            paste(img, numbered_token(state.turn, number, 28), (x, ry - 14))
-            d.text((x + 31, ry), "→", font=font(18, True), fill=FELT_MUTED, anchor="lm")
-            d.text((x + 52, ry), text, font=fnt, fill=LIGHT, anchor="lm")
-            x += w + 10
-        return
+        text, fnt = seat_name(names, state.last_seat, mx - tx - 60, 26)
+        paste(img, marker_image(state.last_seat, 28), (tx, top - 14))
+        d.text((tx + 36, top), text, font=fnt, fill=FELT_TEXT, anchor="lm")
     seat = state.winner if state.finished else state.turn
-    if seat is None:
-        return
-    turn_line(img, d, (x0 + 16, ry), labels["winner" if state.finished else "turn"], seat, names, x1 - 12, 170)
+    if seat is not None:
+        turn_line(img, d, (mx, top), labels["winner" if state.finished else "turn"], seat, names, x1 - 20, 200)
+    x, fnt = tx, font(26, True)
+    for number, where in (_option(state, a) for a in actions):  # the choices of the waiting throw
+        text = "✕" if where.final == OFF else str(where.final)
+        paste(img, numbered_token(state.turn, number, 34), (x, low - 17))
+        d.text((x + 40, low), "→", font=font(24, True), fill=FELT_MUTED, anchor="lm")
+        d.text((x + 70, low), text, font=fnt, fill=LIGHT, anchor="lm")
+        x += 70 + round(fnt.getlength(text)) + 30
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: TisheState,
@@ -424,26 +383,25 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
     if place is not None:  # the game is over: every seat's place
         right = place_badge(img, d, (right, y0 + HEADER_H // 2), place)[0] - 8
     badges = []
-    if current or won:
-        badges.append((labels["winner" if won else "turn"], GOLD, INK))
+    if (current or won) and place is None:  # the winner's medal says it once the game is over
+        badges.append((labels["winner" if won else "turn"], "", GOLD, INK))
     if state.missed[seat]:  # turns still to miss (rule 7)
-        badges.append((f"{labels['missed']} {state.missed[seat]}", VIOLET, LIGHT))
-    for text, fill, ink in badges:
-        fnt = fit_font(text, pw * 0.4 / len(badges), 19, 13, bold=True)
-        pbox = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, fill, ink, anchor="r", pad=(9, 4),
-                    max_width=pw * 0.45 / len(badges))
-        right = pbox[0] - 8
+        badges.append((labels["missed"], f" {state.missed[seat]}", VIOLET, LIGHT))
+    fnt = font(24, True)
+    for word, count, fill, ink in badges:  # the word may be cut, never the count
+        text = ellipsize(word, fnt, pw * 0.5 / len(badges) - 18 - fnt.getlength(count)) + count
+        right = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, fill, ink, anchor="r", pad=(9, 4))[0] - 8
     text, fnt = seat_name(names, seat, right - x0 - 52, 24)
     d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
     # body: both checkers and their circles, then turns still to miss
     cy = y0 + HEADER_H + (ph - HEADER_H) // 2
-    num = font(26, True)
+    num = font(28, True)
     x = x0 + 12
     for i, pos in enumerate(state.of(seat)):
-        paste(img, numbered_token(seat, i + 1, 32), (x, cy - 16))
+        paste(img, numbered_token(seat, i + 1, 34), (x, cy - 17))
         text = "—" if pos == OFF else str(pos)
-        d.text((x + 38, cy + 1), text, font=num, fill=INK if pos else MUTED_INK, anchor="lm")
-        x += 38 + max(48, round(num.getlength(text))) + 16
+        d.text((x + 40, cy + 1), text, font=num, fill=INK if pos else MUTED_INK, anchor="lm")
+        x += 40 + max(52, round(num.getlength(text))) + 18
 
 
 def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
