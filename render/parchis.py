@@ -44,7 +44,7 @@ from render.parchis_geometry import (
     turned,
 )
 from render.pieces import marker_image, numbered_token, put_piece
-from render.places import final_places
+from render.places import MEDALS, final_places
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import (
     BG,
@@ -90,6 +90,7 @@ NUMBER = 25  # a cell's number: 18 px capitals
 DONE = "a piece in the centre is done: no button names it, and its panel counts them"
 K = 3  # the static board is drawn K times larger and scaled down
 COMPRESS = 2  # zlib level: 4 costs ~2 ms more for ~8 % fewer bytes
+COLORS = 64  # palette entries: 255 left a four-player board over 100 KB; 32 merged a card tint into cream
 
 PAPER: RGB = (236, 226, 204)
 CELL: RGB = (252, 249, 241)
@@ -439,9 +440,9 @@ def _palette(seats: int) -> Image.Image:
     and a strip of the colours the marks must keep."""
     game = random_game(rules.ENGINE, rules.ParchisOptions(), seats, "7" * 64, random.Random(seats), 3000)
     n = len(game)
-    keep = [GOLD, RED, INK, LIGHT, CELL, SAFE, LINE, *(player(s).colour for s in range(seats))]
+    keep = [GOLD, RED, INK, LIGHT, CELL, SAFE, LINE, *MEDALS, *(player(s).colour for s in range(seats))]
     return fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
-                          [colour_strip(keep, W)])
+                          [colour_strip(keep, W)], COLORS)
 
 
 def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],

@@ -28,7 +28,7 @@ from render.cards import card_header, panel_grid, player_card, shadowed_card, tu
 from render.dice import draw_die
 from render.marks import dashed_ring, draw_arrow, paste_ring, red_cross, round_ring, veil
 from render.pieces import marker_image, numbered_token, put_piece
-from render.places import final_places
+from render.places import MEDALS, final_places
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.shishbesh_board import ARROW, CELL, CORNER, HUT, LINE, MUTED_INK, draw_board, house
 from render.shishbesh_geometry import (
@@ -61,6 +61,7 @@ DIE = 84
 BADGE = 44  # a target letter's disc; its letter's capitals stand 22 px tall (a phone shows them at 8)
 BADGE_FONT = 30
 COMPRESS = 4  # zlib level: ~6 ms to encode a frame, some 20 % smaller than level 2
+COLORS = 64  # palette entries: 255 left a four-player board over 100 KB; 32 merged a card tint into cream
 
 
 # ---------------------------------------------------------------- layout
@@ -352,9 +353,9 @@ def _palette(seats: int, board: str) -> Image.Image:
     """The fixed palette for (seats, board), fitted once to a sample game and the colours marks must keep."""
     game = random_game(rules.ENGINE, ShishbeshOptions(board=board), seats, "7" * 64, random.Random(seats), 3000)
     n = len(game)
-    keep = [GOLD, RED, INK, LIGHT, CELL, CORNER, HUT, LINE, *(player(s).colour for s in range(seats))]
+    keep = [GOLD, RED, INK, LIGHT, CELL, CORNER, HUT, LINE, *MEDALS, *(player(s).colour for s in range(seats))]
     return fitted_palette(_compose, game, (n // 3, n // 2, 2 * n // 3, n - 1), LABEL_KEYS,
-                          [colour_strip(keep, W)])
+                          [colour_strip(keep, W)], COLORS)
 
 
 def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],
