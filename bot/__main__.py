@@ -20,13 +20,14 @@ from contextlib import closing, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import asyncpg
 from dotenv import load_dotenv
 from telegram.error import BadRequest, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
 from bot.app import build_application, start_app
-from bot.config import SETTINGS, Config, ConfigError
-from bot.store import StorageError
+from bot.config import SETTINGS, Config, ConfigError, shown_database
+from bot.store import StorageError, is_postgres
 
 log = logging.getLogger("bot")
 EXIT_FAILED = 2
@@ -35,6 +36,9 @@ TOKEN_REJECTED = ("Telegram отклонил BOT_TOKEN: проверьте то�
                   "Telegram rejected BOT_TOKEN: check it with @BotFather (/token) and put it into .env")
 DATABASE_FAILED = ("База данных DATABASE_PATH={path} недоступна для записи ({reason}) · "
                    "the database DATABASE_PATH={path} cannot be written ({reason})")
+POSTGRES_FAILED = ("База данных DATABASE_URL={url} недоступна ({reason}) · "
+                   "the database DATABASE_URL={url} cannot be reached ({reason})")
+POSTGRES_CHECK_TIMEOUT_S = 10.0
 TELEGRAM_FAILED = "Telegram не дал запуститься ({reason}) · Telegram refused the start ({reason})"
 
 
@@ -107,7 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 async def serve(config: Config) -> None:
     """Check the database, reach the Bot API, then poll until SIGTERM or SIGINT."""
-    check_database(config.database_path)
+    if is_postgres(config.database):
+        await check_postgres(config.database)
+    else:
+        check_database(config.database_path)
     stopped = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -118,6 +125,8 @@ async def serve(config: Config) -> None:
             try:
                 await start_app(app, config.poll_timeout)
             except (OSError, sqlite3.Error, StorageError) as exc:
+                if is_postgres(config.database):
+                    raise postgres_failed(config.database, exc) from None
                 raise database_failed(config.database_path, exc) from None
             except TelegramError as exc:
                 raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
@@ -137,6 +146,23 @@ def check_database(path: str) -> None:
             db.rollback()
     except (OSError, sqlite3.Error) as exc:
         raise database_failed(path, exc) from None
+
+
+async def check_postgres(url: str) -> None:
+    """Connect once before anything else, so a wrong URL, a server that cannot be reached, a database
+    that does not exist or a refused password is said at once, in one line."""
+    try:
+        connection = await asyncpg.connect(url, timeout=POSTGRES_CHECK_TIMEOUT_S)
+    except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        raise postgres_failed(url, exc) from None
+    await connection.close()
+
+
+def postgres_failed(url: str, exc: BaseException) -> StartupError:
+    reason = (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
+    if isinstance(exc, TimeoutError):
+        reason = f"no answer in {POSTGRES_CHECK_TIMEOUT_S:.0f} s"
+    return StartupError(POSTGRES_FAILED.format(url=shown_database(url), reason=reason.replace(url, "…")))
 
 
 def database_failed(path: str, exc: BaseException) -> StartupError:

@@ -118,7 +118,7 @@ async def stop_app(app: Application) -> None:
 async def _post_init(app: Application) -> None:
     config: Config = app.bot_data["config"]
     translator: Translator = app.bot_data["translator"]
-    store = await open_store(config.database_path)
+    store = await open_store(config.database)
     budget = app.bot.rate_limiter
     flow = GameFlow(config, store, translator, app.bot, app.bot_data["games"],
                     outbox=Outbox(budget if isinstance(budget, GroupWindowLimiter) else None),

@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 GROUP_MAX_RATE, GROUP_RATE_PERIOD, OVERALL_MAX_RATE = 20, 60, 30  # Telegram's flood limits
 TELEGRAM_BASE_URL = "https://api.telegram.org/bot"
@@ -39,6 +40,8 @@ SETTINGS = (
     Setting("BOT_API_BASE_URL", TELEGRAM_BASE_URL, "Bot API endpoint (a local Bot API server or a test server)"),
     Setting("BOT_API_FILE_URL", TELEGRAM_FILE_URL, "Bot API file endpoint"),
     Setting("DATABASE_PATH", "data/bot.sqlite3", "SQLite file; its folder is created on first run"),
+    Setting("DATABASE_URL", "(unset: SQLite at DATABASE_PATH)",
+            "postgresql://user:password@host:port/database for PostgreSQL (or sqlite:///path for SQLite)"),
     Setting("DEFAULT_LOCALE", "ru", "ru or en: the language of chats that have not chosen one with /lang"),
     Setting("LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR"),
     Setting("GROUP_MAX_RATE", str(GROUP_MAX_RATE), "messages the bot sends to one group per GROUP_RATE_PERIOD"),
@@ -61,6 +64,7 @@ class Config:
     base_url: str = TELEGRAM_BASE_URL
     base_file_url: str = TELEGRAM_FILE_URL
     database_path: str = "data/bot.sqlite3"
+    database_url: str = ""  # postgresql://…: PostgreSQL instead of the SQLite file at database_path
     default_locale: str = "ru"
     log_level: str = "INFO"
     # Telegram allows about 20 messages a minute per group; tests against the fake
@@ -75,8 +79,13 @@ class Config:
     poll_timeout: int = 30
     game_idle_hours: int = 24  # a running game in which no person acted this long is stopped as abandoned
 
-    def __repr__(self) -> str:  # never print the token
-        return f"Config(base_url={self.base_url!r}, database_path={self.database_path!r}, ...)"
+    def __repr__(self) -> str:  # never print the token (nor the database's password)
+        return f"Config(base_url={self.base_url!r}, database={shown_database(self.database)!r}, ...)"
+
+    @property
+    def database(self) -> str:
+        """What the store opens: the PostgreSQL URL if one is set, else the SQLite file's path."""
+        return self.database_url or self.database_path
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -100,11 +109,43 @@ class Config:
             draw_processes=_count(env, "DRAW_PROCESSES", os.cpu_count() or 1),
             base_url=env.get("BOT_API_BASE_URL", "").strip() or TELEGRAM_BASE_URL,
             base_file_url=env.get("BOT_API_FILE_URL", "").strip() or TELEGRAM_FILE_URL,
-            database_path=env.get("DATABASE_PATH", "").strip() or "data/bot.sqlite3",
+            database_path=_sqlite_path(env),
+            database_url=_postgres_url(env),
             default_locale=locale,
             log_level=log_level,
             game_idle_hours=_positive(env, "GAME_IDLE_HOURS", 24),
         )
+
+
+SQLITE_URL = "sqlite:///"
+POSTGRES_URLS = ("postgresql://", "postgres://")
+BAD_DATABASE_URL = ("DATABASE_URL должен начинаться с postgresql:// или sqlite:/// · "
+                    "DATABASE_URL must begin with postgresql:// or sqlite:///, not {shown!r}")
+
+
+def _sqlite_path(env: Mapping[str, str]) -> str:
+    url = env.get("DATABASE_URL", "").strip()
+    if url.startswith(SQLITE_URL):
+        return url.removeprefix(SQLITE_URL) or "data/bot.sqlite3"
+    return env.get("DATABASE_PATH", "").strip() or "data/bot.sqlite3"
+
+
+def _postgres_url(env: Mapping[str, str]) -> str:
+    url = env.get("DATABASE_URL", "").strip()
+    if not url or url.startswith(SQLITE_URL):
+        return ""
+    if not url.startswith(POSTGRES_URLS):
+        raise ConfigError(BAD_DATABASE_URL.format(shown=shown_database(url)))
+    return url
+
+
+def shown_database(database: str) -> str:
+    """``database`` as it may be printed: a URL's password replaced by ***."""
+    parts = urlsplit(database)
+    if parts.password is None:
+        return database
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:

@@ -26,7 +26,7 @@ from bot.fake_telegram.inspection import ThreadFilter
 from bot.flow import GameFlow
 from bot.games import GAMES, Registry
 from bot.playground.watch import watching
-from bot.store import GameRow, Store
+from bot.store import GameRow, Store, is_postgres
 from engines.base import Engine, LogEntry, replay
 from locales import Translator
 
@@ -52,7 +52,7 @@ class BotRunner:
     """Starts, stops and restarts the bot on one database; players act through the fake server."""
 
     tg: FakeTelegram
-    db_path: Path
+    db_path: Path  # the SQLite file, unless database_url names a PostgreSQL database
     chat_id: int = CHAT_ID
     group_rate: tuple[int, int] = (10_000, 1)  # sends+edits per seconds in a group; high: tests play fast
     draw_processes: int = 0  # 0: boards drawn on threads here (quick to start); n: in n worker processes
@@ -60,13 +60,14 @@ class BotRunner:
     starts: int = 0
     games: Registry = field(default_factory=lambda: GAMES)  # the games the bot offers (a test may add its own)
     translator: Translator | None = None  # default: every catalogue, strict
+    database_url: str = ""  # postgresql://…: the bot's data there (tests/backends.py), not in db_path
     done_ids: set[int] = field(default_factory=set)
     _done: asyncio.Condition = field(default_factory=asyncio.Condition)
 
     def config(self) -> Config:
         return Config(token=self.tg.token, base_url=self.tg.base_url, base_file_url=self.tg.file_url,
-                      database_path=str(self.db_path), group_max_rate=self.group_rate[0],
-                      group_time_period=self.group_rate[1], overall_max_rate=10_000, poll_timeout=1,
+                      database_path=str(self.db_path), database_url=self.database_url,
+                      group_max_rate=self.group_rate[0], group_time_period=self.group_rate[1], overall_max_rate=10_000, poll_timeout=1,
                       draw_processes=self.draw_processes)
 
     async def start(self, wait_catch_up: bool = True) -> None:
@@ -184,8 +185,10 @@ World = tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]
 async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: Sequence[str] = (),
                       draw_processes: int = 0, chat_type: str = "supergroup",
                       chat_id: int = CHAT_ID, games: Registry = GAMES,
-                      group_rate: tuple[int, int] = (10_000, 1), forum: bool = False) -> AsyncIterator[World]:
-    """A supergroup (or ``chat_type``; Аня created it) with ``count`` users of :data:`USERS` and the bot running.
+                      group_rate: tuple[int, int] = (10_000, 1), forum: bool = False,
+                      database: str | None = None) -> AsyncIterator[World]:
+    """A supergroup (or ``chat_type``; Аня created it) with ``count`` users of :data:`USERS` and the bot running
+    (on ``database``, a PostgreSQL URL, if given; else on an SQLite file in ``tmp_path``).
 
     Games get the seeds ``first_seed``, ``first_seed + 1``, … so every run plays the same
     dice. On exit the fake server must have seen no rule broken and no press unanswered.
@@ -195,7 +198,8 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: 
                  for i, (key, name) in enumerate(list(USERS.items())[:count])}
         tg.add_chat(chat_id, chat_type, "Пятничный клуб", creator=1, is_forum=forum)
         runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", chat_id=chat_id, draw_processes=draw_processes,
-                           games=games, group_rate=group_rate)
+                           games=games, group_rate=group_rate,
+                           database_url=database if database and is_postgres(database) else "")
         await runner.start()
         seeds = (f"{i:064x}" for i in itertools.count(first_seed))
         runner.app.bot_data["flow"].seed_factory = lambda: next(seeds)

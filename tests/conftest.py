@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -12,6 +12,7 @@ import pytest
 
 from bot.fake_telegram import StoredMessage
 from bot.playground.watch import WatchSettingError, check_watch_port
+from tests import backends
 from tests.bot_harness import World, group_world
 from tests.test_e2e_sosedi import open_lobby
 
@@ -41,3 +42,20 @@ async def started_sosedi(tmp_path: Path,
     caplog.set_level(logging.WARNING)
     async with sosedi_started(tmp_path) as started:
         yield started
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server's admin URL for the session (skipped, or in CI failed, without one)."""
+    yield from backends.server_url()
+
+
+@pytest.fixture(params=backends.BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """What DATABASE_PATH or DATABASE_URL would name, once per backend: an SQLite file in the test's
+    folder, or a new PostgreSQL database of the test's own."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "data" / "bot.sqlite3")
+        return
+    async with backends.fresh_database(request.getfixturevalue("postgres_server")) as url:
+        yield url

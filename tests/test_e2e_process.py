@@ -12,17 +12,19 @@ from pathlib import Path
 import pytest
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.backends import database_env
 from tests.bot_harness import CHAT_ID, current_player_name
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "424242:PROCESS-test-token-0000000000000000"
 
 
-async def spawn(tg: FakeTelegram, db: Path, log: Path) -> asyncio.subprocess.Process:
+async def spawn(tg: FakeTelegram, database: str | Path, log: Path) -> asyncio.subprocess.Process:
+    """`python -m bot` on ``database`` (an SQLite file or a PostgreSQL URL), logging into ``log``."""
     env = {**os.environ, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
-           "DATABASE_PATH": str(db), "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(ROOT)}
+           "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(ROOT), **database_env(database)}
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=db.parent, env=env,
+        sys.executable, "-m", "bot", cwd=log.parent, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=log.open("ab"))
 
 

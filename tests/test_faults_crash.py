@@ -1,15 +1,13 @@
 """Crashes (issue #10): the real bot process is SIGKILLed at seeded random moments while 30
-groups play, and started again on the same database each time. Every game must go on, and
+groups play, and started again on the same database each time (SQLite and PostgreSQL). Every game must go on, and
 each stored game must be the replay of its action log: no move lost, doubled or half-applied.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import signal
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,8 @@ from typing import Any
 import pytest
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
-from bot.store import SQLiteStore
+from bot.store import open_store
+from tests.backends import fetch
 from tests.bot_harness import assert_replays_in, current_player_name
 from tests.test_e2e_process import TOKEN, spawn
 
@@ -34,8 +33,8 @@ async def tg() -> AsyncIterator[FakeTelegram]:
 class Bot:
     """The bot process, killed and started again on one database."""
 
-    def __init__(self, tg: FakeTelegram, tmp: Path) -> None:
-        self.tg, self.db, self.log = tg, tmp / "bot.sqlite3", tmp / "bot.log"
+    def __init__(self, tg: FakeTelegram, database: str, tmp: Path) -> None:
+        self.tg, self.db, self.log = tg, database, tmp / "bot.log"
         self.process: asyncio.subprocess.Process | None = None
         self.up = asyncio.Event()
 
@@ -97,17 +96,15 @@ async def play(tg: FakeTelegram, bot: Bot, chat_id: int, players: dict[str, Fake
             await asyncio.sleep(0.02)
 
 
-def behind(db: Path) -> list[int]:
-    """Games whose table does not show their last move yet (read beside the running bot: WAL)."""
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        return [row[0] for row in conn.execute("SELECT id FROM games WHERE shown_version < version")]
+async def behind(database: str) -> list[int]:
+    """Games whose table does not show their last move yet (read beside the running bot)."""
+    return [row[0] for row in await fetch(database, "SELECT id FROM games WHERE shown_version < version")]
 
 
-async def check_replays(db: Path) -> list[dict[str, Any]]:
+async def check_replays(database: str) -> list[dict[str, Any]]:
     """Each stored game against the replay of its log; returns the games."""
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        game_ids = [row[0] for row in conn.execute("SELECT id FROM games ORDER BY id")]
-    store = await SQLiteStore.open(db)
+    game_ids = [row[0] for row in await fetch(database, "SELECT id FROM games ORDER BY id")]
+    store = await open_store(database)
     try:
         games = []
         for game_id in game_ids:
@@ -119,7 +116,7 @@ async def check_replays(db: Path) -> list[dict[str, Any]]:
         await store.close()
 
 
-async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, tmp_path: Path) -> None:
+async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, database: str, tmp_path: Path) -> None:
     rng = random.Random(SEED)
     chats = {}
     for k in range(CHATS):
@@ -127,7 +124,7 @@ async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, tmp_pat
         a, b = tg.add_user(10_000 + 2 * k, f"Аня{k}"), tg.add_user(10_001 + 2 * k, f"Боря{k}")
         tg.add_chat(chat_id, "supergroup", creator=a.id)
         chats[chat_id] = {a.first_name: a, b.first_name: b}
-    bot = Bot(tg, tmp_path)
+    bot = Bot(tg, database, tmp_path)
     await bot.start()
     try:
         for chat_id, players in chats.items():  # every group starts a game
@@ -155,7 +152,7 @@ async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, tmp_pat
         # every update fetched; the last start's catch-up redraws what the last kill left behind
         await tg.wait_for(lambda s: s.pending_updates_count() == 0, timeout=15)
         for _ in range(150):
-            if not behind(bot.db):
+            if not await behind(bot.db):
                 break
             await asyncio.sleep(0.1)
         stats["answers_lost_to_a_kill"] = len(tg.unanswered_callbacks())  # a toast, never a move
@@ -175,14 +172,14 @@ async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, tmp_pat
     print(f"\ncrash suite: {stats}")
 
 
-async def test_sigterm_lets_updates_in_flight_finish(tg: FakeTelegram, tmp_path: Path) -> None:
+async def test_sigterm_lets_updates_in_flight_finish(tg: FakeTelegram, database: str, tmp_path: Path) -> None:
     chats = {}
     for k in range(10):
         chat_id = BASE_CHAT - 100 - k
         a, b = tg.add_user(20_000 + 2 * k, f"Оля{k}"), tg.add_user(20_001 + 2 * k, f"Петя{k}")
         tg.add_chat(chat_id, "supergroup", creator=a.id)
         chats[chat_id] = {a.first_name: a, b.first_name: b}
-    bot = Bot(tg, tmp_path)
+    bot = Bot(tg, database, tmp_path)
     await bot.start()
     for chat_id, players in chats.items():
         host, guest = players.values()

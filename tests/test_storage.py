@@ -1,4 +1,5 @@
-"""Storage: migrations, one active game per chat, atomic optimistic moves, pub tally."""
+"""Storage: migrations, one active game per chat, atomic optimistic moves, pub tally; on both databases
+(the ``database`` fixture), but for what only SQLite has (its file, its authorizer, its old schemas)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import ActiveGameExistsError, RecentEvents, Seat, SQLiteStore, StaleVersionError, StorageError, Store
+from bot.store import (
+    ActiveGameExistsError,
+    RecentEvents,
+    Seat,
+    SQLiteStore,
+    StaleVersionError,
+    StorageError,
+    Store,
+    open_store,
+)
 from bot.store.caches import RECENT_KEPT, RecentLog
 from bot.store.sqlite_dialect import MIGRATIONS
+from tests.backends import execute
 from tests.store_helpers import moved
 
 HOST = Seat(0, 10, "Аня")
@@ -53,8 +64,8 @@ async def test_migration_6_counts_an_active_game_as_acted_in_when_it_was_last_ch
     await store.close()
 
 
-async def test_one_active_game_per_forum_topic(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "db")
+async def test_one_active_game_per_forum_topic(database: str) -> None:
+    store = await open_store(database)
     general = await store.create_game(-1, "sosedi", {}, "00" * 32, HOST)
     topic = await store.create_game(-1, "ludo", {}, "01" * 32, HOST, thread_id=7)  # another topic: fine
     with pytest.raises(ActiveGameExistsError):
@@ -69,8 +80,8 @@ async def test_one_active_game_per_forum_topic(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_one_active_game_per_chat(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "db")
+async def test_one_active_game_per_chat(database: str) -> None:
+    store = await open_store(database)
     game = await store.create_game(-1, "sosedi", {}, "00" * 32, HOST)
     with pytest.raises(ActiveGameExistsError):
         await store.create_game(-1, "sosedi", {}, "00" * 32, HOST)
@@ -83,8 +94,8 @@ async def test_one_active_game_per_chat(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_save_move_is_optimistic_and_atomic(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "db")
+async def test_save_move_is_optimistic_and_atomic(database: str) -> None:
+    store = await open_store(database)
     game = await store.create_game(-1, "sosedi", {}, "00" * 32, HOST)
     await store.save_move(moved(game.id, 0, {"v": 0}, 0, [(None, "start", (), [])]))
     await store.save_move(moved(game.id, 0, {"v": 1}, 1, [(0, "r", (1, 2, 3), [{"kind": "roll"}])]))
@@ -94,15 +105,15 @@ async def test_save_move_is_optimistic_and_atomic(tmp_path: Path) -> None:
     assert stored.version == 1 and stored.state == {"v": 1}
     assert [a.dice for a in await store.actions(game.id)] == [(), (1, 2, 3)]
     # a failing log insert (duplicate action number) leaves the state untouched
-    with pytest.raises(Exception):  # noqa: B017 - sqlite3.IntegrityError through aiosqlite
+    with pytest.raises(Exception):  # noqa: B017 - the driver's own integrity error
         await store.save_move(moved(game.id, 1, {"v": 2}, 2, [(0, "r", (), []), (0, "r", (), []), (0, "r", (), [])]))
     stored = await store.game(game.id)
     assert stored.version == 1 and stored.state == {"v": 1}
     await store.close()
 
 
-async def test_pub_tally_counts_in_the_finishing_transaction(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "db")
+async def test_pub_tally_counts_in_the_finishing_transaction(database: str) -> None:
+    store = await open_store(database)
     for _ in range(2):
         game = await store.create_game(-5, "sosedi", {}, "00" * 32, HOST)
         await store.save_move(moved(game.id, 0, {}, 0, [(None, "start", (), [])]))
@@ -115,8 +126,8 @@ async def test_pub_tally_counts_in_the_finishing_transaction(tmp_path: Path) -> 
     await store.close()
 
 
-async def test_lobby_rewrite_and_shown_version(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "db")
+async def test_lobby_rewrite_and_shown_version(database: str) -> None:
+    store = await open_store(database)
     game = await store.create_game(-1, "sosedi", {"mode": "classic"}, "00" * 32, HOST)
     await store.set_lobby(game.id, [(20, "Борис"), (30, "Вера")], 20, {"mode": "tower"})
     game = await store.game(game.id)
@@ -131,8 +142,8 @@ async def test_lobby_rewrite_and_shown_version(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_stopped_games_are_not_redrawn_at_start_up(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "db")
+async def test_stopped_games_are_not_redrawn_at_start_up(database: str) -> None:
+    store = await open_store(database)
     game = await store.create_game(-1, "sosedi", {}, "00" * 32, HOST)
     await store.set_message_id(game.id, 5)
     await store.save_move(moved(game.id, 0, {}, 0, [(None, "start", (), [])]))
@@ -162,8 +173,8 @@ async def test_a_first_schema_database_gains_the_timer_and_pause_columns(tmp_pat
     await store.close()
 
 
-async def test_deadline_timeouts_and_a_seat_handed_over_are_saved_with_the_move(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+async def test_deadline_timeouts_and_a_seat_handed_over_are_saved_with_the_move(database: str) -> None:
+    store = await open_store(database)
     game = await store.create_game(-7, "sosedi", {}, "cd", Seat(0, 1, "Аня"), (Seat(0, 1, "Аня"), Seat(1, 2, "Борис")))
     await store.save_move(moved(game.id, 0, {"x": 1}, 1, [(0, "r", (3,), [])], deadline=1234.5, timeouts={"1": 2}))
     saved = await store.game(game.id)
@@ -187,17 +198,17 @@ async def test_deadline_timeouts_and_a_seat_handed_over_are_saved_with_the_move(
         (await store.chat(-7)).settings["other"] = 2  # type: ignore[index]
     assert dict((await store.chat(-7)).settings) == {"turn_timer": 10, "other": 1}
     await store.close()
-    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")  # what was cached was also written
+    store = await open_store(database)  # what was cached was also written
     chat = await store.chat(-7)
     assert (chat.locale, dict(chat.settings)) == ("en", {"turn_timer": 10, "other": 1})
     await store.close()
 
 
-async def test_many_chats_writing_at_once_neither_collide_nor_lose_writes(tmp_path: Path) -> None:
+async def test_many_chats_writing_at_once_neither_collide_nor_lose_writes(database: str) -> None:
     """One writing connection serves every chat: transactions take turns, so another chat's
     statements never land inside one (an awaited BEGIN … COMMIT without that failed here with
     «cannot start a transaction within a transaction» and rolled other chats' writes back with it)."""
-    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+    store = await open_store(database)
     games = [await store.create_game(-1000 - i, "sosedi", {}, "ab", Seat(0, 1, "Аня"),
                                     (Seat(0, 1, "Аня"), Seat(1, 2, "Борис"))) for i in range(40)]
 
@@ -305,8 +316,8 @@ async def test_a_save_during_a_log_read_is_not_lost_from_the_log() -> None:
     assert (await recent.get(7, 1))[0][1] == late
 
 
-async def test_a_stale_save_does_not_reach_the_kept_log(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "db")
+async def test_a_stale_save_does_not_reach_the_kept_log(database: str) -> None:
+    store = await open_store(database)
     game_id = await _logged_game(store, 2)
     before = await store.recent_events(game_id, 3)
     with pytest.raises(StaleVersionError):
@@ -315,8 +326,8 @@ async def test_a_stale_save_does_not_reach_the_kept_log(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_pause_and_resume_a_running_game(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+async def test_pause_and_resume_a_running_game(database: str) -> None:
+    store = await open_store(database)
     lobby = await store.create_game(-3, "sosedi", {}, "ab", Seat(0, 1, "Аня"))
     assert not await store.pause_game(lobby.id)  # only a running game pauses
     await store.save_move(moved(lobby.id, 0, {"v": 0}, 0, [(None, "start", (), [])], deadline=100.0))
@@ -332,8 +343,8 @@ async def test_pause_and_resume_a_running_game(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_a_migration_moves_games_language_settings_and_tally_once(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+async def test_a_migration_moves_games_language_settings_and_tally_once(database: str) -> None:
+    store = await open_store(database)
     old, new = -4001, -1000000004001
     done = await store.create_game(old, "sosedi", {}, "ab", Seat(0, 1, "Аня"))
     await store.stop_game(done.id, {"kind": "stopped"})
@@ -342,9 +353,9 @@ async def test_a_migration_moves_games_language_settings_and_tally_once(tmp_path
     await store.set_message_id(active.id, 9)
     await store.set_chat_locale(old, "en")
     await store.set_chat_setting(old, "turn_timer", 10)
-    with contextlib.closing(sqlite3.connect(tmp_path / "bot.sqlite3")) as conn, conn:  # as pub games leave it
-        conn.executemany("INSERT INTO pub_tally(chat_id, user_id, name, rounds) VALUES (?, 2, 'Борис', ?)",
-                         [(old, 3), (new, 1)])
+    for chat, rounds in [(old, 3), (new, 1)]:  # as pub games leave it
+        await execute(database, "INSERT INTO pub_tally(chat_id, user_id, name, rounds) VALUES (?, 2, 'Борис', ?)",
+                      chat, rounds)
     assert await store.migrate_chat(old, new)
     assert not await store.migrate_chat(old, new)  # Telegram tells both chats: the second finds nothing
     moved = await store.active_game(new)
@@ -357,8 +368,8 @@ async def test_a_migration_moves_games_language_settings_and_tally_once(tmp_path
     await store.close()
 
 
-async def test_a_migration_onto_a_chat_with_a_game_stops_the_old_one(tmp_path: Path) -> None:
-    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+async def test_a_migration_onto_a_chat_with_a_game_stops_the_old_one(database: str) -> None:
+    store = await open_store(database)
     old, new = -4002, -1000000004002
     first = await store.create_game(old, "sosedi", {}, "ab", Seat(0, 1, "Аня"))
     second = await store.create_game(new, "sosedi", {}, "cd", Seat(0, 2, "Борис"))

@@ -1,9 +1,10 @@
-"""The bot's storage: the :class:`Store` protocol, its row types, and the SQLite implementation."""
+"""The bot's storage: the :class:`Store` protocol, its row types, and its two implementations (SQLite, PostgreSQL)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.store.postgres import PostgresStore
 from bot.store.protocol import ActiveGameExistsError, StaleVersionError, StorageError, Store
 from bot.store.rows import (
     ACTIVE,
@@ -24,11 +25,21 @@ from bot.store.sqlite import SQLiteStore
 
 __all__ = [
     "ACTIVE", "JSON", "OVER", "ActiveGameExistsError", "ChatRow", "GameRow", "GameTotals", "LoggedAction", "Move",
-    "NewAction", "PastGame", "PlayerTotals", "RecentEvents", "SQLiteStore", "Seat", "StaleVersionError",
-    "StorageError", "Store", "open_store",
+    "NewAction", "PastGame", "PlayerTotals", "PostgresStore", "RecentEvents", "SQLiteStore", "Seat",
+    "StaleVersionError", "StorageError", "Store", "is_postgres", "open_store",
 ]
 
 
-async def open_store(database_path: str | Path) -> Store:
-    """The store the configuration names: today the SQLite file at ``database_path``."""
-    return await SQLiteStore.open(database_path)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(database: str | Path) -> bool:
+    """Whether ``database`` is a PostgreSQL URL (else it is an SQLite file's path)."""
+    return str(database).startswith(POSTGRES_SCHEMES)
+
+
+async def open_store(database: str | Path) -> Store:
+    """The store the configuration names: a PostgreSQL URL (postgresql://…) or an SQLite file's path."""
+    if is_postgres(database):
+        return await PostgresStore.open(str(database))
+    return await SQLiteStore.open(database)

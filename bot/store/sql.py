@@ -7,6 +7,16 @@ compound writes of a move or a lobby) lives in that database's module, not here.
 
 from __future__ import annotations
 
+import functools
+
+
+@functools.cache
+def numbered(statement: str) -> str:
+    """``statement`` with its ``?`` placeholders numbered as PostgreSQL writes them ($1, $2, …); the
+    statements here hold no ``?`` but those."""
+    parts = statement.split("?")
+    return parts[0] + "".join(f"${number}{part}" for number, part in enumerate(parts[1:], start=1))
+
 # a game row with its seats, in one statement: one row per seat (a lobby always has one)
 GAME_COLUMNS = ("SELECT g.*, s.seat AS s_seat, s.user_id AS s_user_id, s.name AS s_name, "
                 "s.left_user_id AS s_left_user_id, s.left_name AS s_left_name, s.left_at AS s_left_at "
@@ -24,6 +34,11 @@ GAMES_BEHIND = (GAME_COLUMNS + "WHERE g.paused = 0 AND ("
 # lobbies nobody changed since the first time, running games in which no person acted since the second
 IDLE_GAMES = (GAME_COLUMNS + "WHERE (g.status = 'lobby' AND g.updated_at < ?) "
               "OR (g.status = 'running' AND COALESCE(g.acted_at, g.updated_at) < ?) ORDER BY g.id, s.seat")
+
+SCHEMA_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+SCHEMA_VERSION = "SELECT MAX(version) AS version FROM schema_version"
+SCHEMA_DONE = "INSERT INTO schema_version(version) VALUES (?)"
+STALE = "stale version"  # what a save says (its compound write refuses) when the version moved on
 
 CHAT = "SELECT locale, settings FROM chats WHERE chat_id = ?"
 SET_CHAT_SETTINGS = ("INSERT INTO chats(chat_id, settings, created_at) VALUES (?, ?, ?) "

@@ -213,14 +213,10 @@ CONNECTION_SETUP: tuple[str, ...] = (
 SAVE_MOVE = ("INSERT INTO moves(game_id, expected_version, state, version, status, result, at, deadline, timeouts, "
              "next_seed, actions, first, seat, seat_user_id, seat_name, payer_id, payer_name, winners, seating, "
              "host_id, by_person) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-STALE = "stale version"  # what the trigger of SAVE_MOVE says when the version moved on
 CREATE_GAME = ("INSERT INTO new_games(chat_id, thread_id, code, options, seed, host_id, at, seats) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 # the topic's one active game
 NEW_GAME_ID = "SELECT id FROM games WHERE chat_id = ? AND thread_id = ? AND status = 'lobby' AND seed = ?"
 SET_LOBBY = "INSERT INTO lobby_seatings(game_id, host_id, options, at, seats) VALUES (?, ?, ?, ?, ?)"
 
-SCHEMA_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
-SCHEMA_VERSION = "SELECT MAX(version) FROM schema_version"
-SCHEMA_DONE = "INSERT INTO schema_version(version) VALUES (?)"
 BEGIN, COMMIT, ROLLBACK = "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"

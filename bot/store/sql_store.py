@@ -1,0 +1,287 @@
+"""What both databases do alike: every :class:`~bot.store.protocol.Store` method as statements of
+:mod:`bot.store.sql` and the conversion of their rows; a database's module adds how it runs one
+statement, one transaction, its schema and its three compound writes (a move, a new lobby, a lobby's
+seating), whose parameters are built here so both take the same values in the same order.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from bot.store import sql
+from bot.store.caches import ChatCache, RecentLog
+from bot.store.protocol import ActiveGameExistsError, StaleVersionError
+from bot.store.rows import (
+    JSON,
+    ChatRow,
+    GameRow,
+    GameTotals,
+    LoggedAction,
+    Move,
+    PastGame,
+    PlayerTotals,
+    RecentEvents,
+    Seat,
+)
+
+
+class Row(Protocol):
+    """A row as either driver gives it: its columns by name (sqlite3.Row, asyncpg.Record)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+class Transaction(Protocol):
+    """Statements inside one transaction: what they change and what they read (their own writes too)."""
+
+    async def _exec(self, statement: str, params: Sequence[Any]) -> int: ...
+
+    async def _fetch(self, statement: str, params: Sequence[Any]) -> list[Row]: ...
+
+
+def games_of(rows: Iterable[Row]) -> list[GameRow]:
+    """Game rows joined with their seats (sql.GAME_COLUMNS, ordered by game) as GameRows."""
+    games: list[GameRow] = []
+    seats: list[Seat] = []
+    last: Row | None = None
+    for row in rows:
+        if last is not None and row["id"] != last["id"]:
+            games.append(game_of(last, seats))
+            seats = []
+        if row["s_seat"] is not None:
+            seats.append(Seat(row["s_seat"], row["s_user_id"], row["s_name"], row["s_left_user_id"],
+                              row["s_left_name"], row["s_left_at"]))
+        last = row
+    if last is not None:
+        games.append(game_of(last, seats))
+    return games
+
+
+def game_of(row: Row, seats: Sequence[Seat]) -> GameRow:
+    return GameRow(
+        id=row["id"], chat_id=row["chat_id"], code=row["code"], options=json.loads(row["options"]),
+        seed=row["seed"], state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
+        shown_version=row["shown_version"], status=row["status"], host_id=row["host_id"],
+        message_id=row["message_id"], result=json.loads(row["result"]) if row["result"] else None,
+        seats=tuple(seats), deadline=row["deadline"], timeouts=json.loads(row["timeouts"]),
+        paused=bool(row["paused"]), next_seed=row["next_seed"],
+        active_at=row["updated_at"] if row["status"] == "lobby" or row["acted_at"] is None else row["acted_at"],
+        thread_id=row["thread_id"])
+
+
+def move_params(move: Move, at: float) -> tuple[Any, ...]:
+    """The 21 parameters of a save, in the order of both databases' compound write."""
+    result = move.result or {}
+    winners = (result.get("winners") or []) if result.get("kind") == "win" else []
+    seat, payer = move.new_seat, move.pub_payer
+    return (
+        move.game_id, move.expected_version, json.dumps(move.state), move.version, move.status,
+        json.dumps(move.result) if move.result else None, at, move.deadline,
+        json.dumps(move.timeouts) if move.timeouts is not None else None, move.next_seed,
+        json.dumps([{"seat": a.seat, "code": a.code, "dice": list(a.dice), "events": a.events}
+                    for a in move.actions]), first_action(move),
+        seat and seat.seat, seat and seat.user_id, seat and seat.name,
+        payer and payer.user_id, payer and payer.name, json.dumps(winners),
+        None if move.seating is None else json.dumps([[s.seat, s.user_id, s.name] for s in move.seating]),
+        move.host_id, move.by_person)
+
+
+def first_action(move: Move) -> int:
+    """The action number of the move's first new action."""
+    return move.version - len(move.actions)
+
+
+def seats_json(seats: Sequence[Seat]) -> str:
+    return json.dumps([[s.seat, s.user_id, s.name] for s in seats])
+
+
+class SQLStore:
+    """The Store methods both databases share; a subclass supplies ``_read``, ``_write``,
+    ``_transaction`` and the three compound writes."""
+
+    INTEGRITY_ERRORS: tuple[type[Exception], ...] = ()  # the driver's «a constraint refused the write»
+
+    def __init__(self) -> None:
+        self.clock: Callable[[], float] = time.time  # the times it stores (the flow's clock, in tests moved on)
+        self._chats = ChatCache()
+        self._recent = RecentLog(self._read_recent)
+
+    async def _read(self, statement: str, params: Sequence[Any]) -> list[Row]:
+        raise NotImplementedError
+
+    async def _write(self, statement: str, params: Sequence[Any]) -> int:
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        raise NotImplementedError
+
+    # the compound writes, each atomic on its own: parameters as create_game, set_lobby, save_move build them
+    async def _insert_game(self, params: Sequence[Any]) -> int:
+        """A new lobby and its seats; its id."""
+        raise NotImplementedError
+
+    async def _seat_lobby(self, params: Sequence[Any]) -> None:
+        raise NotImplementedError
+
+    async def _save(self, params: Sequence[Any]) -> None:
+        """A move; raises one of INTEGRITY_ERRORS saying sql.STALE if the version moved on."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        rows = await self._read(sql.SCHEMA_VERSION, ())
+        return int(rows[0]["version"] or 0)
+
+    # chats ------------------------------------------------------------------------
+
+    async def chat(self, chat_id: int) -> ChatRow:
+        """The chat's locale and settings, read once (every press needs them)."""
+        cached = self._chats.get(chat_id)
+        if cached is None:
+            rows = await self._read(sql.CHAT, (chat_id,))
+            cached = (ChatRow(chat_id, rows[0]["locale"], MappingProxyType(json.loads(rows[0]["settings"]))) if rows
+                      else ChatRow(chat_id))
+            self._chats.put(cached)
+        return cached
+
+    async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
+        chat = await self.chat(chat_id)
+        settings = {**chat.settings, key: value}
+        await self._write(sql.SET_CHAT_SETTINGS, (chat_id, json.dumps(settings), self.clock()))
+        self._chats.put(ChatRow(chat_id, chat.locale, MappingProxyType(settings)))
+
+    async def set_chat_locale(self, chat_id: int, locale: str) -> None:
+        chat = await self.chat(chat_id)
+        await self._write(sql.SET_CHAT_LOCALE, (chat_id, locale, self.clock()))
+        self._chats.put(ChatRow(chat_id, locale, chat.settings))
+
+    async def migrate_chat(self, old: int, new: int) -> bool:
+        async with self._transaction() as tx:
+            if await tx._fetch(sql.NEW_CHAT_HAS_GAME, (new,)):
+                await tx._exec(sql.STOP_ACTIVE_OF_CHAT, (json.dumps({"kind": "stopped"}), old))
+            moved = await tx._exec(sql.MOVE_GAMES, (new, old))
+            moved += await tx._exec(sql.COPY_CHAT, (new, old))
+            await tx._exec(sql.DELETE_CHAT, (old,))
+            moved += await tx._exec(sql.COPY_TALLY, (new, old))
+            await tx._exec(sql.RESET_PUB_TALLY, (old,))
+            await tx._exec(sql.MOVE_RESULTS, (new, old))
+        self._chats.forget(old, new)
+        return moved > 0
+
+    # games ------------------------------------------------------------------------
+
+    async def load(self, chat_id: int, game_id: int | None = None, thread_id: int = 0
+                   ) -> tuple[ChatRow, GameRow | None]:
+        """The chat comes from memory once read, so a press reads only its game: one statement."""
+        chat = await self.chat(chat_id)
+        return chat, await (self.active_game(chat_id, thread_id) if game_id is None else self.game(game_id))
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return next(iter(games_of(await self._read(sql.GAME_BY_ID, (game_id,)))), None)
+
+    async def active_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
+        return next(iter(games_of(await self._read(sql.ACTIVE_GAME, (chat_id, thread_id)))), None)
+
+    async def active_games(self, chat_id: int) -> list[GameRow]:
+        return games_of(await self._read(sql.ACTIVE_GAMES_OF_CHAT, (chat_id,)))
+
+    async def create_game(self, chat_id: int, code: str, options: JSON, seed: str, host: Seat,
+                          seats: Sequence[Seat] = (), thread_id: int = 0) -> GameRow:
+        seated = tuple(seats) or (Seat(0, host.user_id, host.name),)
+        try:
+            game_id = await self._insert_game((chat_id, thread_id, code, json.dumps(options), seed, host.user_id,
+                                               self.clock(), seats_json(seated)))
+        except self.INTEGRITY_ERRORS as exc:  # games_one_active: the topic has a lobby or game already
+            raise ActiveGameExistsError(chat_id) from exc
+        return GameRow(id=game_id, chat_id=chat_id, code=code, options=options, seed=seed, state=None, version=0,
+                       shown_version=-1, status="lobby", host_id=host.user_id, message_id=None, result=None,
+                       seats=seated, active_at=self.clock(), thread_id=thread_id)
+
+    async def set_lobby(self, game_id: int, seats: Sequence[tuple[int, str]], host_id: int, options: JSON) -> None:
+        await self._seat_lobby((game_id, host_id, json.dumps(options), self.clock(),
+                                json.dumps([[user_id, name] for user_id, name in seats])))
+
+    async def save_move(self, move: Move) -> None:
+        try:
+            await self._save(move_params(move, self.clock()))
+        except self.INTEGRITY_ERRORS as exc:
+            if sql.STALE in str(exc):
+                raise StaleVersionError(move.game_id) from exc
+            raise
+        # only after the commit: a stale save must not show up in the log
+        self._recent.saved(move.game_id, first_action(move), [a.events for a in move.actions])
+
+    async def set_message_id(self, game_id: int, message_id: int) -> None:
+        await self._write(sql.SET_MESSAGE_ID, (message_id, game_id))
+
+    async def set_shown_version(self, game_id: int, version: int) -> None:
+        await self._write(sql.SET_SHOWN_VERSION, (version, game_id, version))
+
+    async def stop_game(self, game_id: int, result: JSON) -> bool:
+        return await self._write(sql.STOP_GAME, (json.dumps(result), self.clock(), game_id)) == 1
+
+    async def hand_seat(self, game_id: int, seat: Seat) -> bool:
+        return await self._write(sql.HAND_SEAT, (seat.user_id, seat.name, game_id, seat.seat, game_id)) == 1
+
+    async def pause_game(self, game_id: int) -> bool:
+        return await self._write(sql.PAUSE_GAME, (game_id,)) == 1
+
+    async def resume_game(self, game_id: int, deadline: float | None) -> bool:
+        return await self._write(sql.RESUME_GAME, (deadline, game_id)) == 1
+
+    async def seed_used(self, seed: str) -> bool:
+        return bool(await self._read(sql.SEED_USED, (seed,)))
+
+    async def actions(self, game_id: int) -> list[LoggedAction]:
+        return [LoggedAction(r["n"], r["seat"], r["code"], tuple(json.loads(r["dice"])), json.loads(r["events"]))
+                for r in await self._read(sql.ACTIONS, (game_id,))]
+
+    async def recent_events(self, game_id: int, limit: int) -> RecentEvents:
+        """From memory when the last save of this game went through here, else read (and kept)."""
+        return await self._recent.get(game_id, limit)
+
+    async def _read_recent(self, game_id: int, limit: int) -> RecentEvents:
+        rows = await self._read(sql.RECENT_EVENTS, (game_id, limit))
+        return [(r["n"], json.loads(r["events"])) for r in reversed(rows)]
+
+    async def games_with_deadlines(self) -> list[GameRow]:
+        return games_of(await self._read(sql.GAMES_WITH_DEADLINES, ()))
+
+    async def games_behind(self) -> list[GameRow]:
+        return games_of(await self._read(sql.GAMES_BEHIND, ()))
+
+    async def idle_games(self, lobby_since: float, game_since: float) -> list[GameRow]:
+        return games_of(await self._read(sql.IDLE_GAMES, (lobby_since, game_since)))
+
+    # pub tally and results --------------------------------------------------------------
+
+    async def pub_tally(self, chat_id: int) -> list[tuple[str, int]]:
+        return [(r["name"], r["rounds"]) for r in await self._read(sql.PUB_TALLY, (chat_id,))]
+
+    async def reset_pub_tally(self, chat_id: int) -> None:
+        await self._write(sql.RESET_PUB_TALLY, (chat_id,))
+
+    async def pub_rounds(self, chat_id: int, user_id: int) -> int:
+        """The pub rounds ``user_id`` paid in this chat's finished games (a /tally reset clears the
+        tally, not the results)."""
+        return int((await self._read(sql.PUB_ROUNDS, (chat_id, user_id)))[0]["rounds"])
+
+    async def user_totals(self, chat_id: int, user_id: int) -> list[GameTotals]:
+        return [GameTotals(r["code"], r["games"], r["wins"])
+                for r in await self._read(sql.USER_TOTALS, (chat_id, user_id))]
+
+    async def player_totals(self, chat_id: int, code: str | None = None) -> list[PlayerTotals]:
+        rows = await (self._read(sql.PLAYER_TOTALS, (chat_id,)) if code is None
+                      else self._read(sql.PLAYER_TOTALS_OF_GAME, (chat_id, code)))
+        return [PlayerTotals(r["user_id"], r["name"], r["games"], r["wins"]) for r in rows]
+
+    async def past_games(self, chat_id: int, limit: int) -> list[PastGame]:
+        games: dict[int, tuple[Row, list[str]]] = {}
+        for row in await self._read(sql.PAST_GAMES, (chat_id, limit)):
+            games.setdefault(row["id"], (row, []))[1].append(row["name"])
+        return [PastGame(g["id"], g["code"], g["status"], json.loads(g["result"] or "{}"), tuple(names),
+                         g["updated_at"]) for g, names in games.values()]
