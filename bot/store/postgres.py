@@ -111,12 +111,24 @@ class PostgresStore(SQLStore):
     async def _read(self, statement: str, params: Sequence[Any]) -> list[Row]:
         """The rows of one statement."""
         with STORAGE_ERRORS:
-            return list(await self._pool.fetch(sql.numbered(statement), *params))
+            try:
+                return list(await self._pool.fetch(sql.numbered(statement), *params))
+            except asyncpg.ConnectionDoesNotExistError:
+                await self._pool.expire_connections()  # the server restarted: every idle one is dead too
+                return list(await self._pool.fetch(sql.numbered(statement), *params))
 
     async def _write(self, statement: str, params: Sequence[Any]) -> int:
-        """One autocommitted statement (atomic on its own); the number of rows it changed."""
+        """One autocommitted statement (atomic on its own); the number of rows it changed.
+
+        A connection the server dropped before answering is tried once more on a fresh one: every
+        write of the bot may be repeated (a save checks its version, so a save that did commit the
+        first time is refused as stale, never applied twice; the others set what they set)."""
         with STORAGE_ERRORS:
-            return rowcount(await self._pool.execute(sql.numbered(statement), *params))
+            try:
+                return rowcount(await self._pool.execute(sql.numbered(statement), *params))
+            except asyncpg.ConnectionDoesNotExistError:
+                await self._pool.expire_connections()
+                return rowcount(await self._pool.execute(sql.numbered(statement), *params))
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
