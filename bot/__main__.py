@@ -26,6 +26,7 @@ from telegram.ext import Application
 
 from bot.app import build_application, start_app
 from bot.config import SETTINGS, Config, ConfigError
+from bot.metrics import MetricsPortError
 from bot.store import StorageError
 
 log = logging.getLogger("bot")
@@ -36,6 +37,8 @@ TOKEN_REJECTED = ("Telegram отклонил BOT_TOKEN: проверьте то�
 DATABASE_FAILED = ("База данных DATABASE_PATH={path} недоступна для записи ({reason}) · "
                    "the database DATABASE_PATH={path} cannot be written ({reason})")
 TELEGRAM_FAILED = "Telegram не дал запуститься ({reason}) · Telegram refused the start ({reason})"
+METRICS_FAILED = ("Порт метрик METRICS_PORT не открыть ({reason}) · "
+                  "the metrics port METRICS_PORT cannot be listened on ({reason})")
 
 
 class StartupError(Exception):
@@ -121,6 +124,8 @@ async def serve(config: Config) -> None:
                 raise database_failed(config.database_path, exc) from None
             except TelegramError as exc:
                 raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
+            except MetricsPortError as exc:
+                raise StartupError(METRICS_FAILED.format(reason=exc)) from None
             await stopped.wait()
     finally:
         await shut_down(app)
