@@ -183,8 +183,7 @@ class TimedStore:
             finally:
                 observe(name, time.perf_counter() - started)
 
-        self.__dict__[name] = timed  # found without __getattr__ from now on
-        return timed
+        return timed  # not kept: ``inner`` may be replaced (a store reopened)
 
 
 class MetricsServer:
