@@ -76,6 +76,7 @@ class Metrics:
         self.set_role("active")
         self._pressed: dict[int, float] = {}  # game id → when the first move not yet on its table arrived
         self._server: MetricsServer | None = None
+        self._store_timers: dict[str, Histogram] = {}
 
     @classmethod
     def for_app(cls, games: Iterable[str], poll_timeout: float, metrics_port: int | None) -> Metrics | None:
@@ -111,7 +112,10 @@ class Metrics:
         self.draw_seconds.labels(picture or "other").observe(seconds)
 
     def stored(self, operation: str, seconds: float) -> None:
-        self.store_seconds.labels(operation).observe(seconds)
+        timer = self._store_timers.get(operation)
+        if timer is None:  # one lookup under the registry's lock per operation, not per call
+            timer = self._store_timers[operation] = self.store_seconds.labels(operation)
+        timer.observe(seconds)
 
     def set_role(self, role: str) -> None:
         """This instance is now the ``role`` one (active; standby, once failover is there)."""
@@ -178,12 +182,13 @@ class TimedStore:
 
         async def timed(*args: Any, **kwargs: Any) -> Any:
             started = time.perf_counter()
-            try:
-                return await attribute(*args, **kwargs)
+            try:  # looked up at each call: ``inner`` may be replaced (a store reopened)
+                return await getattr(self.inner, name)(*args, **kwargs)
             finally:
                 observe(name, time.perf_counter() - started)
 
-        return timed  # not kept: ``inner`` may be replaced (a store reopened)
+        self.__dict__[name] = timed  # found without __getattr__ from now on
+        return timed
 
 
 class MetricsServer:

@@ -119,11 +119,12 @@ async def test_an_end_to_end_game_moves_the_counters(world: MeteredWorld) -> Non
     assert await health(port) == (200, {"ok": True, "updates": "ok", "database": "ok"})
 
     by_name = {u.first_name: u for u in users.values()}
-    mover = by_name[current_player_name(table.caption)]
+    mover = by_name[current_player_name(table.caption or "")]
     other = next(u for u in (users["anya"], users["boris"]) if u is not mover)
     answer = await runner.press(other, table, table.buttons[0][0])
     assert answer["text"].startswith("Сейчас ходит")
     old_button = table.buttons[0][1]
+    assert old_button is not None
     tg.fail_next("editMessageMedia", error_code=429, retry_after=1)  # the bot waits it out and edits again
     await runner.press(mover, table, table.buttons[0][0])
     answer = await runner.press_data(mover, table, old_button)  # a button of the table before that move
