@@ -155,11 +155,19 @@ async def test_an_end_to_end_game_moves_the_counters(world: MeteredWorld) -> Non
     assert value(after, "sosedi_draw_seconds_count", game="cover") == 1  # the lobby's title card
 
 
-async def test_healthz_is_503_while_the_database_fails(world: MeteredWorld) -> None:
-    _, runner, _, port = world
+async def test_a_write_that_fails_is_counted_and_a_database_that_is_gone_fails_healthz(world: MeteredWorld) -> None:
+    _, runner, users, port = world
     assert runner.app is not None
     store = runner.app.bot_data["flow"].store
     assert isinstance(store, TimedStore) and isinstance(store.inner, SQLiteStore)
+    table = await start_for_two(runner, users, "spichki")
+    mover = {u.first_name: u for u in users.values()}[current_player_name(table.caption or "")]
+    await store.inner.connection.execute("PRAGMA query_only = ON")  # every write fails, reads still work
+    answer = await runner.press(mover, table, table.buttons[0][0])
+    assert answer["show_alert"] and answer["text"].startswith("⚠️ Не получилось: база данных бота")
+    assert value(await scrape(port), "sosedi_presses_total", outcome="storage_error") == 1
+    assert (await health(port))[0] == 200  # it answers: /healthz asks for a read, not a write
+    await store.inner.connection.execute("PRAGMA query_only = OFF")
     await store.inner.close()  # the connection to the database is gone
     status, report = await health(port)
     assert status == 503 and report["ok"] is False and report["updates"] == "ok"
