@@ -27,6 +27,7 @@ from telegram.ext import Application
 
 from bot.app import build_application, start_app
 from bot.config import SETTINGS, Config, ConfigError, shown_database
+from bot.metrics import MetricsPortError
 from bot.store import StorageError, is_postgres
 
 log = logging.getLogger("bot")
@@ -40,6 +41,8 @@ POSTGRES_FAILED = ("База данных DATABASE_URL={url} недоступн�
                    "the database DATABASE_URL={url} cannot be reached ({reason})")
 POSTGRES_CHECK_TIMEOUT_S = 10.0
 TELEGRAM_FAILED = "Telegram не дал запуститься ({reason}) · Telegram refused the start ({reason})"
+METRICS_FAILED = ("Порт метрик METRICS_PORT не открыть ({reason}) · "
+                  "the metrics port METRICS_PORT cannot be listened on ({reason})")
 
 
 class StartupError(Exception):
@@ -130,6 +133,8 @@ async def serve(config: Config) -> None:
                 raise database_failed(config.database_path, exc) from None
             except TelegramError as exc:
                 raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
+            except MetricsPortError as exc:
+                raise StartupError(METRICS_FAILED.format(reason=exc)) from None
             await stopped.wait()
     finally:
         await shut_down(app)

@@ -26,6 +26,7 @@ from bot.flow import GameFlow
 from bot.flow.expiry import SWEEP_EVERY_S
 from bot.games import GAMES, Registry
 from bot.http import AiohttpRequest
+from bot.metrics import Metrics
 from bot.outbox import Outbox
 from bot.ratelimit import GroupWindowLimiter
 from bot.store import StorageError, open_store
@@ -44,20 +45,18 @@ COMMANDS = ("newgame", "rules", "table", "stop", "leave", "kick", "lang", "tally
 def build_application(config: Config, translator: Translator | None = None, games: Registry = GAMES) -> Application:
     """The PTB application for ``config`` offering ``games``; storage opens in post_init, closes in post_shutdown."""
     translator = translator or Translator.load(default=config.default_locale, extra=games.locale_files())
-    limiter = GroupWindowLimiter(
-        overall_max_rate=config.overall_max_rate,
-        group_max_rate=config.group_max_rate,
-        group_time_period=config.group_time_period,
-        max_retries=config.rate_limit_retries,
-    )
+    limiter = GroupWindowLimiter(overall_max_rate=config.overall_max_rate, group_max_rate=config.group_max_rate,
+                                 group_time_period=config.group_time_period, max_retries=config.rate_limit_retries)
+    metrics = Metrics.for_app(games, config.poll_timeout, config.metrics_port)  # None: METRICS_PORT unset
+    on_call = metrics.telegram_call if metrics is not None else None
     app = (
         ApplicationBuilder()
         .token(config.token)
         .base_url(config.base_url)
         .base_file_url(config.base_file_url)
         .rate_limiter(limiter)
-        .request(AiohttpRequest(HTTP_CONNECTIONS, read_timeout=READ_TIMEOUT_S))
-        .get_updates_request(AiohttpRequest(1, read_timeout=config.poll_timeout + 10))
+        .request(AiohttpRequest(HTTP_CONNECTIONS, read_timeout=READ_TIMEOUT_S, on_call=on_call))
+        .get_updates_request(AiohttpRequest(1, read_timeout=config.poll_timeout + 10, on_call=on_call))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
@@ -66,6 +65,7 @@ def build_application(config: Config, translator: Translator | None = None, game
     app.bot_data["config"] = config
     app.bot_data["translator"] = translator
     app.bot_data["games"] = games
+    app.bot_data["metrics"] = metrics
     only_new = filters.UpdateType.MESSAGE  # edited messages and channel posts are ignored
     app.add_handler(CommandHandler("start", handlers.start, filters=only_new))
     app.add_handler(CommandHandler("help", handlers.help_command, filters=only_new))
@@ -119,6 +119,9 @@ async def _post_init(app: Application) -> None:
     config: Config = app.bot_data["config"]
     translator: Translator = app.bot_data["translator"]
     store = await open_store(config.database)
+    metrics: Metrics | None = app.bot_data.get("metrics")
+    if metrics is not None:
+        store = metrics.timed(store)
     budget = app.bot.rate_limiter
     flow = GameFlow(config, store, translator, app.bot, app.bot_data["games"],
                     outbox=Outbox(budget if isinstance(budget, GroupWindowLimiter) else None),
@@ -131,6 +134,8 @@ async def _post_init(app: Application) -> None:
     # runs, so new presses are not kept waiting behind it (the chat locks keep the two apart)
     app.job_queue.run_once(_catch_up, when=0, name="catch-up")
     app.job_queue.run_repeating(_expire_idle, interval=SWEEP_EVERY_S, first=SWEEP_EVERY_S, name="expiry")
+    if metrics is not None and config.metrics_port is not None:
+        await metrics.serve(flow, config.metrics_listen, config.metrics_port)
 
 
 async def _expire_idle(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -206,6 +211,9 @@ async def register_commands(app: Application, translator: Translator, default: s
 
 
 async def _post_shutdown(app: Application) -> None:
+    metrics: Metrics | None = app.bot_data.get("metrics")
+    if metrics is not None:
+        await metrics.close()
     flow: GameFlow | None = app.bot_data.get("flow")
     if flow is not None:
         await flow.close()

@@ -49,6 +49,8 @@ SETTINGS = (
     Setting("OVERALL_MAX_RATE", str(OVERALL_MAX_RATE), "messages per second over all chats"),
     Setting("DRAW_PROCESSES", "one per core", "processes that draw the boards; 0 draws in the bot's own process"),
     Setting("GAME_IDLE_HOURS", "24", "a running game no person acted in for this many hours is stopped"),
+    Setting("METRICS_PORT", "off", "port serving Prometheus metrics at /metrics and a health check at /healthz"),
+    Setting("METRICS_LISTEN", "127.0.0.1", "address the metrics port listens on (0.0.0.0: every interface)"),
 )
 
 
@@ -78,6 +80,8 @@ class Config:
     draw_processes: int = 0
     poll_timeout: int = 30
     game_idle_hours: int = 24  # a running game in which no person acted this long is stopped as abandoned
+    metrics_port: int | None = None  # /metrics and /healthz (bot/metrics.py); None: not served, not collected
+    metrics_listen: str = "127.0.0.1"
 
     def __repr__(self) -> str:  # never print the token (nor the database's password)
         return f"Config(base_url={self.base_url!r}, database={shown_database(self.database)!r}, ...)"
@@ -114,6 +118,8 @@ class Config:
             default_locale=locale,
             log_level=log_level,
             game_idle_hours=_positive(env, "GAME_IDLE_HOURS", 24),
+            metrics_port=_port(env, "METRICS_PORT"),
+            metrics_listen=env.get("METRICS_LISTEN", "").strip() or "127.0.0.1",
         )
 
 
@@ -146,6 +152,16 @@ def shown_database(database: str) -> str:
         return database
     netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _port(env: Mapping[str, str], name: str) -> int | None:
+    """A TCP port (1–65535) from the environment, or None when it is unset."""
+    if not env.get(name, "").strip():
+        return None
+    port = _whole(env, name, 0, least=1, kind="a port number (1 to 65535)")
+    if port > 65535:
+        raise ConfigError(f"{name} must be a port number (1 to 65535), not {env[name].strip()!r}")
+    return port
 
 
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:

@@ -115,9 +115,17 @@ class Drawing:
         self._starting: dict[int, asyncio.Task[_Worker]] = {}
         self._threads: ThreadPoolExecutor | None = None
         self._deaths: collections.deque[float] = collections.deque()
+        self.on_drawn: Callable[[str, float], None] = lambda picture, seconds: None  # bot/metrics.py
 
     async def draw(self, render: Callable[..., bytes], *args: Any) -> bytes:
         """``render(*args)``: in the least busy worker, or on a thread when there are none."""
+        started = time.perf_counter()
+        try:
+            return await self._draw(render, *args)
+        finally:  # the picture's name: its renderer's module (render.sosedi → sosedi, render.cover → cover)
+            self.on_drawn(str(getattr(render, "__module__", "")).rpartition(".")[2], time.perf_counter() - started)
+
+    async def _draw(self, render: Callable[..., bytes], *args: Any) -> bytes:
         if not self.processes:
             if self._threads is None:
                 # twice as many threads as cores: more only fight over the GIL and hold more
@@ -131,7 +139,7 @@ class Drawing:
                 return await asyncio.wait_for(worker.send(job), self.timeout_s)
             except WorkerDied as exc:
                 if self._keeps_dying():
-                    return await self.draw(render, *args)  # now on threads
+                    return await self._draw(render, *args)  # now on threads
                 if attempt == 2:
                     raise
                 log.warning("%s; drawing the picture again in another one", exc)

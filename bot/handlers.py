@@ -284,6 +284,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         await _dispatch_button(update, context, answer)
     except StorageError as exc:  # nothing was stored: say so, and the press can simply be tried again
+        flow_of(context).on_press("storage_error", 0, 0.0)
         chat = query.message.chat if query.message is not None else None
         storage_failed(exc, f"a button press in chat {chat.id if chat else '?'}")
         if not answered and chat is not None:
@@ -323,10 +324,12 @@ async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
         return
     tr = (await flow.chat(chat.id)).tr
     if chat.type not in GROUPS:
+        flow.on_press("invalid", 0, 0.0)
         await answer(Reply(tr("groups-only")))
         return
     data = cb.parse(query.data)
-    if data is None or query.from_user.is_bot:
+    if data is None or query.from_user.is_bot:  # not the bot's own data (or not a person's press)
+        flow.on_press("invalid", 0, 0.0)
         await answer(Reply(tr("toast-stale")))
         return
     await flow.press(chat.id, player(query.from_user), data, message.message_id if message else None,

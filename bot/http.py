@@ -10,6 +10,7 @@ ptbcontrib's ``aiohttp_request`` does it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import aiohttp
@@ -23,11 +24,13 @@ if TYPE_CHECKING:  # PTB's own type of a timeout parameter (a value, or «not gi
 class AiohttpRequest(BaseRequest):
     """Bot API calls over one aiohttp session with at most ``connections`` open at once."""
 
-    __slots__ = ("_connections", "_read_timeout", "_session")
+    __slots__ = ("_connections", "_on_call", "_read_timeout", "_session")
 
-    def __init__(self, connections: int = 1, read_timeout: float = 5.0) -> None:
+    def __init__(self, connections: int = 1, read_timeout: float = 5.0,
+                 on_call: Callable[[str, str], None] | None = None) -> None:
         self._connections = connections
         self._read_timeout = read_timeout
+        self._on_call = on_call  # (method, result) of every call, for the metrics: see call_result
         self._session: aiohttp.ClientSession | None = None
 
     @property
@@ -68,17 +71,32 @@ class AiohttpRequest(BaseRequest):
             sock_connect=_given(connect_timeout, 5.0),
             sock_read=_given(read_timeout, self._read_timeout),
         )
+        result = None  # a call cancelled (polling stopped) is no call's result
         try:
             async with self._session.request(method, url, data=b"".join(body.chunks), timeout=timeout,
                                              headers={"User-Agent": self.USER_AGENT,
                                                       "Content-Type": payload.content_type}) as response:
-                return response.status, await response.read()
+                answer = response.status, await response.read()
+                result = call_result(response.status)
+                return answer
         except TimeoutError as exc:
+            result = "timeout"
             raise TimedOut from exc
         except aiohttp.ClientError as exc:
+            result = "network"
             # aiohttp may name the URL, and a Bot API URL holds the token: say what failed without
             # it, and do not chain the original (a logged traceback would print its message)
             raise NetworkError(f"aiohttp.{type(exc).__name__}: {_without_token(str(exc))}") from None
+        finally:
+            if self._on_call is not None and result is not None:
+                self._on_call(url.rpartition("/")[2], result)  # the Bot API method ends the URL
+
+
+def call_result(status: int) -> str:
+    """A Bot API answer's HTTP status as the metrics count it: ok, 429, 4xx or 5xx."""
+    if status < 300:
+        return "ok"
+    return "429" if status == 429 else f"{status // 100}xx"
 
 
 class _Body:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -26,6 +27,7 @@ class Budget(Protocol):
 class _Item:
     key: Hashable | None  # the message an edit is for; None: a new message, never replaced
     job: Job
+    queued_at: float = field(default_factory=time.monotonic)  # a newer edit taking its place keeps it
 
 
 @dataclass
@@ -47,6 +49,7 @@ class Outbox:
     """
 
     budget: Budget | None = None
+    on_wait: Callable[[float], None] = lambda seconds: None  # how long each job waited to run (bot/metrics.py)
     _chats: dict[int, _ChatQueue] = field(default_factory=dict)
 
     async def edit(self, chat_id: int, key: Hashable, job: Job) -> None:
@@ -85,6 +88,7 @@ class Outbox:
         queue = self._chats.setdefault(chat_id, _ChatQueue())
         if self._free(queue) and (self.budget is None or await self.budget.has_room(chat_id)) and self._free(queue):
             async with queue.sending:
+                self.on_wait(0.0)
                 await _run(job)
             self._wake(chat_id, queue)
             return
@@ -115,6 +119,7 @@ class Outbox:
                 if not queue.items:
                     break
                 item = queue.items.pop(0)
+                self.on_wait(time.monotonic() - item.queued_at)
                 await _run(item.job)
         if not queue.items and not queue.sending.locked():
             self._chats.pop(chat_id, None)

@@ -377,3 +377,14 @@ async def test_a_migration_onto_a_chat_with_a_game_stops_the_old_one(database: s
     assert (await store.active_game(new)).id == second.id  # type: ignore[union-attr]
     assert (await store.game(first.id)).status == "stopped"  # type: ignore[union-attr]
     await store.close()
+
+
+async def test_running_games_are_counted_by_game(database: str) -> None:
+    store = await open_store(database)
+    lobby = await store.create_game(-1, "ludo", {}, "00" * 32, HOST)
+    for chat, code in ((-2, "ludo"), (-3, "ludo"), (-4, "tishe")):
+        game = await store.create_game(chat, code, {}, "01" * 32, HOST)
+        await store.save_move(moved(game.id, 0, {}, 0, [(None, "start", (), [])]))
+    assert await store.running_games() == {"ludo": 2, "tishe": 1}  # the lobby is not running
+    assert await store.stop_game(lobby.id, {"kind": "stopped"})
+    await store.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -52,6 +53,8 @@ from locales import Translator
 __all__ = ["AdminCheck", "Chat", "GameFlow", "Reply", "Say"]
 Answer = Callable[[Reply], Awaitable[None]]  # answers the press (the toast or the alert)
 REPOST_EVERY_S = 30  # /table re-posts a game's table at most this often
+# what a press that is not a move came to, by its kind (bot/metrics.py; a move's Reply says it itself)
+PRESS_KINDS = {"n": "picked", "s": "settings", "l": "lobby", "r": "rematch", "k": "kick", "v": "dice_check"}
 
 
 class Say(Protocol):
@@ -92,6 +95,7 @@ class GameFlow:
         self.dice_check = DiceCheck(self, self.messages, self.sources)
         self.messages.on_refused = self.chat_life.refused
         self.table.on_lost_edit = self.moves.retry_later = self.catch_up.retry_later
+        self.on_press: Callable[[str, int, float], None] = lambda outcome, game_id, arrived: None  # bot/metrics.py
 
     # what tests and the application set -----------------------------------------------
 
@@ -139,8 +143,10 @@ class GameFlow:
                     is_admin: AdminCheck, answer: Answer, thread: int = 0) -> None:
         """A parsed press of ``user`` in a group (on a message in the forum topic ``thread``): done under
         the chat's lock; the answer goes out while the edits that follow are made."""
+        arrived = time.monotonic()  # before the lock: waiting behind the chat's other presses counts
         async with self.locks(chat_id):
             reply = await self._press(chat_id, user, data, message_id, is_admin, thread)
+            self.on_press(reply.outcome or PRESS_KINDS.get(data.kind, "other"), data.game_id, arrived)
             # the toast goes out while the table is drawn: neither waits for the other's round trip
             await asyncio.gather(answer(reply), reply.finish())
 
@@ -154,7 +160,7 @@ class GameFlow:
                 chat.tr("admins-only"))
         chat, game = await self.loader.load(chat_id, data.game_id)
         if game is None or game.row.chat_id != chat_id:
-            return Reply(chat.tr("toast-stale"))
+            return Reply(chat.tr("toast-stale"), outcome="stale")
         if data.kind == "l":
             return await self.lobby.press(chat, game, user, data.command, data.key, data.value, is_admin)
         if data.kind in ("g", "y", "u"):  # a move, or the question a move asks first

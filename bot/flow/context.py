@@ -170,6 +170,7 @@ class Reply:
     text: str = ""
     alert: bool = False
     after: Callable[[], Awaitable[None]] | None = None
+    outcome: str = ""  # what a move press came to, as bot/metrics.py counts it ("" for other presses)
 
     async def finish(self) -> None:
         if self.after is not None:

@@ -72,45 +72,48 @@ class Moves:
         tr, row = chat.tr, game.row
         if row.status != "running" or game.state is None:  # its last edit may have been lost: show it
             behind = row.status == "finished" and row.shown_version < row.version
-            return Reply(tr("toast-game-over"), after=(lambda: self.table.show(game, chat)) if behind else None)
+            return Reply(tr("toast-game-over"), after=(lambda: self.table.show(game, chat)) if behind else None,
+                         outcome="game_over")
         if row.paused:
-            return Reply(tr("toast-paused"), alert=True)
+            return Reply(tr("toast-paused"), alert=True, outcome="paused")
         if version != row.version:
             behind = row.shown_version < row.version  # a lost edit: show the current table
-            return Reply(tr("toast-stale"), after=(lambda: self.table.show(game, chat)) if behind else None)
+            return Reply(tr("toast-stale"), after=(lambda: self.table.show(game, chat)) if behind else None,
+                         outcome="stale")
         current = game.state.current_player
         if current is None:
-            return Reply(tr("toast-game-over"))
+            return Reply(tr("toast-game-over"), outcome="game_over")
         if row.seat_of(user_id) != current:
             refusal = "toast-not-your-question" if confirmed else "toast-not-your-turn"
-            return Reply(tr(refusal, name=row.seats[current].name))
+            return Reply(tr(refusal, name=row.seats[current].name), outcome="not_your_turn")
         engine = game.spec.engine
         kind = next((a.kind for a in engine.legal_actions(game.state) if a.code == code), None)
         if kind is None:
-            return Reply(tr("toast-illegal"))
+            return Reply(tr("toast-illegal"), outcome="illegal")
         if kind in game.spec.confirm and not confirmed:  # lions.md: one stray tap must not lose the game
             asking = texts.confirm_keyboard(game, tr, code, kind)
-            return Reply(tr("toast-confirm"), after=lambda: self.messages.edit_keyboard(row, asking))
+            return Reply(tr("toast-confirm"), after=lambda: self.messages.edit_keyboard(row, asking), outcome="asked")
         state, events, entry = engine.apply(game.state, code)
         timeouts = {**row.timeouts, str(current): 0} if row.timeouts.get(str(current)) else None
         try:
             fresh = await self.save(chat, game, state, [(entry, events)], timeouts, by_person=True)
         except StaleVersionError:
-            return Reply(tr("toast-stale"))
+            return Reply(tr("toast-stale"), outcome="stale")
         # a toast only when it tells something (issue #24): the dice thrown; a plain move answers silently
         toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else ""
-        return Reply(toast, after=lambda: self.after_move(chat, fresh))
+        return Reply(toast, after=lambda: self.after_move(chat, fresh), outcome="moved")
 
     def unask(self, chat: Chat, game: Game, user_id: int, version: int) -> Reply:
         """«Отмена» of a question on the table: its keyboard as it was, if the turn is still the one
         asked at ``version`` and the presser the one who asked."""
         tr, row, state = chat.tr, game.row, game.state
         if row.status != "running" or state is None or version != row.version or state.current_player is None:
-            return Reply(tr("toast-stale"))
+            return Reply(tr("toast-stale"), outcome="stale")
         if row.seat_of(user_id) != state.current_player:
-            return Reply(tr("toast-not-your-question", name=row.seats[state.current_player].name))
+            return Reply(tr("toast-not-your-question", name=row.seats[state.current_player].name),
+                         outcome="not_your_turn")
         keyboard = texts.table_keyboard(game, tr)
-        return Reply("", after=lambda: self.messages.edit_keyboard(row, keyboard))
+        return Reply("", after=lambda: self.messages.edit_keyboard(row, keyboard), outcome="unasked")
 
     async def save(self, chat: Chat, game: Game, state: Any, applied: Applied, timeouts: dict[str, int] | None = None,
                    new_seat: Seat | None = None, reseated: bool = False, by_person: bool = False) -> Game:

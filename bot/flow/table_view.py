@@ -32,6 +32,7 @@ class TableView:
         self.store, self.messages, self.drawing, self.clock = store, messages, drawing, clock
         self.reposted: dict[int, float] = {}  # game id → when /table last re-posted its table
         self.on_lost_edit: Callable[[int], None] = lambda game_id: None
+        self.on_shown: Callable[[int], None] = lambda game_id: None  # a game's table edit went out (bot/metrics.py)
 
     async def recent(self, game: Game) -> Recent:
         """The events of the last few actions, oldest first, with their action numbers: at least every
@@ -74,6 +75,7 @@ class TableView:
             return
         if not shown and not await self._post(game, png, caption, keyboard):  # the table message was deleted
             return
+        self.on_shown(game.id)
         await self.store.set_shown_version(game.id, game.row.version)
 
     async def _picture(self, game: Game, chat: Chat) -> tuple[bytes, Markup, InlineKeyboardMarkup | None]:

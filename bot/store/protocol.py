@@ -130,6 +130,10 @@ class Store(Protocol):
         """Lobbies unchanged since ``lobby_since``, running games no person acted in since ``game_since``."""
         ...
 
+    async def running_games(self) -> dict[str, int]:
+        """How many games of each code are running (for the metrics)."""
+        ...
+
     async def games_behind(self) -> list[GameRow]:
         """Games whose table shows an older version than stored, and active games with no message."""
         ...

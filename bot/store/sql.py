@@ -40,6 +40,8 @@ SCHEMA_VERSION = "SELECT MAX(version) AS version FROM schema_version"
 SCHEMA_DONE = "INSERT INTO schema_version(version) VALUES (?)"
 STALE = "stale version"  # what a save says (its compound write refuses) when the version moved on
 
+RUNNING_GAMES = "SELECT code, COUNT(*) AS games FROM games WHERE status = 'running' GROUP BY code"
+
 CHAT = "SELECT locale, settings FROM chats WHERE chat_id = ?"
 SET_CHAT_SETTINGS = ("INSERT INTO chats(chat_id, settings, created_at) VALUES (?, ?, ?) "
                      "ON CONFLICT(chat_id) DO UPDATE SET settings = excluded.settings")

@@ -251,6 +251,9 @@ class SQLStore:
     async def games_with_deadlines(self) -> list[GameRow]:
         return games_of(await self._read(sql.GAMES_WITH_DEADLINES, ()))
 
+    async def running_games(self) -> dict[str, int]:
+        return {r["code"]: int(r["games"]) for r in await self._read(sql.RUNNING_GAMES, ())}
+
     async def games_behind(self) -> list[GameRow]:
         return games_of(await self._read(sql.GAMES_BEHIND, ()))
 
