@@ -5,6 +5,7 @@ secret header, and a failed delivery kept and tried again until the receiver tak
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -207,5 +208,5 @@ async def test_the_pause_between_tries_grows(tg: FakeTelegram, bot: Bot, receive
     for n in range(1, 6):
         await tg.wait_for(lambda s, n=n: s.webhook.attempts >= n)
         seen.append(loop.time())
-    gaps = [b - a for a, b in zip(seen, seen[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(seen)]
     assert gaps[0] >= 0.04 and gaps[1] >= 0.09 and gaps[2] >= 0.19 and gaps[3] >= 0.35, gaps  # 0.05, 0.1, 0.2, 0.4
