@@ -64,6 +64,8 @@ class WebhookDelivery:
         """POSTs made so far, successful or not."""
         self.failures = 0
         """Deliveries that failed (each is tried again)."""
+        self.delivered: list[JSONDict] = []
+        """The updates the webhook took (answered 2xx), in order: a test may send one again."""
         self._registrations = 0  # bumped by every setWebhook: ends a pause early
         self._task: asyncio.Task[None] | None = None
 
@@ -118,6 +120,7 @@ class WebhookDelivery:
         error = await self._post(session, hook, batch[0])
         if error is None:
             self._queue.confirm(batch[0]["update_id"] + 1)
+            self.delivered.append(batch[0])
         else:
             self.failures += 1
             hook.last_error_date, hook.last_error_message = self._now_date(), error
