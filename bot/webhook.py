@@ -36,6 +36,15 @@ class WebhookListenError(Exception):
     """The webhook server cannot listen where it was told to; the message is one line."""
 
 
+class QuietBootstrap(logging.Filter):
+    """Drops PTB's traceback of a setWebhook that failed at start-up: the error goes on to the caller,
+    and python -m bot says it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        prefix = record.args[0] if isinstance(record.args, tuple) and record.args else ""
+        return not (record.levelno >= logging.ERROR and str(prefix).startswith("Network Retry Loop (Bootstrap"))
+
+
 class SeenUpdates:
     """The update ids taken lately: a redelivered one, or one older than all remembered, is stale."""
 
@@ -95,6 +104,8 @@ async def start_webhook_app(app: Application, hook: Webhook) -> None:
     guard_redeliveries(app)
     check_listen(hook)
     assert app.updater is not None
+    quiet, ptb_log = QuietBootstrap(), logging.getLogger("telegram.ext")
+    ptb_log.addFilter(quiet)
     try:
         await app.updater.start_webhook(
             listen=hook.listen, port=hook.port, url_path=hook.path, webhook_url=hook.url,
@@ -102,6 +113,8 @@ async def start_webhook_app(app: Application, hook: Webhook) -> None:
     except OSError as exc:  # taken between the check and the bind
         raise WebhookListenError(LISTEN_FAILED.format(address=f"{hook.listen}:{hook.port}",
                                                       reason=exc.strerror or exc)) from None
+    finally:
+        ptb_log.removeFilter(quiet)
     await app.start()
     log.info("webhook mode: %s is served on %s:%d%s", hook.url, hook.listen, hook.port, hook.path)
 
