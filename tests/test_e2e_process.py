@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "424242:PROCESS-test-token-0000000000000000"
 
 
-async def spawn(tg: FakeTelegram, db: Path, log: Path) -> asyncio.subprocess.Process:
+async def spawn(tg: FakeTelegram, db: Path, log: Path, **settings: str) -> asyncio.subprocess.Process:
     env = {**os.environ, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
-           "DATABASE_PATH": str(db), "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(ROOT)}
+           "DATABASE_PATH": str(db), "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(ROOT), **settings}
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=db.parent, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=log.open("ab"))
