@@ -210,3 +210,16 @@ async def test_the_pause_between_tries_grows(tg: FakeTelegram, bot: Bot, receive
         seen.append(loop.time())
     gaps = [b - a for a, b in itertools.pairwise(seen)]
     assert gaps[0] >= 0.04 and gaps[1] >= 0.09 and gaps[2] >= 0.19 and gaps[3] >= 0.35, gaps  # 0.05, 0.1, 0.2, 0.4
+
+
+async def test_wait_idle_waits_for_the_webhook_to_take_its_updates(tg: FakeTelegram, bot: Bot,
+                                                                   receiver: Receiver) -> None:
+    receiver.status = 503
+    await bot.set_webhook(receiver.url)
+    await tg.send_private(tg.add_user(1, "Аня"), "one")
+    await tg.wait_for(lambda s: s.webhook.failures >= 1)
+    with pytest.raises(TimeoutError):  # tried and refused: not idle
+        await tg.wait_idle(timeout=0.3)
+    receiver.status = 200
+    await tg.wait_idle()
+    assert tg.pending_updates_count() == 0 and len(tg.webhook.delivered) == 1
