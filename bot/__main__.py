@@ -1,4 +1,5 @@
-"""`python -m bot`: read `.env` (in the current folder) and the environment, then poll Telegram until stopped.
+"""`python -m bot`: read `.env` (in the current folder) and the environment, then poll Telegram (or serve
+a webhook, if WEBHOOK_URL is set) until stopped.
 
 Whatever stops the start — a missing or malformed token, a token Telegram rejects, a database
 that cannot be written — is one line on stderr and exit code 2, with no traceback. A Bot API
@@ -25,10 +26,11 @@ from dotenv import load_dotenv
 from telegram.error import BadRequest, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
-from bot.app import build_application, start_app
+from bot.app import build_application
 from bot.config import SETTINGS, Config, ConfigError, shown_database
 from bot.metrics import MetricsPortError
 from bot.store import StorageError, is_postgres
+from bot.webhook import WebhookListenError, start_receiving
 
 log = logging.getLogger("bot")
 EXIT_FAILED = 2
@@ -91,7 +93,8 @@ def parse_args(argv: Sequence[str] | None) -> None:
     """`--help` lists the settings; the bot itself takes no arguments."""
     parser = argparse.ArgumentParser(
         prog="python -m bot", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=settings_help(),
-        description="Runs the Telegram bot: polls the Bot API until stopped (SIGTERM or Ctrl-C).")
+        description="Runs the Telegram bot: polls the Bot API (or serves a webhook, if WEBHOOK_URL is set) "
+                    "until stopped (SIGTERM or Ctrl-C).")
     parser.parse_args(argv)
 
 
@@ -113,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def serve(config: Config) -> None:
-    """Check the database, reach the Bot API, then poll until SIGTERM or SIGINT."""
+    """Check the database, reach the Bot API, then poll (or serve the webhook) until SIGTERM or SIGINT."""
     if is_postgres(config.database):
         await check_postgres(config.database)
     else:
@@ -126,7 +129,9 @@ async def serve(config: Config) -> None:
     try:
         if await connect(app, config, stopped):
             try:
-                await start_app(app, config.poll_timeout)
+                await start_receiving(app, config)  # polling, or a webhook if WEBHOOK_URL is set
+            except WebhookListenError as exc:
+                raise StartupError(str(exc)) from None
             except (OSError, sqlite3.Error, StorageError) as exc:
                 if is_postgres(config.database):
                     raise postgres_failed(config.database, exc) from None

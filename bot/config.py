@@ -24,6 +24,21 @@ BAD_TOKEN = (  # never quotes the token: a mistyped one is still mostly the real
     "letters, digits, - or _): copy it from @BotFather (/token) into .env whole"
 )
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+WEBHOOK_PORT = 8443
+WEBHOOK_SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # Telegram's rule for setWebhook's secret_token
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost")  # the only hosts a plain http:// webhook may name (tests)
+BAD_WEBHOOK_URL = (
+    "WEBHOOK_URL должен быть адресом https://… (http:// — только для 127.0.0.1 и localhost), а не {url!r} · "
+    "WEBHOOK_URL must be an https://… address (http:// only for 127.0.0.1 and localhost), not {url!r}"
+)
+MISSING_WEBHOOK_SECRET = (
+    "WEBHOOK_SECRET не задан, а с WEBHOOK_URL он обязателен: 1–256 знаков A-Z, a-z, 0-9, _ и - · "
+    "WEBHOOK_SECRET is not set, and WEBHOOK_URL needs one: 1–256 characters A-Z, a-z, 0-9, _ and -"
+)
+BAD_WEBHOOK_SECRET = (  # never quotes it: it is a secret
+    "WEBHOOK_SECRET должен состоять из 1–256 знаков A-Z, a-z, 0-9, _ и - · "
+    "WEBHOOK_SECRET must be 1–256 characters A-Z, a-z, 0-9, _ and -"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +66,35 @@ SETTINGS = (
     Setting("GAME_IDLE_HOURS", "24", "a running game no person acted in for this many hours is stopped"),
     Setting("METRICS_PORT", "off", "port serving Prometheus metrics at /metrics and a health check at /healthz"),
     Setting("METRICS_LISTEN", "127.0.0.1", "address the metrics port listens on (0.0.0.0: every interface)"),
+    Setting("WEBHOOK_URL", "unset: long polling",
+            "the public https:// address Telegram sends updates to, served through a TLS proxy"),
+    Setting("WEBHOOK_SECRET", "required with WEBHOOK_URL",
+            "the secret Telegram sends with every update: 1-256 of A-Z a-z 0-9 _ -"),
+    Setting("WEBHOOK_LISTEN", "127.0.0.1", "address the webhook server listens on (the proxy forwards to it)"),
+    Setting("WEBHOOK_PORT", str(WEBHOOK_PORT), "port the webhook server listens on; it serves WEBHOOK_URL's path"),
 )
 
 
 class ConfigError(Exception):
     """A setting is missing or invalid; the message is one line for the admin."""
+
+
+@dataclass(frozen=True, slots=True)
+class Webhook:
+    """Webhook mode: Telegram POSTs updates to ``url`` (a TLS proxy forwards them to listen:port)."""
+
+    url: str
+    secret: str
+    listen: str = "127.0.0.1"
+    port: int = WEBHOOK_PORT
+
+    def __repr__(self) -> str:  # never print the secret
+        return f"Webhook(url={self.url!r}, listen={self.listen!r}, port={self.port})"
+
+    @property
+    def path(self) -> str:
+        """The path the bot serves: the URL's own, as a proxy passes it on unchanged."""
+        return urlsplit(self.url).path or "/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +121,7 @@ class Config:
     game_idle_hours: int = 24  # a running game in which no person acted this long is stopped as abandoned
     metrics_port: int | None = None  # /metrics and /healthz (bot/metrics.py); None: not served, not collected
     metrics_listen: str = "127.0.0.1"
+    webhook: Webhook | None = None  # None: long polling (the default)
 
     def __repr__(self) -> str:  # never print the token (nor the database's password)
         return f"Config(base_url={self.base_url!r}, database={shown_database(self.database)!r}, ...)"
@@ -120,6 +160,7 @@ class Config:
             game_idle_hours=_positive(env, "GAME_IDLE_HOURS", 24),
             metrics_port=_port(env, "METRICS_PORT"),
             metrics_listen=env.get("METRICS_LISTEN", "").strip() or "127.0.0.1",
+            webhook=webhook_from_env(env),
         )
 
 
@@ -162,6 +203,27 @@ def _port(env: Mapping[str, str], name: str) -> int | None:
     if port > 65535:
         raise ConfigError(f"{name} must be a port number (1 to 65535), not {env[name].strip()!r}")
     return port
+
+
+def webhook_from_env(env: Mapping[str, str]) -> Webhook | None:
+    """The webhook settings, or None for polling (WEBHOOK_URL unset); all four are read either way."""
+    url = env.get("WEBHOOK_URL", "").strip()
+    secret = env.get("WEBHOOK_SECRET", "").strip()
+    listen = env.get("WEBHOOK_LISTEN", "").strip() or "127.0.0.1"
+    port = _whole(env, "WEBHOOK_PORT", WEBHOOK_PORT, least=1, kind="a port number (1-65535)")
+    if port > 65535:
+        raise ConfigError(f"WEBHOOK_PORT must be a port number (1-65535), not {str(port)!r}")
+    if not url:
+        return None
+    parts = urlsplit(url)
+    secure = parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS)
+    if not secure or not parts.hostname:
+        raise ConfigError(BAD_WEBHOOK_URL.format(url=url))
+    if not secret:
+        raise ConfigError(MISSING_WEBHOOK_SECRET)
+    if not WEBHOOK_SECRET_SHAPE.fullmatch(secret):
+        raise ConfigError(BAD_WEBHOOK_SECRET)
+    return Webhook(url=url, secret=secret, listen=listen, port=port)
 
 
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:

@@ -18,7 +18,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import NetworkError, TelegramError, TimedOut
+from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cb
@@ -303,6 +303,9 @@ async def _answer_query(send: Callable[..., Awaitable[bool]], reply: Reply) -> N
             return
         except TimedOut as exc:
             log.info("answerCallbackQuery timed out: %s", exc)
+            return
+        except BadRequest as exc:  # a NetworkError to PTB, but Telegram answered: «query is too old»
+            log.info("answerCallbackQuery refused: %s", exc)
             return
         except NetworkError as exc:
             log.info("answerCallbackQuery failed (attempt %d): %s", attempt, exc)

@@ -8,6 +8,7 @@ import itertools
 import json
 import random
 import re
+import socket
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from contextlib import asynccontextmanager
@@ -20,18 +21,27 @@ from telegram.ext import Application
 
 from bot import callback_data as cb
 from bot.app import build_application, start_app, stop_app
-from bot.config import Config
+from bot.config import Config, Webhook
 from bot.fake_telegram import ANY_THREAD, FakeTelegram, FakeUser, StoredMessage
 from bot.fake_telegram.inspection import ThreadFilter
 from bot.flow import GameFlow
 from bot.games import GAMES, Registry
 from bot.playground.watch import watching
 from bot.store import GameRow, Store, is_postgres
+from bot.webhook import start_webhook_app
 from engines.base import Engine, LogEntry, replay
 from locales import Translator
 
 CHAT_ID = -100123
+WEBHOOK_SECRET = "harness_webhook-SECRET_0123456789"
 USERS = {"anya": "Аня", "boris": "Борис", "vera": "Вера", "gleb": "Глеб", "dima": "Дима"}
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 nothing listens on (bound and closed again)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 class CountedApplication(Application):  # type: ignore[type-arg]
@@ -62,6 +72,9 @@ class BotRunner:
     translator: Translator | None = None  # default: every catalogue, strict
     database_url: str = ""  # postgresql://…: the bot's data there (tests/backends.py), not in db_path
     done_ids: set[int] = field(default_factory=set)
+    processed_count: int = 0  # updates through every handler, a redelivered one counted again
+    webhook: bool = False  # True: updates come to a webhook the bot serves on 127.0.0.1, not by polling
+    webhook_port: int = 0  # picked at the first start and kept, as a deployed bot keeps its address
     _done: asyncio.Condition = field(default_factory=asyncio.Condition)
 
     def config(self) -> Config:
@@ -80,18 +93,34 @@ class BotRunner:
         # the counting lives in a subclass of the same layout, the runner in bot_data
         app.__class__ = CountedApplication
         app.bot_data[CountedApplication.RUNNER] = self
-        await start_app(app, poll_timeout=1)
+        if self.webhook:
+            await start_webhook_app(app, self.webhook_settings())
+        else:
+            await start_app(app, poll_timeout=1)
         self.app = app
         self.starts += 1
         if wait_catch_up:
             await asyncio.wait_for(app.bot_data["flow"].caught_up.wait(), 30)
+
+    def webhook_settings(self) -> Webhook:
+        """Where the bot serves its webhook in webhook mode (a free port on 127.0.0.1, plain http)."""
+        if not self.webhook_port:
+            self.webhook_port = free_port()
+        return Webhook(url=f"http://127.0.0.1:{self.webhook_port}/telegram-webhook", secret=WEBHOOK_SECRET,
+                       listen="127.0.0.1", port=self.webhook_port)
 
     async def processed(self, update: object) -> None:
         """One update went through every handler: tell whoever waits for it."""
         if isinstance(update, Update):
             async with self._done:
                 self.done_ids.add(update.update_id)
+                self.processed_count += 1
                 self._done.notify_all()
+
+    async def processed_upto(self, count: int, timeout: float = 10.0) -> None:
+        """Wait until ``count`` updates in all have been through every handler."""
+        async with self._done:
+            await asyncio.wait_for(self._done.wait_for(lambda: self.processed_count >= count), timeout)
 
     async def stop(self) -> None:
         """Stop like SIGTERM would: stop polling, let handlers finish, close storage."""
@@ -186,19 +215,20 @@ async def group_world(tmp_path: Path, first_seed: int, count: int = 4, english: 
                       draw_processes: int = 0, chat_type: str = "supergroup",
                       chat_id: int = CHAT_ID, games: Registry = GAMES,
                       group_rate: tuple[int, int] = (10_000, 1), forum: bool = False,
-                      database: str | None = None) -> AsyncIterator[World]:
+                      database: str | None = None, webhook: bool = False) -> AsyncIterator[World]:
     """A supergroup (or ``chat_type``; Аня created it) with ``count`` users of :data:`USERS` and the bot running
-    (on ``database``, a PostgreSQL URL, if given; else on an SQLite file in ``tmp_path``).
+    (on ``database``, a PostgreSQL URL, if given; else on an SQLite file in ``tmp_path``; by webhook if asked).
 
     Games get the seeds ``first_seed``, ``first_seed + 1``, … so every run plays the same
     dice. On exit the fake server must have seen no rule broken and no press unanswered.
+    ``webhook``: the bot takes its updates through a webhook it serves instead of polling.
     """
     async with FakeTelegram(token="123456:TEST-token", bot_username="SosediBot") as tg:
         users = {key: tg.add_user(i + 1, name, language_code="en" if key in english else "ru")
                  for i, (key, name) in enumerate(list(USERS.items())[:count])}
         tg.add_chat(chat_id, chat_type, "Пятничный клуб", creator=1, is_forum=forum)
         runner = BotRunner(tg, tmp_path / "data" / "bot.sqlite3", chat_id=chat_id, draw_processes=draw_processes,
-                           games=games, group_rate=group_rate,
+                           games=games, group_rate=group_rate, webhook=webhook,
                            database_url=database if database and is_postgres(database) else "")
         await runner.start()
         seeds = (f"{i:064x}" for i in itertools.count(first_seed))

@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "424242:PROCESS-test-token-0000000000000000"
 
 
-async def spawn(tg: FakeTelegram, database: str | Path, log: Path) -> asyncio.subprocess.Process:
-    """`python -m bot` on ``database`` (an SQLite file or a PostgreSQL URL), logging into ``log``."""
+async def spawn(tg: FakeTelegram, database: str | Path, log: Path, **settings: str) -> asyncio.subprocess.Process:
+    """`python -m bot` on ``database`` (an SQLite file or a PostgreSQL URL) with ``settings``, logging into ``log``."""
     env = {**os.environ, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
-           "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(ROOT), **database_env(database)}
+           "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(ROOT), **database_env(database), **settings}
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=log.parent, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=log.open("ab"))

@@ -23,7 +23,7 @@ MAX_PHOTO_BYTES = 10 * 1024 * 1024
 
 INT_PARAMS = frozenset({
     "chat_id", "message_id", "user_id", "offset", "limit", "timeout", "cache_time",
-    "message_thread_id", "reply_to_message_id", "icon_color",
+    "message_thread_id", "reply_to_message_id", "icon_color", "max_connections",
 })
 BOOL_PARAMS = frozenset({
     "show_alert", "disable_notification", "protect_content", "has_spoiler",

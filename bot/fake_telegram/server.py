@@ -72,6 +72,7 @@ class FakeTelegram(ChatChanges, ForumActions, Waiting, FaultInjection):
         await site.start()
         self._runner = runner
         self.port = int(runner.addresses[0][1])
+        self.webhook.start()
         return self
 
     async def close(self) -> None:
@@ -89,6 +90,7 @@ class FakeTelegram(ChatChanges, ForumActions, Waiting, FaultInjection):
                 f"was never answered"
             )
         await self.changes.notify()  # wakes long polls and delays: they all watch ``closing``
+        await self.webhook.stop()
         await self._calls.finish()
         if self._runner is not None:
             await self._runner.cleanup()

@@ -36,6 +36,8 @@ class UpdateQueue:
         self.polls_started = 0
         """getUpdates calls received so far; a newer one ends an older one's long poll."""
         self.waiting_pollers = 0
+        self.webhook_active = False
+        """A webhook is set (webhook.py delivers): getUpdates is refused, and a long poll ends."""
         self._allowed: frozenset[str] = DEFAULT_ALLOWED_UPDATES
         self._ids = itertools.count(700_000_001)
         self._delivered_upto = 0
@@ -44,7 +46,10 @@ class UpdateQueue:
         """Queue an update body (e.g. ``{"message": {...}}``); returns it with its update_id."""
         update = {"update_id": next(self._ids), **payload}
         self.last_update_id = update["update_id"]
-        self.pending.append(update)
+        if self.webhook_active and update_type(update) not in self._allowed:
+            self.dropped.append(update)  # a webhook's allowed_updates are known: never queued
+        else:
+            self.pending.append(update)
         return update
 
     def allow(self, types: list[str]) -> None:
@@ -92,7 +97,7 @@ class UpdateQueue:
                 await self._changes.notify()
                 await self._changes.wait_until(
                     lambda: bool(self.deliverable()) or self._changes.closing
-                    or generation != self.polls_started, timeout)
+                    or generation != self.polls_started or self.webhook_active, timeout)
             finally:
                 self.waiting_pollers -= 1
         return generation == self.polls_started

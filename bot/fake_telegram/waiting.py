@@ -35,8 +35,10 @@ class Waiting(Inspection):
             raise TimeoutError(f"{err}\n{self.dump()}") from None
 
     async def wait_idle(self, timeout: float = 5.0) -> None:
-        """Wait until every pushed update was fetched and every pressed button answered."""
+        """Wait until every pushed update was fetched (or taken by the webhook) and every pressed button answered."""
         def idle(server: Waiting) -> bool:
-            return not server.updates.undelivered() and not server.unanswered_callbacks()
+            queue = server.updates  # a webhook's update stays queued until the bot took it
+            taken = not (queue.webhook_active and queue.deliverable())
+            return taken and not queue.undelivered() and not server.unanswered_callbacks()
 
         await self.wait_for(idle, timeout)

@@ -24,11 +24,12 @@ from .models import (
 from .parsing import check_photo, photo_size_ladder
 from .rate_limit import GroupRateLimit
 from .updates import UpdateQueue
+from .webhook import WebhookDelivery
 
 
 class World:
     """Everything the fake server keeps: the bot, users, chats and their messages and forum
-    topics, photos, commands, pressed buttons, the update queue, the calls the bot made, and
+    topics, photos, commands, pressed buttons, the update queue and webhook, the calls the bot made, and
     what a test asked to go wrong."""
 
     def __init__(self, token: str, bot_username: str, bot_first_name: str | None) -> None:
@@ -55,6 +56,8 @@ class World:
         self.callbacks: dict[str, CallbackAnswer] = {}
         self.changes = ChangeSignal()
         self.updates = UpdateQueue(self.changes)
+        self.webhook = WebhookDelivery(self.updates, self.changes, clock=lambda: self.clock(),
+                                       now_date=self.now_date)
         self.faults = InjectedFaults()
         self.rate_limit = GroupRateLimit()
         self._query_ids = itertools.count(4_000_000_000_000_000_001)

@@ -1,0 +1,151 @@
+"""Webhook mode (WEBHOOK_URL set): PTB's webhook server behind a TLS-terminating proxy.
+
+The bot registers the URL with setWebhook (its secret token and the update types it handles) and
+serves the URL's path on WEBHOOK_LISTEN:WEBHOOK_PORT. PTB's handler answers 403 to a request
+without the right X-Telegram-Bot-Api-Secret-Token header, 403 to one that is not JSON by its
+Content-Type, and an error to a body that is no Update; none of those reaches a handler.
+
+Telegram sends an update again when it did not get a 2xx answer, so an update the bot already
+queued can come twice (the answer lost on the way back, or the bot killed before it answered).
+Polling never hands out an update twice, so only this mode keeps a short memory of the update ids
+it has taken and drops one seen before, or older than all it remembers. The memory is the
+process's own: after a restart a redelivered press is still refused by its callback data's state
+version, a command by the flow's own checks.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import socket
+import time
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import Application, ApplicationHandlerStop, ContextTypes, TypeHandler
+
+from bot.app import ALLOWED_UPDATES, start_app
+from bot.config import Config, Webhook
+
+log = logging.getLogger(__name__)
+REMEMBERED_UPDATES = 1024  # far more than Telegram has in flight at once (max_connections is 40)
+MAX_CONNECTIONS = 40  # Telegram's default; the bot handles updates concurrently
+WEBHOOK_CHECK_S = 30.0  # how often a webhook bot asks getWebhookInfo whether deliveries fail (/healthz)
+LISTEN_FAILED = ("Вебхук не может слушать WEBHOOK_LISTEN:WEBHOOK_PORT={address} ({reason}) · "
+                 "the webhook cannot listen on WEBHOOK_LISTEN:WEBHOOK_PORT={address} ({reason})")
+
+
+class WebhookListenError(Exception):
+    """The webhook server cannot listen where it was told to; the message is one line."""
+
+
+class QuietBootstrap(logging.Filter):
+    """Drops PTB's traceback of a setWebhook that failed at start-up: the error goes on to the caller,
+    and python -m bot says it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        prefix = record.args[0] if isinstance(record.args, tuple) and record.args else ""
+        return not (record.levelno >= logging.ERROR and str(prefix).startswith("Network Retry Loop (Bootstrap"))
+
+
+class SeenUpdates:
+    """The update ids taken lately: a redelivered one, or one older than all remembered, is stale."""
+
+    def __init__(self, size: int = REMEMBERED_UPDATES) -> None:
+        self._order: collections.deque[int] = collections.deque()
+        self._ids: set[int] = set()
+        self._size = size
+        self._floor = 0  # the newest id forgotten: anything at or below it is older than the memory
+
+    def first_time(self, update_id: int) -> bool:
+        """Note ``update_id``; False if it was seen before or is older than the memory."""
+        if update_id in self._ids or update_id <= self._floor:
+            return False
+        self._ids.add(update_id)
+        self._order.append(update_id)
+        if len(self._order) > self._size:
+            forgotten = self._order.popleft()
+            self._ids.discard(forgotten)
+            self._floor = max(self._floor, forgotten)
+        return True
+
+
+async def drop_seen_update(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Stop an update delivered before (group -1: before every handler); a new one is a sign of health."""
+    seen: SeenUpdates = context.application.bot_data["seen_updates"]
+    if isinstance(update, Update) and not seen.first_time(update.update_id):
+        log.info("update %d came again (Telegram redelivers when an answer is lost): dropped", update.update_id)
+        raise ApplicationHandlerStop
+    metrics = context.application.bot_data.get("metrics")
+    if metrics is not None:
+        metrics.health.updates_seen()
+
+
+async def check_webhook(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A quiet webhook bot is healthy while Telegram reports no delivery error since the last look
+    (getWebhookInfo, every WEBHOOK_CHECK_S): then updates would reach it."""
+    metrics = context.application.bot_data.get("metrics")
+    if metrics is None:
+        return
+    try:
+        info = await context.bot.get_webhook_info()
+    except TelegramError as exc:
+        log.warning("getWebhookInfo failed: %s", exc)
+        return
+    last_error = info.last_error_date.timestamp() if info.last_error_date else 0.0
+    if info.url and time.time() - last_error > WEBHOOK_CHECK_S:
+        metrics.health.poll_returned()
+
+
+def guard_redeliveries(app: Application) -> None:
+    """Let each update id through once (see the module's docstring)."""
+    app.bot_data["seen_updates"] = SeenUpdates()
+    app.add_handler(TypeHandler(Update, drop_seen_update), group=-1)
+
+
+def check_listen(hook: Webhook) -> None:
+    """Bind WEBHOOK_LISTEN:WEBHOOK_PORT once before setWebhook, so an address in use is said at once
+    instead of Telegram being pointed at a server that never starts."""
+    address = f"{hook.listen}:{hook.port}"
+    try:
+        infos = socket.getaddrinfo(hook.listen, hook.port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, where = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado binds it
+            probe.bind(where)
+    except OSError as exc:
+        raise WebhookListenError(LISTEN_FAILED.format(address=address, reason=exc.strerror or exc)) from None
+
+
+async def start_webhook_app(app: Application, hook: Webhook) -> None:
+    """Start ``app`` like :func:`bot.app.start_app` does, receiving through the webhook: initialize,
+    post_init, setWebhook and the webhook server, handlers."""
+    await app.initialize()
+    if app.post_init is not None:
+        await app.post_init(app)
+    guard_redeliveries(app)
+    check_listen(hook)
+    assert app.updater is not None
+    quiet, ptb_log = QuietBootstrap(), logging.getLogger("telegram.ext")
+    ptb_log.addFilter(quiet)
+    try:
+        await app.updater.start_webhook(
+            listen=hook.listen, port=hook.port, url_path=hook.path, webhook_url=hook.url,
+            secret_token=hook.secret, allowed_updates=list(ALLOWED_UPDATES), max_connections=MAX_CONNECTIONS)
+    except OSError as exc:  # taken between the check and the bind
+        raise WebhookListenError(LISTEN_FAILED.format(address=f"{hook.listen}:{hook.port}",
+                                                      reason=exc.strerror or exc)) from None
+    finally:
+        ptb_log.removeFilter(quiet)
+    await app.start()
+    assert app.job_queue is not None
+    app.job_queue.run_repeating(check_webhook, interval=WEBHOOK_CHECK_S, first=WEBHOOK_CHECK_S, name="webhook-check")
+    log.info("webhook mode: %s is served on %s:%d%s", hook.url, hook.listen, hook.port, hook.path)
+
+
+async def start_receiving(app: Application, config: Config) -> None:
+    """Start ``app`` the way ``config`` says: a webhook if WEBHOOK_URL is set, else long polling."""
+    if config.webhook is not None:
+        await start_webhook_app(app, config.webhook)
+    else:
+        await start_app(app, config.poll_timeout)
