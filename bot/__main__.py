@@ -16,8 +16,8 @@ import signal
 import sqlite3
 import sys
 import warnings
-from collections.abc import Sequence
-from contextlib import closing, suppress
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -28,12 +28,14 @@ from telegram.ext import Application
 
 from bot.app import build_application
 from bot.config import SETTINGS, Config, ConfigError, shown_database
-from bot.metrics import MetricsPortError
+from bot.instance import InstanceLock
+from bot.metrics import Metrics, MetricsPortError
 from bot.store import StorageError, is_postgres
 from bot.webhook import WebhookListenError, start_receiving
 
 log = logging.getLogger("bot")
 EXIT_FAILED = 2
+EXIT_LOST_LOCK = 3
 RETRY_FIRST_S, RETRY_MAX_S = 1.0, 60.0  # pauses between tries to reach the Bot API: 1, 2, 4, … 60, 60 s
 TOKEN_REJECTED = ("Telegram отклонил BOT_TOKEN: проверьте токен у @BotFather (/token) и впишите его в .env · "
                   "Telegram rejected BOT_TOKEN: check it with @BotFather (/token) and put it into .env")
@@ -43,12 +45,19 @@ POSTGRES_FAILED = ("База данных DATABASE_URL={url} недоступн�
                    "the database DATABASE_URL={url} cannot be reached ({reason})")
 POSTGRES_CHECK_TIMEOUT_S = 10.0
 TELEGRAM_FAILED = "Telegram не дал запуститься ({reason}) · Telegram refused the start ({reason})"
+LOST_LOCK = ("Бот потерял блокировку базы ({reason}) и остановился: её держит другой экземпляр или сервер "
+             "перезапущен · the bot lost the database's lock ({reason}) and stopped, so that only one instance serves")
 METRICS_FAILED = ("Порт метрик METRICS_PORT не открыть ({reason}) · "
                   "the metrics port METRICS_PORT cannot be listened on ({reason})")
 
 
 class StartupError(Exception):
     """The bot cannot start; the message is the one line the admin reads."""
+
+
+class LostLockError(StartupError):
+    """The active instance lost the database's lock: it stopped serving (exit 3, for its supervisor
+    to start it again, as a standby)."""
 
 
 class RedactToken(logging.Filter):
@@ -111,12 +120,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(serve(config))
     except StartupError as exc:
         print(str(exc).replace(config.token, "<token>"), file=sys.stderr)
-        return EXIT_FAILED
+        return EXIT_LOST_LOCK if isinstance(exc, LostLockError) else EXIT_FAILED
     return 0
 
 
 async def serve(config: Config) -> None:
-    """Check the database, reach the Bot API, then poll (or serve the webhook) until SIGTERM or SIGINT."""
+    """Check the database, reach the Bot API, take the instance lock (PostgreSQL: waiting as a standby
+    while another instance holds it), then poll (or serve the webhook) until SIGTERM or SIGINT."""
     if is_postgres(config.database):
         await check_postgres(config.database)
     else:
@@ -126,23 +136,68 @@ async def serve(config: Config) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopped.set)
     app = build_application(config)
+    lock = InstanceLock(config.database) if is_postgres(config.database) else None
+    lost: list[str] = []
+
+    def lose(reason: str) -> None:
+        lost.append(reason)
+        stopped.set()
+
     try:
-        if await connect(app, config, stopped):
-            try:
-                await start_receiving(app, config)  # polling, or a webhook if WEBHOOK_URL is set
-            except WebhookListenError as exc:
-                raise StartupError(str(exc)) from None
-            except (OSError, sqlite3.Error, StorageError) as exc:
-                if is_postgres(config.database):
-                    raise postgres_failed(config.database, exc) from None
-                raise database_failed(config.database_path, exc) from None
-            except TelegramError as exc:
-                raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
-            except MetricsPortError as exc:
-                raise StartupError(METRICS_FAILED.format(reason=exc)) from None
+        if await connect(app, config, stopped) and (lock is None or await take_lock(app, config, lock, stopped)):
+            await start_serving(app, config)
+            watching = None if lock is None else asyncio.create_task(lock.watch(lose))
             await stopped.wait()
+            if watching is not None:
+                watching.cancel()
     finally:
-        await shut_down(app)
+        await shut_down(app)  # presses in flight finish, the store closes …
+        if lock is not None:
+            await lock.release()  # … and only then may a standby take over
+    if lost:
+        raise LostLockError(LOST_LOCK.format(reason=lost[0]))
+
+
+async def take_lock(app: Application, config: Config, lock: InstanceLock, stopped: asyncio.Event) -> bool:
+    """Become the active instance (True), serving the metrics as a standby meanwhile; False if stopped first."""
+    metrics: Metrics | None = app.bot_data.get("metrics")
+
+    async def standby() -> None:
+        if metrics is not None and config.metrics_port is not None:
+            metrics.set_role("standby")
+            with metrics_errors():
+                await metrics.serve(None, config.metrics_listen, config.metrics_port)
+
+    waiting: list[asyncio.Task[None]] = []
+    taken = await lock.acquire(stopped, on_standby=lambda: waiting.append(asyncio.create_task(standby())))
+    for task in waiting:
+        await task  # a metrics port that cannot be listened on stops the standby too
+    if taken and metrics is not None:
+        metrics.set_role("active")
+    return taken
+
+
+async def start_serving(app: Application, config: Config) -> None:
+    """Start the application: polling, or a webhook if WEBHOOK_URL is set; every failure one line."""
+    try:
+        with metrics_errors():
+            await start_receiving(app, config)
+    except WebhookListenError as exc:
+        raise StartupError(str(exc)) from None
+    except (OSError, sqlite3.Error, StorageError) as exc:
+        if is_postgres(config.database):
+            raise postgres_failed(config.database, exc) from None
+        raise database_failed(config.database_path, exc) from None
+    except TelegramError as exc:
+        raise StartupError(TELEGRAM_FAILED.format(reason=exc)) from None
+
+
+@contextmanager
+def metrics_errors() -> Iterator[None]:
+    try:
+        yield
+    except MetricsPortError as exc:
+        raise StartupError(METRICS_FAILED.format(reason=exc)) from None
 
 
 def check_database(path: str) -> None:

@@ -76,6 +76,7 @@ class Metrics:
         self.set_role("active")
         self._pressed: dict[int, float] = {}  # game id → when the first move not yet on its table arrived
         self._server: MetricsServer | None = None
+        self._flow: GameFlow | None = None  # the flow it answers for (None: a standby, or not started yet)
         self._store_timers: dict[str, Histogram] = {}
 
     @classmethod
@@ -137,11 +138,15 @@ class Metrics:
         flow.outbox.on_wait = self.outbox_waited
         flow.drawing.on_drawn = self.drawn
 
-    async def serve(self, flow: GameFlow, host: str, port: int) -> None:
-        """Watch ``flow`` and serve /metrics and /healthz on ``host``:``port``."""
-        self.watch(flow)
-        self._server = MetricsServer(self, lambda: flow.store)
-        await self._server.start(host, port)
+    async def serve(self, flow: GameFlow | None, host: str, port: int) -> None:
+        """Serve /metrics and /healthz on ``host``:``port`` (once: a standby serves them before it has a
+        flow); with ``flow``, watch it and answer for its store."""
+        if flow is not None:
+            self.watch(flow)
+            self._flow = flow
+        if self._server is None:
+            self._server = MetricsServer(self, lambda: None if self._flow is None else self._flow.store)
+            await self._server.start(host, port)
 
     async def close(self) -> None:
         if self._server is not None:

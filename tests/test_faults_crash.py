@@ -48,6 +48,7 @@ class Bot:
         self.tg, self.db, self.log = tg, database, tmp / "bot.log"
         self.process: asyncio.subprocess.Process | None = None
         self.up = asyncio.Event()
+        self.kills = 0
         self.settings: dict[str, str] = {}
         if mode == "webhook":
             port = free_port()
@@ -66,6 +67,7 @@ class Bot:
     async def kill(self) -> None:
         assert self.process is not None
         self.up.clear()
+        self.kills += 1
         self.process.send_signal(signal.SIGKILL)
         assert await self.process.wait() == -signal.SIGKILL
 
@@ -84,12 +86,13 @@ def table_of(tg: FakeTelegram, chat_id: int) -> StoredMessage | None:
 async def press(tg: FakeTelegram, bot: Bot, user: FakeUser, chat_id: int, message: StoredMessage,
                 label: str) -> str | None:
     """Press and wait for the answer; None if the bot died before answering."""
+    kills = bot.kills
     handle = await tg.press(user, chat_id, message.message_id, message.button(label))
     for _ in range(40):
         try:
             return (await tg.wait_answer(handle, timeout=0.25)).get("text", "")
         except TimeoutError:
-            if not bot.up.is_set():
+            if not bot.up.is_set() or bot.kills != kills:  # a kill in between, however soon it was over
                 return None
     raise AssertionError(f"chat {chat_id}: no answer in 10 s while the bot was up\n{tg.dump()}")
 

@@ -29,6 +29,7 @@ from bot.store.postgres_dialect import (
 from bot.store.protocol import StorageError
 from bot.store.sql_store import Row, SQLStore, Transaction
 
+STORE_CONNECTIONS = "sosedi-bot store"  # application_name: a new active instance ends the old one's (bot/instance.py)
 POOL_SIZE = 10  # connections at most; a press holds one for one statement
 STATEMENT_TIMEOUT_S = 10.0  # a statement the server has not answered by then fails (StorageError)
 CONNECT_TIMEOUT_S = 5.0
@@ -69,7 +70,8 @@ class PostgresStore(SQLStore):
         """Connect to the database at ``url`` and migrate it (once, whoever of several instances comes first)."""
         with STORAGE_ERRORS:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT_S,
-                                             command_timeout=STATEMENT_TIMEOUT_S)
+                                             command_timeout=STATEMENT_TIMEOUT_S,
+                                             server_settings={"application_name": STORE_CONNECTIONS})
         store = cls(pool)
         try:
             await store._migrate()
