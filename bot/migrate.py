@@ -33,7 +33,7 @@ import asyncpg
 
 from bot.config import shown_database
 from bot.games import GAMES, Registry
-from bot.migrate_sides import BOOKKEEPING, TABLES, Side, Writer, side_of
+from bot.migrate_sides import BOOKKEEPING, TABLES, Side, Writer, side_of, sqlite_count
 from bot.store import StorageError, Store, is_postgres, open_store
 from bot.verify import verify_log
 from engines.base import LogEntry
@@ -174,7 +174,7 @@ async def _sqlite_counts(path: str) -> dict[str, int]:
         return {}
     async with aiosqlite.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True) as db:
         names = {row[0] for row in await db.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        return {table: int(list(await db.execute_fetchall(f"SELECT COUNT(*) FROM {table}"))[0][0])
+        return {table: await sqlite_count(db, table)
                 for table in TABLES if table in names}
 
 

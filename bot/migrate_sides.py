@@ -77,6 +77,13 @@ def select_all(table: str, columns: Sequence[str]) -> str:
     return f"SELECT {', '.join(columns)} FROM {table} ORDER BY {TABLES[table]}"
 
 
+async def sqlite_count(db: aiosqlite.Connection, table: str) -> int:
+    async with db.execute(f"SELECT COUNT(*) FROM {table}") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 class SQLiteSide:
     """An SQLite file, through the store's one aiosqlite connection (nothing else uses it meanwhile)."""
 
@@ -91,7 +98,7 @@ class SQLiteSide:
         return [row[1] for row in await self._db.execute_fetchall(f"PRAGMA table_info({table})")]
 
     async def count(self, table: str) -> int:
-        return int(list(await self._db.execute_fetchall(f"SELECT COUNT(*) FROM {table}"))[0][0])
+        return await sqlite_count(self._db, table)
 
     async def ids(self, where: str) -> list[int]:
         return [row[0] for row in await self._db.execute_fetchall(f"SELECT id FROM games WHERE {where} ORDER BY id")]
