@@ -316,7 +316,7 @@ class OneLineParser(argparse.ArgumentParser):
     """Bad arguments are one line too (argparse's usage block would be several), exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (--help)\n")
+        self.exit(EXIT_BAD_INPUT, f"Неверные аргументы · bad arguments: {message} ({self.prog} --help)\n")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
