@@ -10,12 +10,13 @@ import asyncio
 import os
 import random
 import shutil
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
-import pytest
+import asyncpg
 
 from bot.fake_telegram import FakeUser, StoredMessage
 from bot.store import PostgresStore, Seat, Store, open_store
@@ -64,7 +65,7 @@ async def counts(database: str | Path) -> dict[str, int]:
     for table in TABLES:
         try:
             found[table] = (await fetch(database, f"SELECT COUNT(*) FROM {table}"))[0][0]
-        except Exception:  # no such table (yet)  # noqa: BLE001
+        except (sqlite3.OperationalError, asyncpg.UndefinedTableError):  # no such table (yet)
             continue
     return found
 
