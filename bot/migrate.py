@@ -324,10 +324,11 @@ class OneLineParser(argparse.ArgumentParser):
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = OneLineParser(
         prog="python -m bot.migrate", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Copies the bot's database (chats with their language and settings, games, action logs, "
-                    "pub tallies, results) into an empty one, then checks the copy: rows per table, and every "
-                    "unfinished game and a sample of finished ones replay to their stored state. Stop the bot "
-                    "first. The source is upgraded in place to the latest schema, as the bot would on start.",
+        description="Copies the bot's database (chats with their language and settings, games, action logs,\n"
+                    "pub tallies, results) into an empty one in one transaction, then checks the copy: rows per\n"
+                    "table, and every unfinished game and a sample of finished ones replay to their stored state.\n"
+                    "Stop the bot first. The source is upgraded in place to the latest schema, as the bot would\n"
+                    "on start.",
         epilog="databases: sqlite:///relative/path, sqlite:////absolute/path, a plain path, or postgresql://…\n"
                "exit codes: 0 copied and checked, 1 the copy or a check failed, 2 bad input (nothing written)")
     parser.add_argument("source", help="the bot's database now (e.g. sqlite:///data/bot.sqlite3)")
