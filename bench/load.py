@@ -174,7 +174,7 @@ async def _play(tg: FakeTelegram, w: Watcher, chat: Chat, stats: Stats, until: f
         if think:
             await asyncio.sleep(think * jitter.uniform(0.5, 1.5))
         table = chat.table
-        moves = [data for _, data in table.buttons if data.startswith("g:")] if table else []
+        moves = [data for _, data in table.buttons if data and data.startswith("g:")] if table else []
         turn = TURN.search(table.caption or "") if table else None
         if table is None or not moves or turn is None:
             stats.games_finished += table is not None
@@ -426,4 +426,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="4 s load windows instead of 20 s (a smoke run)")
-    print(json.dumps(run(parser.parse_args().quick), indent=2, ensure_ascii=False))
+    parser.add_argument("--takeover", action="store_true", help="then the takeover after SIGKILL of the active "
+                        "process, 10 times (bench/takeover.py; needs the bot's failover)")
+    args = parser.parse_args()
+    figures = run(args.quick)
+    if args.takeover:
+        from bench import takeover  # it imports this module
+
+        figures["takeover"] = takeover.run()
+    print(json.dumps(figures, indent=2, ensure_ascii=False))
