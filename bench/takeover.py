@@ -178,6 +178,12 @@ async def _pair(fleet: Fleet) -> str | None:
     return None
 
 
+async def _first_poll(tg: FakeTelegram, polls: int) -> float:
+    """The clock when the next getUpdates after the ``polls``-th arrives (only the survivor can send it)."""
+    await tg.wait_for(lambda t: t.polls_started > polls, timeout=TAKEOVER_S)
+    return tg.clock()
+
+
 async def _kill_once(fleet: Fleet, presses: Presses) -> tuple[dict[str, float] | None, str | None]:
     """SIGKILL the active process while the chats press; the takeover's figures, or why there was none."""
     actives, standbys = fleet.alive("active"), fleet.alive("standby")
@@ -187,7 +193,8 @@ async def _kill_once(fleet: Fleet, presses: Presses) -> tuple[dict[str, float] |
     warm = len(presses.done) + WARM_PRESSES
     if not await _until(presses, lambda: len(presses.done) >= warm, TAKEOVER_S):
         return None, f"the chats got fewer than {WARM_PRESSES} presses through in {TAKEOVER_S:.0f} s before a kill"
-    killed_at = fleet.tg.clock()
+    killed_at, polls = fleet.tg.clock(), fleet.tg.polls_started
+    polled = asyncio.create_task(_first_poll(fleet.tg, polls))
     active.process.kill()
     await active.process.wait()
     if not await _until(presses, lambda: presses.first_after(killed_at) is not None, TAKEOVER_S):
@@ -197,7 +204,8 @@ async def _kill_once(fleet: Fleet, presses: Presses) -> tuple[dict[str, float] |
     assert first is not None
     if not await standby.wait_role("active", 5.0):
         return None, "presses went through after the kill, but the standby never logged «instance is active»"
-    figures = {"takeover_s": round(first - killed_at, 3), "role_line_s": round(standby.role_at - killed_at, 3)}
+    figures = {"takeover_s": round(first - killed_at, 3), "role_line_s": round(standby.role_at - killed_at, 3),
+               "first_poll_s": round(await polled - killed_at, 3)}
     newcomer = await fleet.start()
     if not await newcomer.wait_role("standby", ROLE_S):
         return figures, f"the new process did not log «instance is standby» within {ROLE_S:.0f} s"
@@ -205,7 +213,7 @@ async def _kill_once(fleet: Fleet, presses: Presses) -> tuple[dict[str, float] |
 
 
 async def _run_on(admin_url: str, folder: Path, kills: int) -> dict[str, Any]:
-    r: dict[str, Any] = {"kills": 0, "takeover_s": [], "role_line_s": [], "no_takeover": None}
+    r: dict[str, Any] = {"kills": 0, "takeover_s": [], "role_line_s": [], "first_poll_s": [], "no_takeover": None}
     async with (databases.fresh_postgres(admin_url, "takeover") as url,
                 FakeTelegram(token=TOKEN, bot_username="LoadBot") as tg):
         fleet, presses, stop = Fleet(tg, url, folder), Presses(), asyncio.Event()
@@ -222,6 +230,7 @@ async def _run_on(admin_url: str, folder: Path, kills: int) -> dict[str, Any]:
                     r["kills"] += 1
                     r["takeover_s"].append(figures["takeover_s"])
                     r["role_line_s"].append(figures["role_line_s"])
+                    r["first_poll_s"].append(figures["first_poll_s"])
         finally:
             stop.set()
             for task in players:
@@ -248,7 +257,8 @@ async def _run(kills: int) -> dict[str, Any]:
 def show(r: dict[str, Any]) -> None:
     if r["kills"]:
         print(f"\ntakeover after SIGKILL: {r['kills']} kills, first accepted press by the other process p50 "
-              f"{r['p50_s']} s, max {r['max_s']} s (its «instance is active» line: {r.get('role_line_s')})")
+              f"{r['p50_s']} s, max {r['max_s']} s; its «instance is active» line after {r['role_line_s']} s, its "
+              f"first getUpdates after {r['first_poll_s']} s")
     if r["no_takeover"]:
         print(f"\nno takeover: {r['no_takeover']}")
 
