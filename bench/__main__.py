@@ -1,8 +1,9 @@
-"""`python -m bench [--quick] [--lions]`: engine speed, render time and size, one e2e game's Telegram
-cost, a burst in one group against Telegram's 20 a minute, turn pings in a game people look away
-from, the bot process under 100 chats (latency,
-presses/s, RSS, start-up), the dice games' computer players against random players, and the
-«Охота на львов» AI (strength, balance, think time).
+"""`python -m bench [--quick] [--lions] [--takeover]`: engine speed, render time and size, one e2e
+game's Telegram cost, a burst in one group against Telegram's 20 a minute, turn pings in a game people
+look away from, the bot process under 100 chats on SQLite and on PostgreSQL (latency, presses/s, RSS,
+start-up; with ``--takeover`` also a standby's takeover after a SIGKILL of the active process), the
+dice games' computer players against random players, and the «Охота на львов» AI (strength, balance,
+think time).
 
 The full lions AI run takes the better part of an hour on two cores, so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
@@ -21,7 +22,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import burst, e2e_game, engine_speed, lions_ai, load, pings, policies, render_speed
+from bench import burst, e2e_game, engine_speed, lions_ai, load, pings, policies, render_speed, takeover
 
 RESULTS = Path(__file__).resolve().parent / "results.json"  # the full run's figures, quoted by the README
 QUICK_RESULTS = RESULTS.with_name("results-quick.json")  # a smoke run's (ignored by git)
@@ -35,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None,
                         help=f"where to write the JSON results (default: {RESULTS.name}, with --quick "
                         f"{QUICK_RESULTS.name}, both in bench/)")
+    parser.add_argument("--takeover", action="store_true", help="also the takeover after SIGKILL of the active "
+                        "bot process on PostgreSQL, 10 times (bench/takeover.py; needs the bot's failover)")
     args = parser.parse_args(argv)
     out = args.out or (QUICK_RESULTS if args.quick else RESULTS)
     if args.quick and out.resolve() == RESULTS.resolve():
@@ -48,10 +51,13 @@ def main(argv: list[str] | None = None) -> int:
         # the real budget (20 in any 60 s) takes a minute or two; --quick shrinks the minute
         "burst": asyncio.run(burst.run(8, 5, 2) if args.quick else burst.run()),
         "pings": pings.run(1 if args.quick else 3),  # a virtual clock: a minute of waiting costs nothing
-        "load": load.run(args.quick),  # the bot as its own process: 100 chats, 1000 stored games, start-up
+        # the bot as its own process, on SQLite and on PostgreSQL: 100 chats, 1000 stored games, start-up
+        "load": load.run(args.quick),
         "policies": policies.run(20 if args.quick else policies.GAMES_PER_TABLE),
         "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),
     }
+    if args.takeover:
+        results["load"]["takeover"] = takeover.run()
     out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwritten to {out}")
     return 0

@@ -11,8 +11,11 @@
    summed, PSS summed; VmHWM is the peak).
 3. Start-up time (spawn -> first getUpdates arriving), with an empty and with that database.
 
-Targets: p50 ≤ 25 ms, p99 ≤ 150 ms, ≥ 100 presses/s, RSS ≤ 300 MB, start-up ≤ 2 s.
-`python -m bench.load [--quick]`
+All three run on SQLite, then again on PostgreSQL (a fresh database per scenario on the run's
+server: bench/databases.py, which also says what durability each has), each with a fake server of
+its own; printed side by side. Targets (bench/load_report.py): p50 ≤ 25 ms, p99 ≤ 150 ms at ~100
+presses/s, ≥ 100 presses/s, RSS ≤ 300 MB, start-up ≤ 2 s on each, and PostgreSQL's p99 ≤ 1.5 ×
+SQLite's. `python -m bench.load [--quick]`; the takeover after a SIGKILL: bench/takeover.py.
 """
 
 from __future__ import annotations
@@ -36,14 +39,16 @@ from typing import Any
 
 from PIL import Image
 
+from bench import databases, load_report
 from bot import texts
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.fake_telegram.models import RecordedRequest
 from bot.flow.context import DEFAULT_TIMER, Game
 from bot.games import GAMES
-from bot.store import Move, NewAction, Seat, SQLiteStore
+from bot.store import Move, NewAction, Seat, open_store
 from engines.base import new_seed
 from locales import Translator
+from tests import postgres_server
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "777:LOAD-bench-token-000000000000000000"
@@ -169,7 +174,7 @@ async def _play(tg: FakeTelegram, w: Watcher, chat: Chat, stats: Stats, until: f
         if think:
             await asyncio.sleep(think * jitter.uniform(0.5, 1.5))
         table = chat.table
-        moves = [data for _, data in table.buttons if data.startswith("g:")] if table else []
+        moves = [data for _, data in table.buttons if data and data.startswith("g:")] if table else []
         turn = TURN.search(table.caption or "") if table else None
         if table is None or not moves or turn is None:
             stats.games_finished += table is not None
@@ -239,7 +244,7 @@ async def _quiet(pid: int, step: float = 0.2) -> float:
 
 
 async def _load(tg: FakeTelegram, pid: int, chats: list[Chat], seconds: float, timeout: float,
-                think: float = 0.0) -> dict[str, Any]:
+                think: float = 0.0, server: int | None = None) -> dict[str, Any]:
     """Every chat gets a table (starting over a second), then plays for ``seconds``. With ``think``
     0 it presses as soon as it is redrawn: saturation, where latency ≈ chats / throughput."""
     watcher = Watcher(tg)
@@ -254,9 +259,9 @@ async def _load(tg: FakeTelegram, pid: int, chats: list[Chat], seconds: float, t
 
     ready = await asyncio.gather(*(first_game(k, c) for k, c in enumerate(chats) if c.table is None))
     setup_s, after_setup = time.monotonic() - t0, _proc(pid)
-    stats, cpu0, start = Stats(), after_setup["cpu_s"], tg.clock()
+    stats, cpu0, start, server0 = Stats(), after_setup["cpu_s"], tg.clock(), _server_cpu(server)
     await asyncio.gather(*(_play(tg, watcher, c, stats, start + seconds, timeout, think) for c in chats))
-    drained, end = tg.clock() - start - seconds, _proc(pid)
+    drained, end, server_cpu = tg.clock() - start - seconds, _proc(pid), _server_cpu(server) - server0
     watching.cancel()
     lat = sorted(ms for _, ms in stats.accepted)
     in_window = sum(at <= start + seconds for at, _ in stats.accepted)
@@ -270,14 +275,20 @@ async def _load(tg: FakeTelegram, pid: int, chats: list[Chat], seconds: float, t
         "accepted_presses": len(lat), "presses_per_s": round(in_window / seconds, 1),
         "with_lobby_presses_per_s": round((in_window + sum(at <= start + seconds for at in stats.lobby_presses))
                                           / seconds, 1),
-        "p50_ms": pct(0.5), "p99_ms": pct(0.99), "max_ms": pct(1.0),
+        "p50_ms": pct(0.5), "p95_ms": pct(0.95), "p99_ms": pct(0.99), "max_ms": pct(1.0),
         "games_finished": stats.games_finished, "lobby_steps": stats.lobby_steps,
         "failed_pressed_again": stats.failed, "newgame_failed": stats.newgame_failed + setup.newgame_failed,
         "setup_failed_presses": setup.failed, "timed_out": stats.timed_out + setup.timed_out,
         "rejected": stats.rejected + setup.rejected, "unmatched": stats.unmatched,
         "bot_cpu_pct": round(100 * (end["cpu_s"] - cpu0) / (seconds + drained)),
         "rss_mb": end["rss_mb"], "hwm_mb": end["hwm_mb"], "pss_mb": end["pss_mb"], "workers": end["workers"],
+        **({} if server is None else {"server_cpu_pct": round(100 * server_cpu / (seconds + drained))}),
     }
+
+
+def _server_cpu(server: int | None) -> float:
+    """CPU seconds of the PostgreSQL server's processes (0 when it is not ours to read)."""
+    return 0.0 if server is None else _proc(server)["cpu_s"]
 
 
 def _chats(tg: FakeTelegram, base: int, n: int) -> list[Chat]:
@@ -290,7 +301,7 @@ def _chats(tg: FakeTelegram, base: int, n: int) -> list[Chat]:
     return out
 
 
-async def _build_db(tg: FakeTelegram, path: Path, chats: list[Chat]) -> None:
+async def _build_db(tg: FakeTelegram, database: str | Path, chats: list[Chat]) -> None:
     """A running game per chat, stored as GameFlow.start stores it; its table in the fake server is
     a placeholder photo with the keyboard the bot would draw (the bot redraws it on the first press)."""
     translator = Translator.load()
@@ -299,7 +310,7 @@ async def _build_db(tg: FakeTelegram, path: Path, chats: list[Chat]) -> None:
     options = engine.options_from_json(None)
     png = io.BytesIO()
     Image.new("RGB", (320, 320), "white").save(png, "PNG")
-    store = await SQLiteStore.open(path)
+    store = await open_store(database)
     try:
         for chat in chats:
             seats = (Seat(0, chat.host.id, chat.host.first_name), Seat(1, chat.guest.id, chat.guest.first_name))
@@ -322,16 +333,21 @@ async def _build_db(tg: FakeTelegram, path: Path, chats: list[Chat]) -> None:
         await store.close()
 
 
+def bot_env(tg: FakeTelegram, database: str | Path) -> dict[str, str]:
+    """The environment of `python -m bot` against ``tg`` on ``database``, with no rate limits of its own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
+    return {**env, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
+            **databases.database_env(database), "GROUP_MAX_RATE": "1000000", "OVERALL_MAX_RATE": "1000000",
+            "PYTHONPATH": str(ROOT)}
+
+
 @asynccontextmanager
-async def _bot(tg: FakeTelegram, db: Path) -> AsyncIterator[tuple[int, float]]:
-    """`python -m bot` on ``db``: its pid and the seconds until its first getUpdates; SIGTERM at the end."""
-    env = {**os.environ, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
-           "DATABASE_PATH": str(db), "GROUP_MAX_RATE": "1000000", "OVERALL_MAX_RATE": "1000000",
-           "PYTHONPATH": str(ROOT)}
+async def _bot(tg: FakeTelegram, database: str | Path, log: Path) -> AsyncIterator[tuple[int, float]]:
+    """`python -m bot` on ``database`` (stderr to ``log``): its pid and the seconds until its first
+    getUpdates; SIGTERM at the end."""
     polls, t0 = tg.polls_started, tg.clock()
-    bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=db.parent, env=env,
-                                               stdout=asyncio.subprocess.DEVNULL,
-                                               stderr=db.with_suffix(".log").open("ab"))
+    bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=log.parent, env=bot_env(tg, database),
+                                               stdout=asyncio.subprocess.DEVNULL, stderr=log.open("ab"))
     try:
         # a long poll is recorded only when it returns: wait for the new bot's first one to arrive
         await tg.wait_for(lambda s: s.polls_started > polls, timeout=60)
@@ -346,54 +362,63 @@ async def _bot(tg: FakeTelegram, db: Path) -> AsyncIterator[tuple[int, float]]:
                 await bot.wait()
 
 
-async def _run(quick: bool) -> dict[str, Any]:
-    seconds, timeout = (4.0, 5.0) if quick else (20.0, 10.0)
+async def _scenarios(tg: FakeTelegram, empty: str | Path, full: str | Path, folder: Path, seconds: float,
+                     timeout: float, server: int | None) -> dict[str, Any]:
+    """The three measurements on one backend: ``empty`` and ``full`` are two fresh databases."""
     r: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        async with FakeTelegram(token=TOKEN, bot_username="LoadBot") as tg:
-            async with _bot(tg, Path(tmp) / "empty.sqlite3") as (pid, startup):
-                r["startup_empty_s"] = round(startup, 3)
-                chats = _chats(tg, 100_000, CHATS)
-                r["load_empty_db"] = await _load(tg, pid, chats, seconds, timeout)
-                for window, think in PACED.items():
-                    r[window] = await _load(tg, pid, chats, seconds, timeout, think=think)
-            stored, t0 = _chats(tg, 200_000, STORED_GAMES), time.monotonic()
-            await _build_db(tg, Path(tmp) / "full.sqlite3", stored)
-            r["build_db_s"] = round(time.monotonic() - t0, 2)
-            async with _bot(tg, Path(tmp) / "full.sqlite3") as (pid, startup):
-                r["startup_1000_games_s"] = round(startup, 3)
-                r["catch_up_1000_games_s"] = round(startup + await _quiet(pid), 2)  # re-arming the timers
-                r["rss_idle_1000_games"] = _proc(pid)
-                r["load_1000_games"] = await _load(tg, pid, stored[:CHATS], seconds, timeout)
-            log = "".join(p.read_text() for p in Path(tmp).glob("*.log"))
-            r["bot_log_tracebacks"], r["fake_server_violations"] = log.count("Traceback"), len(tg.violations)
+    async with _bot(tg, empty, folder / "empty.log") as (pid, startup):
+        r["startup_empty_s"] = round(startup, 3)
+        chats = _chats(tg, 100_000, CHATS)
+        r["load_empty_db"] = await _load(tg, pid, chats, seconds, timeout, server=server)
+        for window, think in PACED.items():
+            r[window] = await _load(tg, pid, chats, seconds, timeout, think=think, server=server)
+    stored, t0 = _chats(tg, 200_000, STORED_GAMES), time.monotonic()
+    await _build_db(tg, full, stored)
+    r["build_db_s"] = round(time.monotonic() - t0, 2)
+    async with _bot(tg, full, folder / "full.log") as (pid, startup):
+        r["startup_1000_games_s"] = round(startup, 3)
+        r["catch_up_1000_games_s"] = round(startup + await _quiet(pid), 2)  # re-arming the timers
+        r["rss_idle_1000_games"] = _proc(pid)
+        r["load_1000_games"] = await _load(tg, pid, stored[:CHATS], seconds, timeout, server=server)
+    log = "".join(p.read_text() for p in folder.glob("*.log"))
+    r["bot_log_tracebacks"], r["fake_server_violations"] = log.count("Traceback"), len(tg.violations)
     return r
 
 
-def _print(r: dict[str, Any]) -> None:
-    def ms(v: float | None) -> str:
-        return "-" if v is None else f"{v:.0f}ms"
+async def _on_sqlite(folder: Path, seconds: float, timeout: float) -> dict[str, Any]:
+    async with FakeTelegram(token=TOKEN, bot_username="LoadBot") as tg:
+        r = await _scenarios(tg, folder / "empty.sqlite3", folder / "full.sqlite3", folder, seconds, timeout, None)
+    return {**r, "durability": databases.SQLITE_DURABILITY}
 
-    print(f"\n{'load (bot process)':<20}{'presses':>8}{'/s':>6}{'+lobby':>7}{'p50':>8}{'p99':>8}{'max':>8}"
-          f"{'failed':>7}{'t/o':>4}{'rej':>4}{'CPU':>5}{'RSS':>7}{'PSS':>7}{'peak':>7}")
-    for name in ("load_empty_db", *PACED, "load_1000_games"):
-        x = r[name]
-        print(f"{name:<20}{x['accepted_presses']:>8}{x['presses_per_s']:>6}{x['with_lobby_presses_per_s']:>7}"
-              f"{ms(x['p50_ms']):>8}{ms(x['p99_ms']):>8}{ms(x['max_ms']):>8}{x['failed_pressed_again']:>7}"
-              f"{x['timed_out']:>4}{x['rejected']:>4}{x['bot_cpu_pct']:>4}%{x['rss_mb']:>5.0f}MB{x['pss_mb']:>5.0f}MB"
-              f"{x['hwm_mb']:>5.0f}MB")
-    print("(the bot with its drawing processes: CPU and memory summed over them; RSS counts shared pages in each)")
-    idle = r["rss_idle_1000_games"]
-    print(f"start-up {r['startup_empty_s']} s empty, {r['startup_1000_games_s']} s with {STORED_GAMES} games "
-          f"(quiet after {r['catch_up_1000_games_s']} s, RSS then {idle['rss_mb']:.0f} MB, "
-          f"PSS {idle['pss_mb']:.0f} MB, {idle['workers']} drawing processes); "
-          f"bot log tracebacks {r['bot_log_tracebacks']}, fake server violations {r['fake_server_violations']}")
+
+async def _on_postgres(folder: Path, seconds: float, timeout: float) -> dict[str, Any]:
+    if not os.environ.get(postgres_server.URL_VARIABLE) and postgres_server.server_programs() is None:
+        return {"skipped": "PostgreSQL is not installed here (no pg_ctl, initdb) and "
+                f"{postgres_server.URL_VARIABLE} is not set"}
+    with databases.postgres_admin_url() as (admin, source):
+        durability = {**await databases.postgres_durability(admin), "server": source}
+        async with (FakeTelegram(token=TOKEN, bot_username="LoadBot") as tg,
+                    databases.fresh_postgres(admin, "empty") as empty, databases.fresh_postgres(admin, "full") as full):
+            r = await _scenarios(tg, empty, full, folder, seconds, timeout, databases.server_pid(admin))
+    return {**r, "durability": durability}
+
+
+async def _run(quick: bool) -> dict[str, Any]:
+    """SQLite's figures at the top (as before PostgreSQL), PostgreSQL's under "postgres", then the targets."""
+    seconds, timeout = (4.0, 5.0) if quick else (20.0, 10.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "sqlite").mkdir()
+        (Path(tmp) / "postgres").mkdir()
+        r = await _on_sqlite(Path(tmp) / "sqlite", seconds, timeout)
+        r["postgres"] = await _on_postgres(Path(tmp) / "postgres", seconds, timeout)
+    r["targets"] = load_report.targets(r)
+    return r
 
 
 def run(quick: bool) -> dict[str, Any]:
-    """All three measurements; ``quick``: 4 s windows instead of 20 s."""
+    """All three measurements on both backends; ``quick``: 4 s windows instead of 20 s."""
     results = asyncio.run(_run(quick))
-    _print(results)
+    load_report.show(results)
     return results
 
 
@@ -401,4 +426,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="4 s load windows instead of 20 s (a smoke run)")
-    print(json.dumps(run(parser.parse_args().quick), indent=2, ensure_ascii=False))
+    parser.add_argument("--takeover", action="store_true", help="then the takeover after SIGKILL of the active "
+                        "process, 10 times (bench/takeover.py; needs the bot's failover)")
+    args = parser.parse_args()
+    figures = run(args.quick)
+    if args.takeover:
+        from bench import takeover  # it imports this module
+
+        figures["takeover"] = takeover.run()
+    print(json.dumps(figures, indent=2, ensure_ascii=False))

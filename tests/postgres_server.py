@@ -52,6 +52,7 @@ class Cluster:
     folder: Path
     port: int
     programs: Path
+    settings: str = SETTINGS  # the server's -c options (the benchmark starts one with fsync on)
 
     @property
     def url(self) -> str:
@@ -65,7 +66,7 @@ class Cluster:
 
     def start(self) -> None:
         self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "server.log"), "-w",
-                  "-o", f"-p {self.port} -k {self.folder} {SETTINGS}", "start")
+                  "-o", f"-p {self.port} -k {self.folder} {self.settings}", "start")
 
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", mode, "-w", "stop")
@@ -76,15 +77,16 @@ class Cluster:
         self.start()
 
 
-def create(parent: str | None = None) -> Cluster:
-    """initdb a new cluster in a new folder and start it."""
+def create(parent: str | None = None, settings: str = SETTINGS) -> Cluster:
+    """initdb a new cluster in a new folder and start it with ``settings`` (-c options; by default the
+    tests' own, durability off)."""
     programs = server_programs()
     if programs is None:
         raise FileNotFoundError("PostgreSQL's server programs (initdb, pg_ctl) are not installed")
     folder = Path(tempfile.mkdtemp(prefix="sosedi-pg-", dir=parent))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
-    cluster = Cluster(folder, free_port(), programs)
+    cluster = Cluster(folder, free_port(), programs, settings)
     cluster._run("initdb", "-D", str(folder / "data"), "-U", "postgres", "-A", "trust", "-E", "UTF8",
                  "--locale=C", "--no-sync")
     cluster.start()

@@ -43,6 +43,17 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     assert load["bot_log_tracebacks"] == 0 and load["fake_server_violations"] == 0
     assert load["startup_empty_s"] > 0 and load["rss_idle_1000_games"]["rss_mb"] > 0
     assert load["rss_idle_1000_games"]["workers"] >= 1  # the drawing processes are counted with the bot
+    # the same scenarios on PostgreSQL (a fresh database each), side by side; every target checked for both
+    postgres = load["postgres"]
+    for window in ("load_empty_db", "paced_empty_db", "paced_fast_empty_db", "load_1000_games"):
+        assert postgres[window]["accepted_presses"] > 0 and postgres[window]["failed_pressed_again"] == 0
+        assert postgres[window]["p50_ms"] <= postgres[window]["p95_ms"] <= postgres[window]["p99_ms"]
+        assert postgres[window]["server_cpu_pct"] >= 0  # the server's own processes, measured
+    assert postgres["bot_log_tracebacks"] == 0 and postgres["fake_server_violations"] == 0
+    assert postgres["durability"]["fsync"] == "on" and postgres["durability"]["synchronous_commit"] == "off"
+    assert load["durability"]["journal_mode"] == "wal"
+    assert {row["backend"] for row in load["targets"]} == {"sqlite", "postgres", "postgres/sqlite"}
+    assert all(isinstance(row["met"], bool) for row in load["targets"])
     # the dice games' computer players: every table adds up (20 games each in a quick run)
     assert {row["case"] for row in results["policies"]} == {f"{code} {n}p" for code in
                                                            ("tishe", "shishbesh", "ludo", "parchis") for n in (2, 4)}
