@@ -141,9 +141,13 @@ class SQLiteStore(SQLStore):
 async def _connect(path: str | Path) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(str(path), isolation_level=None)  # autocommit: transactions are explicit
     conn.row_factory = aiosqlite.Row
-    with STORAGE_ERRORS:
-        for statement in CONNECTION_SETUP:
-            await conn.execute(statement)
+    try:
+        with STORAGE_ERRORS:
+            for statement in CONNECTION_SETUP:
+                await conn.execute(statement)
+    except BaseException:  # not a database, say: its thread must not outlive the failed open
+        await conn.close()
+        raise
     return conn
 
 
