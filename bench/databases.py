@@ -10,17 +10,17 @@ the disk). A server given by SOSEDI_POSTGRES_URL has what it has; the figures re
 
 from __future__ import annotations
 
-import itertools
 import os
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager, contextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.store import is_postgres
 from tests import postgres_server
+from tests.backends import fresh_database
 
 BACKENDS = ("sqlite", "postgres")
 # as tests/postgres_server.py's, but with fsync on: a crash-safe server whose commits do not wait for the disk
@@ -28,7 +28,6 @@ BENCH_SETTINGS = ("-c fsync=on -c synchronous_commit=off -c full_page_writes=on 
                   "-c listen_addresses=127.0.0.1")
 SQLITE_DURABILITY = {"journal_mode": "wal", "synchronous": "normal (no fsync per commit)"}
 SHOWN = ("fsync", "synchronous_commit", "full_page_writes", "server_version")
-_numbers = itertools.count()
 
 
 @contextmanager
@@ -46,21 +45,9 @@ def postgres_admin_url() -> Iterator[tuple[str, str]]:
         postgres_server.destroy(cluster)
 
 
-def with_database(url: str, name: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
-
-
-@asynccontextmanager
-async def fresh_postgres(admin_url: str, label: str) -> AsyncIterator[str]:
+def fresh_postgres(admin_url: str, label: str) -> AbstractAsyncContextManager[str]:
     """A new empty database (one per scenario) on the server of ``admin_url``; dropped afterwards."""
-    name = f"bench_{label}_{os.getpid()}_{next(_numbers)}"
-    admin = await asyncpg.connect(admin_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        yield with_database(admin_url, name)
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    return fresh_database(admin_url, f"bench_{label}")
 
 
 async def postgres_durability(admin_url: str) -> dict[str, str]:

@@ -35,6 +35,7 @@ from bot.config import shown_database
 from bot.games import GAMES, Registry
 from bot.migrate_sides import BOOKKEEPING, TABLES, Side, Writer, side_of, sqlite_count
 from bot.store import StorageError, Store, is_postgres, open_store
+from bot.store.sql import ident
 from bot.verify import verify_log
 from engines.base import LogEntry
 
@@ -42,9 +43,9 @@ EXIT_CHECK_FAILED, EXIT_BAD_INPUT = 1, 2
 SQLITE_SCHEME = "sqlite:///"
 SAMPLE = 20  # finished games replayed besides every unfinished one
 CONNECT_TIMEOUT_S = 5.0
-UNFINISHED = "status IN ('lobby', 'running')"
-RUNNING = "status IN ('lobby', 'running') AND state IS NOT NULL"
-FINISHED = "status = 'finished' AND state IS NOT NULL"
+UNFINISHED = "SELECT id FROM games WHERE status IN ('lobby', 'running') ORDER BY id"
+RUNNING = "SELECT id FROM games WHERE status IN ('lobby', 'running') AND state IS NOT NULL ORDER BY id"
+FINISHED = "SELECT id FROM games WHERE status = 'finished' AND state IS NOT NULL ORDER BY id"
 DRIVER_ERRORS = (StorageError, OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
                  sqlite3.Error, ValueError)
 
@@ -164,7 +165,7 @@ async def _postgres_counts(url: str) -> dict[str, int]:
         counts = {}
         for table in TABLES:
             if await connection.fetchval("SELECT to_regclass($1) IS NOT NULL", table):
-                counts[table] = int(await connection.fetchval(f"SELECT COUNT(*) FROM {table}"))
+                counts[table] = int(await connection.fetchval(f"SELECT COUNT(*) FROM {ident(table)}"))
         return counts
     finally:
         await connection.close()
@@ -275,13 +276,13 @@ async def game_problem(source: Store, target: Store, game_id: int, games: Regist
 async def check_games(source: Store, target: Store, sides: tuple[Side, Side], report: Report, games: Registry,
                       sample: int) -> None:
     """Every unfinished game and ``sample`` finished ones: equal on both sides, and they replay."""
-    unfinished, finished = await sides[0].ids(UNFINISHED), await sides[0].ids(FINISHED)
+    unfinished, finished = await sides[0]._ids(UNFINISHED), await sides[0]._ids(FINISHED)
     chosen = spread(finished, sample)
     for game_id in [*unfinished, *chosen]:
         problem = await game_problem(source, target, game_id, games)
         if problem is not None:
             raise MigrateError(f"game #{game_id}: {problem}", EXIT_CHECK_FAILED)
-    report.unfinished, report.running = len(unfinished), len(await sides[0].ids(RUNNING))
+    report.unfinished, report.running = len(unfinished), len(await sides[0]._ids(RUNNING))
     report.finished, report.finished_of = len(chosen), len(finished)
 
 

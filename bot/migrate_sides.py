@@ -15,6 +15,7 @@ import aiosqlite
 import asyncpg
 
 from bot.store import PostgresStore, SQLiteStore, Store
+from bot.store.sql import ident, idents, placeholders
 
 # the bot's tables, parents before the tables whose foreign keys name them, with their primary keys
 TABLES: dict[str, str] = {
@@ -48,8 +49,8 @@ class Side(Protocol):
 
     async def count(self, table: str) -> int: ...
 
-    async def ids(self, where: str) -> list[int]:
-        """The ids of the games ``where`` (an SQL condition of this module's) says, in order."""
+    async def _ids(self, statement: str) -> list[int]:
+        """The ids the statement (one of bot.migrate's) selects, in order."""
         ...
 
     def snapshot(self) -> Any:
@@ -73,12 +74,8 @@ def side_of(store: Store) -> Side:
     return SQLiteSide(store.connection)
 
 
-def select_all(table: str, columns: Sequence[str]) -> str:
-    return f"SELECT {', '.join(columns)} FROM {table} ORDER BY {TABLES[table]}"
-
-
 async def sqlite_count(db: aiosqlite.Connection, table: str) -> int:
-    async with db.execute(f"SELECT COUNT(*) FROM {table}") as cursor:
+    async with db.execute(f"SELECT COUNT(*) FROM {ident(table)}") as cursor:
         row = await cursor.fetchone()
     assert row is not None
     return int(row[0])
@@ -95,13 +92,13 @@ class SQLiteSide:
         return {row[0] for row in rows}
 
     async def columns(self, table: str) -> list[str]:
-        return [row[1] for row in await self._db.execute_fetchall(f"PRAGMA table_info({table})")]
+        return [row[1] for row in await self._db.execute_fetchall(f"PRAGMA table_info({ident(table)})")]
 
     async def count(self, table: str) -> int:
         return await sqlite_count(self._db, table)
 
-    async def ids(self, where: str) -> list[int]:
-        return [row[0] for row in await self._db.execute_fetchall(f"SELECT id FROM games WHERE {where} ORDER BY id")]
+    async def _ids(self, statement: str) -> list[int]:
+        return [row[0] for row in await self._db.execute_fetchall(statement)]
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
@@ -112,7 +109,8 @@ class SQLiteSide:
             await self._db.execute("COMMIT")
 
     async def batches(self, table: str, columns: Sequence[str]) -> AsyncIterator[Rows]:
-        async with self._db.execute(select_all(table, columns)) as cursor:
+        async with self._db.execute(
+                f"SELECT {idents(columns)} FROM {ident(table)} ORDER BY {idents(TABLES[table].split(', '))}") as cursor:
             while rows := await cursor.fetchmany(BATCH):
                 yield [tuple(row) for row in rows]
 
@@ -128,8 +126,8 @@ class SQLiteSide:
             raise
 
     async def insert(self, table: str, columns: Sequence[str], rows: Rows) -> None:
-        marks = ", ".join("?" * len(columns))
-        await self._db.executemany(f"INSERT INTO {table}({', '.join(columns)}) VALUES ({marks})", rows)
+        await self._db.executemany(f"INSERT INTO {ident(table)}({idents(columns)}) VALUES "
+                                   f"({placeholders(len(columns))})", rows)
 
     async def finish(self) -> None:
         """Nothing: an explicit id moves SQLite's AUTOINCREMENT counter past itself."""
@@ -154,10 +152,10 @@ class PostgresSide:
 
     async def count(self, table: str) -> int:
         connection = self._held or self._pool
-        return int(await connection.fetchval(f"SELECT COUNT(*) FROM {table}"))
+        return int(await connection.fetchval(f"SELECT COUNT(*) FROM {ident(table)}"))
 
-    async def ids(self, where: str) -> list[int]:
-        return [row[0] for row in await self._pool.fetch(f"SELECT id FROM games WHERE {where} ORDER BY id")]
+    async def _ids(self, statement: str) -> list[int]:
+        return [row[0] for row in await self._pool.fetch(statement)]
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
@@ -172,7 +170,9 @@ class PostgresSide:
     async def batches(self, table: str, columns: Sequence[str]) -> AsyncIterator[Rows]:
         assert self._held is not None, "inside snapshot() only (a cursor needs its transaction)"
         batch: list[tuple[Any, ...]] = []
-        async for record in self._held.cursor(select_all(table, columns), prefetch=BATCH):
+        async for record in self._held.cursor(
+                f"SELECT {idents(columns)} FROM {ident(table)} ORDER BY {idents(TABLES[table].split(', '))}",
+                prefetch=BATCH):
             batch.append(tuple(record))
             if len(batch) == BATCH:
                 yield batch

@@ -53,9 +53,9 @@ def with_database(url: str, name: str) -> str:
 
 
 @asynccontextmanager
-async def fresh_database(admin_url: str) -> AsyncIterator[str]:
+async def fresh_database(admin_url: str, prefix: str = "test") -> AsyncIterator[str]:
     """A new empty database on the server of ``admin_url``; its URL. Dropped on the way out."""
-    name = f"test_{os.getpid()}_{next(_numbers)}"
+    name = f"{prefix}_{os.getpid()}_{next(_numbers)}"
     admin = await asyncpg.connect(admin_url)
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')

@@ -24,7 +24,7 @@ from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.instance import ACTIVE_LINE, INSTANCE_LOCK, STANDBY_LINE
 from tests.backends import database_env, fetch, fresh_database
 from tests.test_e2e_process import ROOT, TOKEN
-from tests.test_faults_crash import check_replays, play, press, table_of
+from tests.test_faults_crash import check_replays, deal, play, press, table_of
 
 GROUPS, KILLS, SEED = 10, 6, 2512
 TAKEOVER_LIMIT_S = 10.0
@@ -153,20 +153,6 @@ def groups(tg: FakeTelegram, count: int, base: int) -> dict[int, dict[str, FakeU
     return chats
 
 
-async def deal(tg: FakeTelegram, pair: Pair, chats: dict[int, dict[str, FakeUser]]) -> None:
-    """Every group opens a «соседи» lobby, the second player joins, the host starts."""
-    for chat_id, players in chats.items():
-        host, guest = players.values()
-        await tg.send_message(host, chat_id, "/newgame sosedi")
-        await tg.wait_for(lambda s, c=chat_id: table_of(s, c) is not None, timeout=15)
-        lobby = table_of(tg, chat_id)
-        assert lobby is not None
-        assert await press(tg, pair, guest, chat_id, lobby, "Играю") is not None  # type: ignore[arg-type]
-        await tg.wait_for(lambda s, m=lobby: any("Начать" in label for label, _ in m.buttons), timeout=15)
-        assert await press(tg, pair, host, chat_id, lobby, "Начать") is not None  # type: ignore[arg-type]
-        await tg.wait_for(lambda s, m=lobby: "Ходит:" in (m.caption or ""), timeout=15)
-
-
 async def play_rounds(tg: FakeTelegram, pair: Pair, chat_id: int, players: dict[str, FakeUser],
                       done: asyncio.Event, stats: dict[str, int]) -> None:
     """Play game after game («Ещё раунд») through the kills, until they are ``done`` and a game ends."""
@@ -209,7 +195,7 @@ async def test_the_standby_takes_over_each_time_the_active_one_is_killed(tg: Fak
     playing: list[int] = []  # presses made by each kill
     stats = {"presses": 0, "lost_to_a_kill": 0, "rounds": 0}
     try:
-        await deal(tg, pair, chats)
+        await deal(tg, pair, chats)  # type: ignore[arg-type]
         done = asyncio.Event()
 
         async def killer() -> None:
@@ -248,7 +234,7 @@ async def test_sigterm_hands_over_at_once(tg: FakeTelegram, database: str, tmp_p
     first = await pair.start_active()
     second = await pair.start_standby()
     try:
-        await deal(tg, pair, chats)
+        await deal(tg, pair, chats)  # type: ignore[arg-type]
         handles = []
         for chat_id, players in chats.items():  # every group presses, and the active one is told to stop
             table = table_of(tg, chat_id)

@@ -118,6 +118,20 @@ async def play(tg: FakeTelegram, bot: Bot, chat_id: int, players: dict[str, Fake
             await asyncio.sleep(0.02)
 
 
+async def deal(tg: FakeTelegram, bot: Bot, chats: dict[int, dict[str, FakeUser]]) -> None:
+    """Every group opens a «соседи» lobby, the second player joins, the host starts."""
+    for chat_id, players in chats.items():
+        host, guest = players.values()
+        await tg.send_message(host, chat_id, "/newgame sosedi")
+        await tg.wait_for(lambda s, c=chat_id: table_of(s, c) is not None, timeout=15)
+        lobby = table_of(tg, chat_id)
+        assert lobby is not None
+        assert await press(tg, bot, guest, chat_id, lobby, "Играю") is not None
+        await tg.wait_for(lambda s, m=lobby: any("Начать" in label for label, _ in m.buttons), timeout=15)
+        assert await press(tg, bot, host, chat_id, lobby, "Начать") is not None
+        await tg.wait_for(lambda s, m=lobby: "Ходит:" in (m.caption or ""), timeout=15)
+
+
 async def behind(database: str) -> list[int]:
     """Games whose table does not show their last move yet (read beside the running bot)."""
     return [row[0] for row in await fetch(database, "SELECT id FROM games WHERE shown_version < version")]
@@ -150,16 +164,7 @@ async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, databas
     bot = Bot(tg, database, tmp_path, mode)
     await bot.start()
     try:
-        for chat_id, players in chats.items():  # every group starts a game
-            host, guest = players.values()
-            await tg.send_message(host, chat_id, "/newgame sosedi")
-            await tg.wait_for(lambda s, c=chat_id: table_of(s, c) is not None, timeout=15)
-            lobby = table_of(tg, chat_id)
-            assert lobby is not None
-            assert await press(tg, bot, guest, chat_id, lobby, "Играю") is not None
-            await tg.wait_for(lambda s, m=lobby: any("Начать" in label for label, _ in m.buttons), timeout=15)
-            assert await press(tg, bot, host, chat_id, lobby, "Начать") is not None
-            await tg.wait_for(lambda s, m=lobby: "Ходит:" in (m.caption or ""), timeout=15)
+        await deal(tg, bot, chats)  # every group starts a game
         stats = {"presses": 0, "lost_to_a_kill": 0, "kills": 0}
         until = tg.clock() + 30
 
@@ -205,16 +210,7 @@ async def test_sigterm_lets_updates_in_flight_finish(tg: FakeTelegram, database:
         chats[chat_id] = {a.first_name: a, b.first_name: b}
     bot = Bot(tg, database, tmp_path, mode)
     await bot.start()
-    for chat_id, players in chats.items():
-        host, guest = players.values()
-        await tg.send_message(host, chat_id, "/newgame sosedi")
-        await tg.wait_for(lambda s, c=chat_id: table_of(s, c) is not None, timeout=15)
-        lobby = table_of(tg, chat_id)
-        assert lobby is not None
-        await press(tg, bot, guest, chat_id, lobby, "Играю")
-        await tg.wait_for(lambda s, m=lobby: any("Начать" in label for label, _ in m.buttons), timeout=15)
-        await press(tg, bot, host, chat_id, lobby, "Начать")
-        await tg.wait_for(lambda s, m=lobby: "Ходит:" in (m.caption or ""), timeout=15)
+    await deal(tg, bot, chats)
     # every group presses at once, and the bot is told to stop while it handles them
     handles = []
     for chat_id, players in chats.items():

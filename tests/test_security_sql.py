@@ -24,9 +24,10 @@ from tests.security_helpers import pub_rounds
 from tests.test_e2e_process import ROOT
 
 BOT_DIR = ROOT / "bot"
-SQL_METHODS = frozenset({"execute", "executemany", "executescript", "execute_fetchall", "execute_insert",
+SQL_METHODS = frozenset({"execute", "executemany", "executescript", "execute_fetchall", "execute_insert", "cursor",
                          "fetch", "fetchrow", "fetchval"})  # aiosqlite's and asyncpg's
 
+NAME_BUILDERS = frozenset({"ident", "idents", "placeholders"})
 ITERATING_BUILTINS = frozenset({"enumerate", "filter", "iter", "list", "reversed", "sorted", "tuple"})
 STR_METHODS = frozenset({"lower", "lstrip", "rstrip", "split", "splitlines", "strip", "upper"})
 Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -188,6 +189,11 @@ class SqlChecker:
         match expr:
             case ast.Constant(value=str() | int()):  # a number beside a statement: (8, SCHEMA_8)
                 return None
+            case ast.JoinedStr(values=values) if all(
+                    isinstance(v, ast.Constant) or (isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Call)
+                                                    and isinstance(v.value.func, ast.Name)
+                                                    and v.value.func.id in NAME_BUILDERS) for v in values):
+                return None  # bot.store.sql's ident/idents/placeholders: names checked to be [a-z_], or «?»s
             case ast.JoinedStr():
                 return "an f-string"
             case ast.BinOp(op=ast.Add(), left=left, right=right):
@@ -405,3 +411,16 @@ async def test_names_that_look_like_sql_come_back_intact(tmp_path: Path) -> None
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"games", "seats", "actions", "pub_tally", "chats"} <= tables
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == len(games)
+
+
+def test_names_composed_into_a_statement_are_plain_identifiers() -> None:
+    """bot.migrate composes statements from the schema's table and column names: each must be a
+    plain lower-case identifier, or the statement is never built."""
+    from bot.store.sql import ident, idents, placeholders
+    assert ident("pub_tally") == "pub_tally" and idents(["game_id", "n"]) == "game_id, n"
+    assert placeholders(3) == "?, ?, ?"
+    for bad in ("games; DROP TABLE chats", "Games", "x y", "", "a--", '"games"'):
+        with pytest.raises(ValueError):
+            ident(bad)
+    with pytest.raises(ValueError):
+        idents(["id", "id) VALUES (1); --"])

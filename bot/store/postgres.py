@@ -73,12 +73,7 @@ class PostgresStore(SQLStore):
                                              command_timeout=STATEMENT_TIMEOUT_S,
                                              server_settings={"application_name": STORE_CONNECTIONS})
         store = cls(pool)
-        try:
-            await store._migrate()
-        except BaseException:
-            await store.close()
-            raise
-        return store
+        return await store._migrated()
 
     @property
     def pool(self) -> asyncpg.Pool:

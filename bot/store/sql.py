@@ -8,6 +8,28 @@ compound writes of a move or a lobby) lives in that database's module, not here.
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Sequence
+
+IDENTIFIER = re.compile(r"[a-z_]{1,63}")
+
+
+def ident(name: str) -> str:
+    """``name`` as a table's or column's name in a statement composed at run time (bot.migrate reads
+    them off the schema): only lower-case letters and «_», else ValueError. Never a value."""
+    if not IDENTIFIER.fullmatch(name):
+        raise ValueError(f"not a plain identifier: {name!r}")
+    return name
+
+
+def idents(names: Sequence[str]) -> str:
+    """Several :func:`ident` names, comma-separated."""
+    return ", ".join(ident(name) for name in names)
+
+
+def placeholders(count: int) -> str:
+    """``count`` ``?`` placeholders, comma-separated: the values travel as parameters."""
+    return ", ".join("?" * int(count))
 
 
 @functools.cache

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.store import sql
 from bot.store.caches import ChatCache, RecentLog
@@ -100,6 +100,9 @@ def seats_json(seats: Sequence[Seat]) -> str:
     return json.dumps([[s.seat, s.user_id, s.name] for s in seats])
 
 
+Opened = TypeVar("Opened", bound="SQLStore")
+
+
 class SQLStore:
     """The Store methods both databases share; a subclass supplies ``_read``, ``_write``,
     ``_transaction`` and the three compound writes."""
@@ -110,6 +113,21 @@ class SQLStore:
         self.clock: Callable[[], float] = time.time  # the times it stores (the flow's clock, in tests moved on)
         self._chats = ChatCache()
         self._recent = RecentLog(self._read_recent)
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def _migrate(self) -> None:
+        raise NotImplementedError
+
+    async def _migrated(self: Opened) -> Opened:
+        """The store just connected, migrated; closed again if migrating fails."""
+        try:
+            await self._migrate()
+        except BaseException:
+            await self.close()
+            raise
+        return self
 
     async def _read(self, statement: str, params: Sequence[Any]) -> list[Row]:
         raise NotImplementedError

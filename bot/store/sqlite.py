@@ -50,12 +50,7 @@ class SQLiteStore(SQLStore):
         """Open (creating its folder, then the file) and migrate the database at ``path``."""
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         store = cls(await _connect(path))
-        try:
-            await store._migrate()
-        except BaseException:
-            await store.close()
-            raise
-        return store
+        return await store._migrated()
 
     @property
     def connection(self) -> aiosqlite.Connection:
