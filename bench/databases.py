@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.store import is_postgres
 from tests import postgres_server
 from tests.backends import fresh_database
 
@@ -57,11 +56,6 @@ async def postgres_durability(admin_url: str) -> dict[str, str]:
         return {name: str(await admin.fetchval(f"SHOW {name}")) for name in SHOWN}
     finally:
         await admin.close()
-
-
-def database_env(database: str | Path) -> dict[str, str]:
-    """The environment variable that points `python -m bot` at ``database``."""
-    return {"DATABASE_URL": str(database)} if is_postgres(database) else {"DATABASE_PATH": str(database)}
 
 
 def server_pid(admin_url: str) -> int | None:

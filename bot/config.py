@@ -195,10 +195,10 @@ def shown_database(database: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _port(env: Mapping[str, str], name: str) -> int | None:
-    """A TCP port (1–65535) from the environment, or None when it is unset."""
+def _port(env: Mapping[str, str], name: str, default: int | None = None) -> int | None:
+    """A TCP port (1–65535) from the environment, or ``default`` when it is unset."""
     if not env.get(name, "").strip():
-        return None
+        return default
     port = _whole(env, name, 0, least=1, kind="a port number (1 to 65535)")
     if port > 65535:
         raise ConfigError(f"{name} must be a port number (1 to 65535), not {env[name].strip()!r}")
@@ -210,9 +210,8 @@ def webhook_from_env(env: Mapping[str, str]) -> Webhook | None:
     url = env.get("WEBHOOK_URL", "").strip()
     secret = env.get("WEBHOOK_SECRET", "").strip()
     listen = env.get("WEBHOOK_LISTEN", "").strip() or "127.0.0.1"
-    port = _whole(env, "WEBHOOK_PORT", WEBHOOK_PORT, least=1, kind="a port number (1-65535)")
-    if port > 65535:
-        raise ConfigError(f"WEBHOOK_PORT must be a port number (1-65535), not {str(port)!r}")
+    port = _port(env, "WEBHOOK_PORT", WEBHOOK_PORT)
+    assert port is not None
     if not url:
         return None
     parts = urlsplit(url)

@@ -62,4 +62,4 @@ def test_a_secret_telegram_would_refuse_is_one_line_without_it(secret: str) -> N
 @pytest.mark.parametrize("port", ["0", "65536", "http", "-1", "8443.0"])
 def test_a_bad_port_is_one_line(port: str) -> None:
     assert refused(WEBHOOK_URL="https://bot.example.com/hook", WEBHOOK_SECRET=SECRET, WEBHOOK_PORT=port) == (
-        f"WEBHOOK_PORT must be a port number (1-65535), not {port!r}")
+        f"WEBHOOK_PORT must be a port number (1 to 65535), not {port!r}")

@@ -267,7 +267,8 @@ async def test_an_active_instance_that_loses_its_lock_stops_serving(tg: FakeTele
     polls = tg.polls_started
     try:
         (holder,) = await fetch(database, "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                                          "AND objid = ?", INSTANCE_LOCK)
+                                          "AND objid = ? AND database = (SELECT oid FROM pg_database "
+                                          "WHERE datname = current_database())", INSTANCE_LOCK)
         await fetch(database, "SELECT pg_terminate_backend(?)", holder[0])  # as a server restart would
         assert await asyncio.wait_for(first.process.wait(), 30) == EXIT_LOST_LOCK
         await second.saw(ACTIVE_LINE)

@@ -59,7 +59,7 @@ async def test_the_bot_registers_its_webhook_serves_it_and_stops_cleanly(tmp_pat
     ({"WEBHOOK_URL": "https://bot.example.com/hook"}, MISSING_WEBHOOK_SECRET),
     ({"WEBHOOK_URL": "https://bot.example.com/hook", "WEBHOOK_SECRET": "not:allowed"}, BAD_WEBHOOK_SECRET),
     ({"WEBHOOK_URL": "https://bot.example.com/hook", "WEBHOOK_SECRET": SECRET, "WEBHOOK_PORT": "99999"},
-     "WEBHOOK_PORT must be a port number (1-65535), not '99999'"),
+     "WEBHOOK_PORT must be a port number (1 to 65535), not '99999'"),
 ])
 async def test_a_webhook_setting_that_cannot_work_is_one_line(tmp_path: Path, settings: dict[str, str],
                                                               line: str) -> None:

@@ -107,25 +107,28 @@ class PostgresStore(SQLStore):
 
     async def _read(self, statement: str, params: Sequence[Any]) -> list[Row]:
         """The rows of one statement."""
-        with STORAGE_ERRORS:
-            try:
-                return list(await self._pool.fetch(sql.numbered(statement), *params))
-            except asyncpg.ConnectionDoesNotExistError:
-                await self._pool.expire_connections()  # the server restarted: every idle one is dead too
-                return list(await self._pool.fetch(sql.numbered(statement), *params))
+        return list(await self._on_a_live_connection(statement, params, rows=True))
 
     async def _write(self, statement: str, params: Sequence[Any]) -> int:
-        """One autocommitted statement (atomic on its own); the number of rows it changed.
+        """One autocommitted statement (atomic on its own); the number of rows it changed."""
+        return rowcount(await self._on_a_live_connection(statement, params, rows=False))
 
-        A connection the server dropped before answering is tried once more on a fresh one: every
-        write of the bot may be repeated (a save checks its version, so a save that did commit the
-        first time is refused as stale, never applied twice; the others set what they set)."""
+    async def _on_a_live_connection(self, statement: str, params: Sequence[Any], rows: bool) -> Any:
+        """The statement's rows (``rows``) or status line. A connection the server dropped before
+        answering is tried once more on a fresh one (the server restarted: every idle one is dead too).
+        Every write of the bot may be repeated: a save checks its version, so a save that did commit
+        the first time is refused as stale, never applied twice; the others set what they set."""
         with STORAGE_ERRORS:
             try:
-                return rowcount(await self._pool.execute(sql.numbered(statement), *params))
+                return await self._run(statement, params, rows)
             except asyncpg.ConnectionDoesNotExistError:
                 await self._pool.expire_connections()
-                return rowcount(await self._pool.execute(sql.numbered(statement), *params))
+                return await self._run(statement, params, rows)
+
+    async def _run(self, statement: str, params: Sequence[Any], rows: bool) -> Any:
+        if rows:
+            return await self._pool.fetch(sql.numbered(statement), *params)
+        return await self._pool.execute(sql.numbered(statement), *params)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
