@@ -49,6 +49,7 @@ from bot.store import Move, NewAction, Seat, open_store
 from engines.base import new_seed
 from locales import Translator
 from tests import postgres_server
+from tests.backends import database_env
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "777:LOAD-bench-token-000000000000000000"
@@ -337,7 +338,7 @@ def bot_env(tg: FakeTelegram, database: str | Path) -> dict[str, str]:
     """The environment of `python -m bot` against ``tg`` on ``database``, with no rate limits of its own."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
     return {**env, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
-            **databases.database_env(database), "GROUP_MAX_RATE": "1000000", "OVERALL_MAX_RATE": "1000000",
+            **database_env(database), "GROUP_MAX_RATE": "1000000", "OVERALL_MAX_RATE": "1000000",
             "PYTHONPATH": str(ROOT)}
 
 
