@@ -5,6 +5,7 @@ secret header, and a failed delivery kept and tried again until the receiver tak
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import json
 import socket
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from aiohttp import web
+from PIL import Image
 from telegram import Bot
 from telegram.error import BadRequest, Conflict
 
@@ -223,3 +225,33 @@ async def test_wait_idle_waits_for_the_webhook_to_take_its_updates(tg: FakeTeleg
     receiver.status = 200
     await tg.wait_idle()
     assert tg.pending_updates_count() == 0 and len(tg.webhook.delivered) == 1
+
+
+async def test_a_press_the_bot_answered_without_taking_its_update_comes_again_and_telegram_refuses_the_answer(
+        tg: FakeTelegram, bot: Bot, receiver: Receiver) -> None:
+    """The bot answered the press but its webhook's 200 never came back (it stopped meanwhile):
+    Telegram delivers the update again, and a second answerCallbackQuery is refused as too old. The
+    bot could not have known, so that is no violation; answering one delivery twice still is."""
+    user = tg.add_user(1, "Аня")
+    tg.add_chat(-5, creator=user.id)
+    png = io.BytesIO()
+    Image.new("RGB", (64, 64), "white").save(png, "PNG")
+    message = tg.add_bot_photo(-5, png.getvalue(), "стол", {"inline_keyboard": [[{"text": "🎲", "callback_data": "r"}]]})
+    receiver.status = 500
+    assert await bot.set_webhook(receiver.url)
+    handle = await tg.press(user, -5, message.message_id, "r")
+    await tg.wait_for(lambda s: s.webhook.failures >= 1)
+    assert await bot.answer_callback_query(str(receiver.bodies[0]["callback_query"]["id"]), text="🎲 3")  # type: ignore[index]
+    receiver.status = 200
+    await tg.wait_for(lambda s: len(s.webhook.delivered) == 1)
+    assert receiver.bodies[-1]["update_id"] == handle.update_id
+    with pytest.raises(BadRequest, match="(?i)query is too old"):
+        await bot.answer_callback_query(str(receiver.bodies[-1]["callback_query"]["id"]), text="устарела")  # type: ignore[index]
+    assert tg.violations == [] and handle.text == "🎲 3"
+    other = await tg.press(user, -5, message.message_id, "r")  # delivered once, taken, answered twice: a bug
+    await tg.wait_for(lambda s: len(s.webhook.delivered) == 2)
+    assert await bot.answer_callback_query(other.query_id)
+    with pytest.raises(BadRequest, match="(?i)query is too old"):
+        await bot.answer_callback_query(other.query_id)
+    assert tg.violations == [f"callback query {other.query_id} (data='r') answered twice"]
+    tg.violations.clear()

@@ -123,3 +123,21 @@ async def test_a_bad_database_url_is_one_line_at_start_up(tmp_path: Path, postgr
         assert "s3cret" not in lines[0]  # the password is never printed
     code, lines = await run_bot(tmp_path, BOT_TOKEN=TOKEN, DATABASE_URL="mysql://db/bot")
     assert (code, lines) == (2, [BAD_DATABASE_URL.format(shown="mysql://db/bot")])
+
+
+async def test_a_connection_back_in_the_pool_is_not_reset(postgres_server: str) -> None:
+    """asyncpg resets each session it takes back (RESET ALL …: a round trip per statement, which
+    doubled the waits for a connection under load); the store's sessions keep no state to reset, so
+    the last thing each of its connections ran is the store's own statement."""
+    async with fresh_database(postgres_server) as url:
+        store = await open_store(url)
+        try:
+            await asyncio.gather(*(store.chat(-k) for k in range(1, 30)))  # several connections busy at once
+            rows = await fetch(url, "SELECT query FROM pg_stat_activity WHERE application_name = $1 "
+                                    "AND datname = current_database() AND pid <> pg_backend_pid()",
+                               "sosedi-bot store")
+        finally:
+            await store.close()
+    assert len(rows) >= 2
+    assert not [q for (q,) in rows if "RESET ALL" in q], rows
+    assert any("FROM chats" in q for (q,) in rows)

@@ -64,6 +64,9 @@ class WebhookDelivery:
         """POSTs made so far, successful or not."""
         self.failures = 0
         """Deliveries that failed (each is tried again)."""
+        self.unacknowledged: set[int] = set()
+        """update_ids whose POST reached the webhook's address but got no 2xx: the bot may have
+        handled them, and gets them again (Telegram delivers at least once)."""
         self.delivered: list[JSONDict] = []
         """The updates the webhook took (answered 2xx), in order: a test may send one again."""
         self._registrations = 0  # bumped by every setWebhook: ends a pause early
@@ -123,6 +126,7 @@ class WebhookDelivery:
             self.delivered.append(batch[0])
         else:
             self.failures += 1
+            self.unacknowledged.add(batch[0]["update_id"])
             hook.last_error_date, hook.last_error_message = self._now_date(), error
         await self._changes.notify()
         return error is None

@@ -20,10 +20,12 @@ import asyncpg
 from bot.store import sql
 from bot.store.postgres_dialect import (
     CREATE_GAME,
+    GAMES_BY_IDS,
     MIGRATION_LOCK,
     MIGRATIONS,
     SAVE_MOVE,
     SET_LOBBY,
+    SET_SHOWN_VERSIONS,
     TAKE_MIGRATION_LOCK,
 )
 from bot.store.protocol import StorageError
@@ -56,6 +58,13 @@ class _PoolTransaction:
             return list(await self._connection.fetch(sql.numbered(statement), *params))
 
 
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """What a connection back in the pool needs: nothing. asyncpg's default resets every session
+    (RESET ALL, UNLISTEN *, advisory unlocks: one more round trip per statement, which under load
+    doubled the time a press waited for a connection); the store never changes a session's state
+    (the instance's lock has a connection of its own, the migrations' lock ends with their transaction)."""
+
+
 class PostgresStore(SQLStore):
     """The bot's data in a PostgreSQL database. Open with :meth:`open`, close with :meth:`close`."""
 
@@ -71,7 +80,8 @@ class PostgresStore(SQLStore):
         with STORAGE_ERRORS:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT_S,
                                              command_timeout=STATEMENT_TIMEOUT_S,
-                                             server_settings={"application_name": STORE_CONNECTIONS})
+                                             server_settings={"application_name": STORE_CONNECTIONS},
+                                             reset=_keep_session)
         store = cls(pool)
         return await store._migrated()
 
@@ -102,6 +112,12 @@ class PostgresStore(SQLStore):
 
     async def _save(self, params: Sequence[Any]) -> None:
         await self._write(SAVE_MOVE, params)
+
+    async def _read_games(self, params: Sequence[Any]) -> list[Row]:
+        return await self._read(GAMES_BY_IDS, params)
+
+    async def _save_shown(self, params: Sequence[Any]) -> None:
+        await self._write(SET_SHOWN_VERSIONS, params)
 
     # statements on a connection of the pool ---------------------------------------------------
 

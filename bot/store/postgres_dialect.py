@@ -13,6 +13,8 @@ the row lock of the first, then finds the version moved on.
 
 from __future__ import annotations
 
+from bot.store import sql
+
 SCHEMA_8 = """
 CREATE TABLE chats (
     chat_id BIGINT PRIMARY KEY,
@@ -173,3 +175,9 @@ SAVE_MOVE = ("SELECT save_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
              "$19, $20, $21)")
 CREATE_GAME = "SELECT create_game($1, $2, $3, $4, $5, $6, $7, $8) AS id"
 SET_LOBBY = "SELECT set_lobby($1, $2, $3, $4, $5)"
+# several games by id (a JSON array), several tables shown (a JSON array of [id, version]): store/batches.py
+GAMES_BY_IDS = (sql.GAME_COLUMNS + "WHERE g.id IN (SELECT jsonb_array_elements_text($1::jsonb)::BIGINT) "
+                "ORDER BY g.id, s.seat")
+SET_SHOWN_VERSIONS = ("UPDATE games AS g SET shown_version = (v.value->>1)::INTEGER "
+                      "FROM jsonb_array_elements($1::jsonb) AS v(value) "
+                      "WHERE g.id = (v.value->>0)::BIGINT AND g.shown_version < (v.value->>1)::INTEGER")

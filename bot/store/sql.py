@@ -43,7 +43,6 @@ def numbered(statement: str) -> str:
 GAME_COLUMNS = ("SELECT g.*, s.seat AS s_seat, s.user_id AS s_user_id, s.name AS s_name, "
                 "s.left_user_id AS s_left_user_id, s.left_name AS s_left_name, s.left_at AS s_left_at "
                 "FROM games g LEFT JOIN seats s ON s.game_id = g.id ")
-GAME_BY_ID = GAME_COLUMNS + "WHERE g.id = ? ORDER BY s.seat"
 ACTIVE_GAME = (GAME_COLUMNS + "WHERE g.chat_id = ? AND g.thread_id = ? AND g.status IN ('lobby', 'running') "
                "ORDER BY s.seat")
 ACTIVE_GAMES_OF_CHAT = (GAME_COLUMNS + "WHERE g.chat_id = ? AND g.status IN ('lobby', 'running') "
@@ -71,7 +70,6 @@ SET_CHAT_LOCALE = ("INSERT INTO chats(chat_id, locale, created_at) VALUES (?, ?,
                    "ON CONFLICT(chat_id) DO UPDATE SET locale = excluded.locale")
 
 SET_MESSAGE_ID = "UPDATE games SET message_id = ? WHERE id = ?"
-SET_SHOWN_VERSION = "UPDATE games SET shown_version = ? WHERE id = ? AND shown_version < ?"
 
 # a seat goes to someone else (a computer player); the person who sat there first is kept, and the
 # action number from which the computer plays (the game's version: past log lines keep the name)

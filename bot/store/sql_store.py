@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
 from bot.store import sql
+from bot.store.batches import Batched
 from bot.store.caches import ChatCache, RecentLog
 from bot.store.protocol import ActiveGameExistsError, StaleVersionError
 from bot.store.rows import (
@@ -113,6 +114,9 @@ class SQLStore:
         self.clock: Callable[[], float] = time.time  # the times it stores (the flow's clock, in tests moved on)
         self._chats = ChatCache()
         self._recent = RecentLog(self._read_recent)
+        # a press reads its game and, once its table is edited, marks it shown: many chats' in one statement
+        self._games: Batched[int, None, GameRow] = Batched(self._games_by_id)
+        self._shown: Batched[int, int, None] = Batched(self._shown_versions, merge=max)
 
     async def close(self) -> None:
         raise NotImplementedError
@@ -148,6 +152,14 @@ class SQLStore:
 
     async def _save(self, params: Sequence[Any]) -> None:
         """A move; raises one of INTEGRITY_ERRORS saying sql.STALE if the version moved on."""
+        raise NotImplementedError
+
+    async def _read_games(self, params: Sequence[Any]) -> list[Row]:
+        """The rows (sql.GAME_COLUMNS, ordered by game) of the games whose ids are the JSON array ``params[0]``."""
+        raise NotImplementedError
+
+    async def _save_shown(self, params: Sequence[Any]) -> None:
+        """Each table of the JSON array ``params[0]`` of [game id, version] shown up to that version (never back)."""
         raise NotImplementedError
 
     async def schema_version(self) -> int:
@@ -199,7 +211,10 @@ class SQLStore:
         return chat, await (self.active_game(chat_id, thread_id) if game_id is None else self.game(game_id))
 
     async def game(self, game_id: int) -> GameRow | None:
-        return next(iter(games_of(await self._read(sql.GAME_BY_ID, (game_id,)))), None)
+        return await self._games(game_id, None)
+
+    async def _games_by_id(self, ids: dict[int, None]) -> dict[int, GameRow]:
+        return {game.id: game for game in games_of(await self._read_games((json.dumps(list(ids)),)))}
 
     async def active_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
         return next(iter(games_of(await self._read(sql.ACTIVE_GAME, (chat_id, thread_id)))), None)
@@ -237,7 +252,11 @@ class SQLStore:
         await self._write(sql.SET_MESSAGE_ID, (message_id, game_id))
 
     async def set_shown_version(self, game_id: int, version: int) -> None:
-        await self._write(sql.SET_SHOWN_VERSION, (version, game_id, version))
+        await self._shown(game_id, version)
+
+    async def _shown_versions(self, versions: dict[int, int]) -> dict[int, None]:
+        await self._save_shown((json.dumps(list(versions.items())),))
+        return {}
 
     async def stop_game(self, game_id: int, result: JSON) -> bool:
         return await self._write(sql.STOP_GAME, (json.dumps(result), self.clock(), game_id)) == 1

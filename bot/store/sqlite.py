@@ -27,11 +27,13 @@ from bot.store.sqlite_dialect import (
     COMMIT,
     CONNECTION_SETUP,
     CREATE_GAME,
+    GAMES_BY_IDS,
     MIGRATIONS,
     NEW_GAME_ID,
     ROLLBACK,
     SAVE_MOVE,
     SET_LOBBY,
+    SET_SHOWN_VERSIONS,
 )
 
 
@@ -82,6 +84,12 @@ class SQLiteStore(SQLStore):
 
     async def _save(self, params: Sequence[Any]) -> None:
         await self._write(SAVE_MOVE, params)
+
+    async def _read_games(self, params: Sequence[Any]) -> list[Row]:
+        return await self._read(GAMES_BY_IDS, params)
+
+    async def _save_shown(self, params: Sequence[Any]) -> None:
+        await self._write(SET_SHOWN_VERSIONS, params)
 
     # the hops to the database thread ----------------------------------------------------
 

@@ -12,6 +12,8 @@ every database understands are in :mod:`bot.store.sql`.
 
 from __future__ import annotations
 
+from bot.store import sql
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
     """
@@ -217,6 +219,11 @@ CREATE_GAME = ("INSERT INTO new_games(chat_id, thread_id, code, options, seed, h
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 # the topic's one active game
 NEW_GAME_ID = "SELECT id FROM games WHERE chat_id = ? AND thread_id = ? AND status = 'lobby' AND seed = ?"
+# several games by id (a JSON array), several tables shown (a JSON array of [id, version]): store/batches.py
+GAMES_BY_IDS = sql.GAME_COLUMNS + "WHERE g.id IN (SELECT value FROM json_each(?)) ORDER BY g.id, s.seat"
+SET_SHOWN_VERSIONS = ("UPDATE games SET shown_version = json_extract(v.value, '$[1]') FROM json_each(?) AS v "
+                      "WHERE games.id = json_extract(v.value, '$[0]') "
+                      "AND games.shown_version < json_extract(v.value, '$[1]')")
 SET_LOBBY = "INSERT INTO lobby_seatings(game_id, host_id, options, at, seats) VALUES (?, ?, ?, ?, ?)"
 
 BEGIN, COMMIT, ROLLBACK = "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"
