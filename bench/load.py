@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import io
 import json
 import os
@@ -31,8 +32,8 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -260,8 +261,9 @@ async def _load(tg: FakeTelegram, pid: int, chats: list[Chat], seconds: float, t
 
     ready = await asyncio.gather(*(first_game(k, c) for k, c in enumerate(chats) if c.table is None))
     setup_s, after_setup = time.monotonic() - t0, _proc(pid)
-    stats, cpu0, start, server0 = Stats(), after_setup["cpu_s"], tg.clock(), _server_cpu(server)
-    await asyncio.gather(*(_play(tg, watcher, c, stats, start + seconds, timeout, think) for c in chats))
+    with _measuring():
+        stats, cpu0, start, server0 = Stats(), after_setup["cpu_s"], tg.clock(), _server_cpu(server)
+        await asyncio.gather(*(_play(tg, watcher, c, stats, start + seconds, timeout, think) for c in chats))
     drained, end, server_cpu = tg.clock() - start - seconds, _proc(pid), _server_cpu(server) - server0
     watching.cancel()
     lat = sorted(ms for _, ms in stats.accepted)
@@ -285,6 +287,22 @@ async def _load(tg: FakeTelegram, pid: int, chats: list[Chat], seconds: float, t
         "rss_mb": end["rss_mb"], "hwm_mb": end["hwm_mb"], "pss_mb": end["pss_mb"], "workers": end["workers"],
         **({} if server is None else {"server_cpu_pct": round(100 * server_cpu / (seconds + drained))}),
     }
+
+
+@contextmanager
+def _measuring() -> Iterator[None]:
+    """No garbage collection in this process (the fake Bot API and the players) while a window is
+    measured: a full collection of its heap paused the fake server for up to 180 ms at a time, and
+    the press→edit stamps with it, in whichever backend's window it fell (collected before and after)."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        gc.collect()
 
 
 def _server_cpu(server: int | None) -> float:
