@@ -236,7 +236,8 @@ async def test_a_press_the_bot_answered_without_taking_its_update_comes_again_an
     tg.add_chat(-5, creator=user.id)
     png = io.BytesIO()
     Image.new("RGB", (64, 64), "white").save(png, "PNG")
-    message = tg.add_bot_photo(-5, png.getvalue(), "стол", {"inline_keyboard": [[{"text": "🎲", "callback_data": "r"}]]})
+    keyboard = {"inline_keyboard": [[{"text": "🎲", "callback_data": "r"}]]}
+    message = tg.add_bot_photo(-5, png.getvalue(), "стол", keyboard)
     receiver.status = 500
     assert await bot.set_webhook(receiver.url)
     handle = await tg.press(user, -5, message.message_id, "r")
@@ -245,13 +246,13 @@ async def test_a_press_the_bot_answered_without_taking_its_update_comes_again_an
     receiver.status = 200
     await tg.wait_for(lambda s: len(s.webhook.delivered) == 1)
     assert receiver.bodies[-1]["update_id"] == handle.update_id
-    with pytest.raises(BadRequest, match="(?i)query is too old"):
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
         await bot.answer_callback_query(str(receiver.bodies[-1]["callback_query"]["id"]), text="устарела")  # type: ignore[index]
     assert tg.violations == [] and handle.text == "🎲 3"
     other = await tg.press(user, -5, message.message_id, "r")  # delivered once, taken, answered twice: a bug
     await tg.wait_for(lambda s: len(s.webhook.delivered) == 2)
     assert await bot.answer_callback_query(other.query_id)
-    with pytest.raises(BadRequest, match="(?i)query is too old"):
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
         await bot.answer_callback_query(other.query_id)
     assert tg.violations == [f"callback query {other.query_id} (data='r') answered twice"]
     tg.violations.clear()

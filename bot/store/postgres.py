@@ -32,7 +32,9 @@ from bot.store.protocol import StorageError
 from bot.store.sql_store import Row, SQLStore, Transaction
 
 STORE_CONNECTIONS = "sosedi-bot store"  # application_name: a new active instance ends the old one's (bot/instance.py)
-POOL_SIZE = 20  # connections at most, each held for one statement (of many presses: batches.py); two instances fit the default max_connections of 100
+# connections at most, each held for one statement (of many presses: batches.py); two instances
+# with their lock's connections fit PostgreSQL's default max_connections of 100
+POOL_SIZE = 20
 STATEMENT_TIMEOUT_S = 10.0  # a statement the server has not answered by then fails (StorageError)
 CONNECT_TIMEOUT_S = 5.0
 
