@@ -99,7 +99,8 @@ def option_error(exc: OptionsError, code: str, options: Any, tr: Tr) -> str:
         return tr("option-exact", label=label, count=low)
     if low is not None and high is not None:
         auto = found is not None and found[1]
-        return tr("option-range-auto" if auto else "option-range", label=label, min=low, max=high)
+        kind = "option-range-off" if "off" in known.limits else "option-range-auto" if auto else "option-range"
+        return tr(kind, label=label, min=low, max=high)
     return tr("option-bad", label=label)
 
 

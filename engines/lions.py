@@ -22,7 +22,9 @@ Rules as settled in shared/rules/lions.md (the board: engines/lions_board.py), c
    first piece picked must be a pushed one, if one can move.
 7. Whoever captures all enemy pieces wins.
 8. Once either side has two pieces or fewer, 60 consecutive turns (both sides counted)
-   without a capture end the game in a draw.
+   without a capture end the game in a draw. Option ``quiet_draw`` (default 100, 0 for off;
+   shared/rules/lions.md): that many turns without a capture end it in a draw whatever the
+   piece count, since careful players with more pieces can stand off for ever.
 9. A player may offer a draw (once per turn, before stepping) — the other accepts or
    declines — or resign.
 
@@ -67,6 +69,8 @@ SEATS = (2, 2)
 MAX_STEPS = 3  # rule 2
 QUIET_TURNS = 60  # rule 8
 FEW_PIECES = 2  # rule 8
+QUIET_DRAW = 100  # rule 8's option ``quiet_draw``: its default, and the turns it may be set to
+QUIET_DRAW_MIN, QUIET_DRAW_MAX, QUIET_DRAW_OFF = 10, 999, 0
 LIONS, HUNTERS = "lions", "hunters"
 
 DONE, PASS, UNDO, OFFER, ACCEPT, DECLINE, RESIGN = "d", "d", "u", "o", "y", "n", "x"
@@ -172,14 +176,27 @@ def pushed(mover: int, opp: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class LionsOptions(JsonData):
-    """Lobby setting: which seat plays the lions (rule 1)."""
+    """Lobby settings: which seat plays the lions (rule 1); turns without a capture that draw the
+    game whatever the piece count (rule 8's ``quiet_draw``, 0: off)."""
 
     lions_seat: int = 0
+    quiet_draw: int = QUIET_DRAW
 
     def validate(self, seats: int | None = None) -> None:
         if type(self.lions_seat) is not int or self.lions_seat not in (0, 1):
             raise OptionsError("lions_seat", "not allowed", allowed=(0, 1))
+        if type(self.quiet_draw) is not int or (
+                self.quiet_draw != QUIET_DRAW_OFF and not QUIET_DRAW_MIN <= self.quiet_draw <= QUIET_DRAW_MAX):
+            raise OptionsError("quiet_draw", "out of range", min=QUIET_DRAW_MIN, max=QUIET_DRAW_MAX,
+                               off=QUIET_DRAW_OFF)
         check_seats(seats, SEATS)
+
+    def quiet_limit(self, fewest: int) -> int | None:
+        """Turns without a capture that end the game when a side has ``fewest`` pieces (rule 8), or None."""
+        limits = [QUIET_TURNS] if fewest <= FEW_PIECES else []
+        if self.quiet_draw != QUIET_DRAW_OFF:
+            limits.append(self.quiet_draw)
+        return min(limits, default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,7 +426,8 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
             return self._finish(state, seat, END_ALL_TAKEN), events
         if not built.mover:
             return self._finish(state, 1 - seat, END_ALL_TAKEN), events
-        if min(len(state.lions), len(state.hunters)) <= FEW_PIECES and quiet >= QUIET_TURNS:  # rule 8
+        limit = state.options.quiet_limit(min(len(state.lions), len(state.hunters)))
+        if limit is not None and quiet >= limit:  # rule 8 (and its option quiet_draw)
             return self._finish(state, None, END_QUIET), [*events, Event("draw_quiet", data={"turns": quiet})]
         if state.push_on:
             mover, opp = sides(state)

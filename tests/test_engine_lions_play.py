@@ -106,8 +106,9 @@ def check_step(before: LionsState, after: LionsState, events: list, entry: LogEn
     else:
         assert after.turns == before.turns and after.quiet == before.quiet
         assert (after.lions, after.hunters, after.push_on) == (before.lions, before.hunters, before.push_on)
-    if after.end == "quiet":
-        assert after.quiet >= QUIET_TURNS and min(len(after.lions), len(after.hunters)) <= FEW_PIECES
+    if after.end == "quiet":  # rule 8: 60 turns at two pieces or fewer, or the option's count at any
+        fewest = min(len(after.lions), len(after.hunters))
+        assert (after.quiet >= QUIET_TURNS and fewest <= FEW_PIECES) or after.quiet >= after.options.quiet_draw > 0
     if after.end == "all_taken":
         assert not after.lions or not after.hunters
         assert after.winner == (after.seat_of("lions") if after.lions else after.seat_of("hunters"))

@@ -211,6 +211,8 @@ def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> An
             value = False
         else:
             raise OptionsError(key, "not a yes/no value")
+    elif base is int and text in FALSE_WORDS and "off" in (limits := option_limits(options, key)):
+        value = limits["off"]  # «выкл»: the engine's own «off» value of a number (lions' quiet_draw)
     elif base is int:
         if not text.lstrip("-").isdigit() or len(text) > 6:
             raise OptionsError(key, "not a number", **option_limits(options, key))

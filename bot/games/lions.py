@@ -16,7 +16,7 @@ from engines.lions import (
     HUNTERS,
     LIONS,
     MAX_STEPS,
-    QUIET_TURNS,
+    QUIET_DRAW_OFF,
     LionsOptions,
     LionsState,
     bits,
@@ -52,7 +52,9 @@ class LionsUI(UIBase):
         return tr("lions-variant")
 
     def lobby_lines(self, options: LionsOptions, seats: int, tr: Html) -> list[Markup]:
-        return [tr("lions-lobby-ai")]
+        quiet = (tr("lions-lobby-quiet", turns=options.quiet_draw) if options.quiet_draw != QUIET_DRAW_OFF
+                 else tr("lions-lobby-quiet-off"))
+        return [quiet, tr("lions-lobby-ai")]
 
     def lobby_seats(self, options: LionsOptions, names: Sequence[str], tr: Html) -> list[Markup]:
         """«🦁 Львы: Аня · 🏹 Охотники: Борис»: who plays which side (rule 1), a free seat awaited."""
@@ -97,8 +99,10 @@ class LionsUI(UIBase):
                     lions_left=len(state.lions), hunters_left=len(state.hunters))]
         if state.push_on:
             lines.append(tr("lions-status-push-on"))
-        if min(len(state.lions), len(state.hunters)) <= FEW_PIECES:
-            lines.append(tr("lions-status-quiet", turns=state.quiet, limit=QUIET_TURNS))
+        fewest = min(len(state.lions), len(state.hunters))
+        limit = state.options.quiet_limit(fewest)
+        if limit is not None and (fewest <= FEW_PIECES or state.quiet >= limit // 2):  # rule 8's count, once it nears
+            lines.append(tr("lions-status-quiet", turns=state.quiet, limit=limit))
         if state.finished:
             return lines
         if state.draw_offer is not None:
@@ -115,7 +119,7 @@ class LionsUI(UIBase):
 
     def result_lines(self, state: LionsState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         if outcome.kind == "draw":
-            return [tr(f"lions-result-draw-{state.end}", turns=QUIET_TURNS)]
+            return [tr(f"lions-result-draw-{state.end}", turns=state.quiet)]
         (seat,) = outcome.winners
         return [tr(f"lions-result-{state.end.replace('_', '-')}", name=names[seat], side=state.side_of(seat),
                    left=len(state.lions if state.side_of(seat) == LIONS else state.hunters))]

@@ -25,6 +25,12 @@ lions-lobby-ai = No opponent? «🤖 Play the bot».
 lions-btn-swap = ⇄ Swap sides
 lions-option-lions_seat = Lions are played by
 lions-option-lions_seat-0 = the first at the table
+lions-option-quiet_draw = Draw without captures
+lions-lobby-quiet = 🤝 A draw after { $turns } { $turns ->
+        [one] turn
+       *[other] turns
+    } in a row without a capture (/set quiet_draw 100 or off)
+lions-lobby-quiet-off = 🤝 No draw for a standoff, only at two pieces or fewer (/set quiet_draw 100)
 lions-option-lions_seat-1 = the second at the table
 
 lions-ev-starter = By lot the { $side ->
@@ -79,7 +85,7 @@ rules-lions =
     On a turn move one, two or three of your pieces along the lines, three circles in all at most: one piece 1–3, or one 1 and another 2, or three pieces 1 each. No jumping over pieces and no going back over your own track. A turn is built step by step: piece → circle → … → «Done»; a step can be undone.
     A piece with no free circle next to it and an enemy beside it is taken at once. This is checked where a piece stops: the enemy's pieces first, then your own. One piece can take several. Passing by takes nothing.
     Once the sides are cut off from each other (neither can reach the other's free circles), the push rule comes in: three pieces in a straight row behind an enemy piece make it move away on its next turn.
-    Whoever takes all enemy pieces wins. Once a side has two pieces or fewer, 60 turns in a row without a capture is a draw. You can offer a draw or resign.
+    Whoever takes all enemy pieces wins. Once a side has two pieces or fewer, 60 turns in a row without a capture is a draw; and with any number of pieces, 100 turns in a row without a capture is a draw (setting quiet_draw, which can be turned off). You can offer a draw or resign.
 
 board-lions = Lions
 board-hunters = Hunters

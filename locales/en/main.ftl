@@ -45,6 +45,7 @@ set-no-lobby = Settings change in the lobby, before the game starts. Start one: 
 set-usage = Usage: /set &lt;option&gt; &lt;value&gt;, e.g. /set chips 17
 option-range = { $label }: { $min } to { $max }
 option-range-auto = { $label }: { $min } to { $max }, or “auto”
+option-range-off = { $label }: { $min } to { $max }, or “off”
 option-exact = { $label }: exactly { $count }
 option-choice = { $label }: { $values }
 option-type = Type: /set { $key } { $codes }

@@ -45,6 +45,7 @@ set-no-lobby = Настройки меняются в лобби, до нача�
 set-usage = Использование: /set &lt;настройка&gt; &lt;значение&gt;, например /set chips 17
 option-range = { $label }: от { $min } до { $max }
 option-range-auto = { $label }: от { $min } до { $max } или «авто»
+option-range-off = { $label }: от { $min } до { $max } или «выкл»
 option-exact = { $label }: ровно { $count }
 option-choice = { $label }: { $values }
 option-type = Набрать: /set { $key } { $codes }
