@@ -48,7 +48,7 @@ from render.lions_geometry import (
 from render.marks import dashed_ring, red_cross, round_ring
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import BG, CARD, GOLD, INK, IVORY, LIGHT, RED, RGB, SS, WOOD, Box, tint
-from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, seat_name
+from render.typeset import TextDraw, ellipsize, fit_font, font, pill, require_labels, scaled_draw, seat_name
 
 # the pills of the mover / winner / a draw, the two sides' names, the push rule («в затылок») badge
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "draw", "lions", "hunters", "push")
@@ -174,7 +174,7 @@ def _draw_board() -> Image.Image:
     ImageDraw.Draw(sand).rounded_rectangle((FRAME * K, FRAME * K, (bw - FRAME) * K, (bh - FRAME) * K),
                                            radius=14 * K, fill=255)
     art = Image.new("RGB", big.size, SAND)
-    a = ImageDraw.Draw(art)
+    a = scaled_draw(art, K)  # the names are measured at the size the picture shows them
     rng = random.Random(7)  # fixed: the same art every time
     _draw_grass(a, rng)
     _draw_camp(a)
