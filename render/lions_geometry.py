@@ -43,7 +43,7 @@ def caves() -> tuple[tuple[int, int], ...]:
 
 
 def prominent(label: str) -> bool:
-    """Names the rules talk about (1–6, А–Е, +1…+8) are printed bold; the plain numbers small and grey."""
+    """Names the rules talk about (1–6, А–Е, +1…+8) are printed bold; the plain numbers grey (as tall, lighter)."""
     return not label.isdigit() or int(label) <= PIECES
 
 
