@@ -34,8 +34,8 @@ from engines.playout import at_random, play_on
 RANDOM_GAMES = 100  # a side
 BALANCE_GAMES = 200  # AI against AI, each side slipping (a random whole turn) with probability SLIPS
 SLIPS = 0.2
-STANDOFF_GAMES = 10  # AI against AI without slips: the same AI on both sides takes nothing (see below)
-STANDOFF_CAP = 100
+STANDOFF_GAMES = 20  # AI against AI without slips (issue #26: at least 18 of 20 end within STANDOFF_CAP turns)
+STANDOFF_CAP = 200
 DECISIONS = 300  # the single-process think-time sample
 TURN_CAP = 300  # a self-play game still running after this many turns is counted as «cap»
 QUICK_TURN_CAP = 12  # tiny runs (scale < 0.1, a smoke test) cut every game here
@@ -218,6 +218,8 @@ def run(scale: float = 1.0, checkpoint: Path | None = None) -> dict[str, Any]:
         "lion_wins": tally[LIONS], "hunter_wins": tally[HUNTERS], "draws": tally["draw"], "cap": tally["cap"],
         "lion_win_pct": round(100 * tally[LIONS] / len(selfplay), 1),
         "hunter_win_pct": round(100 * tally[HUNTERS] / len(selfplay), 1),
+        # issue #26: neither side may win more than 55% of the decided games
+        "lion_share_of_decided_pct": round(100 * tally[LIONS] / len(decided), 1) if decided else None,
         "by_starter": {side: dict(Counter(g["result"] for g in selfplay if g["starter"] == side))
                        for side in (LIONS, HUNTERS)},
         "avg_turns_decided": round(statistics.mean(g["turns"] for g in decided), 1) if decided else None,
@@ -235,6 +237,8 @@ def run(scale: float = 1.0, checkpoint: Path | None = None) -> dict[str, Any]:
 
     stand = Counter(g["result"] for g in standoff)
     standoff_row = {"games": len(standoff), "turn_cap": standoff_cap, "results": dict(stand),
+                    "ended": sum(1 for g in standoff if g["result"] != "cap"),
+                    "ends": dict(Counter(g["end"] or "cap" for g in standoff)),
                     "games_with_a_capture": sum(1 for g in standoff if g["first_capture"])}
 
     sample = think_sample(decisions, cap)
@@ -258,14 +262,14 @@ def _print(out: dict[str, Any]) -> None:
           f"cap {b['turn_cap']} turns")
     print(f"{'lion wins':>10}{'hunter wins':>13}{'draws':>7}{'cap':>6}")
     print(f"{b['lion_wins']:>10}{b['hunter_wins']:>13}{b['draws']:>7}{b['cap']:>6}"
-          f"   ({b['lion_win_pct']}% / {b['hunter_win_pct']}%)")
+          f"   ({b['lion_win_pct']}% / {b['hunter_win_pct']}%; lions {b['lion_share_of_decided_pct']}% of the decided)")
     print(f"by starter: {b['by_starter']}; ends: {b['ends']}; avg turns of decided games: {b['avg_turns_decided']}")
     print(f"games with a capture: {b['games_with_a_capture']} (first by {b['first_capture_by']}, "
           f"median turn {b['median_first_capture_turn']}); pieces left at cap: {b['pieces_left_at_cap']}")
     print(f"circles held at cap (games): {b['held_at_cap']}")
     st = out["standoff"]
     print(f"AI vs AI without slips: {st['games']} games, cap {st['turn_cap']} turns: {st['results']}, "
-          f"games with a capture: {st['games_with_a_capture']}")
+          f"ended {st['ended']} ({st['ends']}), games with a capture: {st['games_with_a_capture']}")
     t = out["think_s"]
     print(f"\nthink time per decision ({t['decisions']} decisions, one process): p50 {t['p50']} s, "
           f"p95 {t['p95']} s, max {t['max']} s; max in the games of (a) and (b), on {t['workers']} worker(s): "

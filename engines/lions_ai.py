@@ -36,7 +36,10 @@ from engines.lions import (
 from engines.lions_board import NEIGHBOUR_MASKS
 
 WIN = 100_000
-PIECE = 100
+# A piece outweighs every positional term together (mobility, weak pieces, region and the hunt
+# below reach a few hundred at most): on the second board (issue #26) a hunter next to the last
+# lions once chose closing in over a free capture, since taking one lion moved the hunt's target.
+PIECE = 1_000
 WEAK = 18  # a piece with one free neighbour left
 MOBILITY = 2
 REGION = 1  # circles a side can still reach

@@ -2,7 +2,7 @@
 
 The board is data: circles with grid coordinates (x to the right, y downward) and a label,
 and straight lines between circles. It keeps every shape shared/rules/lions.md lists
-(tests/test_lions_board.py proves each one):
+(tests/test_lions_board.py proves each one, the gates by search):
 
 1. lions' circles 1–6 at three cave mouths (two entrances per cave), hunters' camp А–Е;
 2. «+7»: a dead end whose only neighbour is «+4» (example 1: one enemy on «+4» traps it);
@@ -10,22 +10,28 @@ and straight lines between circles. It keeps every shape shared/rules/lions.md l
 4. 5 and 6 joined to each other, their only other way out the common circle «+1»
    (example 3: one enemy on «+1» takes both);
 5. 6 → +1 → +4 → +8 is a move of three circles, with «+5» also three away (the move example);
-6. the right flank ladder: eight circles whose only exits are «+8» and «Д» (the isolation
-   example); the left ladder has the same shape, with one way in (11).
-Circles without a role in the text are numbered 7… so every circle has a name for buttons.
+6. the isolation example as written: the refuge 5, 6, +1, +4, +5, +7, +8, 19 (eight circles)
+   has one way in, «Д»; a lion on «Д» closes it and a lion on «+8» walks there for ever;
+7. every gate (a circle whose occupation alone cuts a region off: +1, +4, 19, Д and Б) has a
+   straight run of three circles leading to it from outside, so «в затылок» can open it: the
+   column +1 – +4 – +8 – 19 – Д – Б – 30 and the camp's row 22 – Е – Г – Д.
+Plain circles are numbered 9… in reading order (issue #26: plain 7 and 8 were read as «+7»
+and «+8»), so every circle has a name for buttons and no plain number repeats a marked one.
 
-Balance (issue #7: neither side may win more than 60% between equal AI players, measured by
-bench/lions_ai.py with both sides slipping into a random whole turn now and then). In the first
-draft (shared/rules/lions-board-candidate.json) all three caves were traps like 5–6 and the
-hunters won about 80% of the games. Four changes, each measured, keep every shape above:
-- cave 1–2 got a back way out (1 – 7) and cave 3–4 another (4 – «+4»); only cave 5–6 keeps
-  the single exit example 3 needs;
-- caves 1–2 and 3–4 are joined by a passage (2 – 3), so a lion at a cave's back is not walled
-  in by its neighbour;
-- the line Е – 18 is gone: the hunters' quickest way to the left flank. The bottom row still
-  pushes (26, Д, Г behind a lion on Е); a lion on Д can no longer be pushed, only taken.
-No first turn takes anything: the camp's hub 12 is four circles from every lion (a draft with
-4 – «+5» let the lion from 4 reach 12 at once and take А, В and Б, which decided most games).
+Why this board replaced the first one (issue #26): there the eight-circle refuge had two gates,
+«+8» and «Д», so two lions on them could not move without opening it (the example failed), and
+no run of three circles ended at either gate, so a side of three or more pieces could wall
+itself in for ever. Here the refuge hangs on the camp's corner: Д is a hunters' start circle,
+so the lions must take it, and the camp's row and the right column both push it.
+
+Balance (issue #7, then #26: neither side may win more than 55% of the decided games between
+equal AI players, measured by bench/lions_ai.py with both sides slipping into a random whole
+turn now and then). Kept from the first board's measured changes: cave 1–2 has a back way out
+(1 – 9) and a passage joins it to cave 3–4 (2 – 3); only cave 5–6 keeps the single exit
+example 3 needs. A second back way, 4 – 13, let the lions from the middle cave into the field
+at once: with it the lions won 59% of the decided games (36 of 61, 20% slips), without it 47%
+(26 of 55; bench/lions_ai.py over the first games' seeds). No first turn takes anything: every
+lion starts at least five circles from every hunter.
 """
 
 from __future__ import annotations
@@ -45,33 +51,35 @@ CIRCLES: tuple[Circle, ...] = (
     Circle("3", 3, 0), Circle("4", 5, 0),        # cave 2
     Circle("5", 6, 0), Circle("6", 8, 0),        # cave 3
     Circle("+2", 1, 1), Circle("+3", 4, 1), Circle("+1", 7, 1),  # the three cave mouths
-    Circle("7", 0, 2), Circle("8", 1, 2), Circle("9", 2.5, 2), Circle("10", 4, 2),
-    Circle("+5", 5.5, 2), Circle("+4", 7, 2), Circle("+7", 8, 2),
-    Circle("11", 1, 3), Circle("+6", 4, 3), Circle("+8", 7, 3),
-    Circle("12", 4, 4),
-    Circle("А", 2.5, 5), Circle("В", 4, 5), Circle("Б", 5.5, 5),
-    Circle("Е", 2.5, 6), Circle("Г", 4, 6), Circle("Д", 5.5, 6),
-    # the left ladder (outer column x=0, inner x=1), rows 4..7
-    Circle("13", 0, 4), Circle("14", 1, 4), Circle("15", 0, 5), Circle("16", 1, 5),
-    Circle("17", 0, 6), Circle("18", 1, 6), Circle("19", 0, 7), Circle("20", 1, 7),
-    # the right ladder (outer x=8, inner x=7)
-    Circle("21", 8, 4), Circle("22", 7, 4), Circle("23", 8, 5), Circle("24", 7, 5),
-    Circle("25", 8, 6), Circle("26", 7, 6), Circle("27", 8, 7), Circle("28", 7, 7),
+    Circle("9", 0, 2), Circle("10", 1, 2), Circle("11", 2.5, 2), Circle("12", 4, 2), Circle("13", 5, 2),
+    Circle("+4", 7, 2), Circle("+7", 8, 2),
+    Circle("14", 1, 3), Circle("+6", 4, 3), Circle("+5", 6, 3), Circle("+8", 7, 3),
+    Circle("15", 0, 4), Circle("16", 1, 4), Circle("17", 2.5, 4), Circle("18", 4, 4), Circle("19", 7, 4),
+    Circle("20", 1, 5), Circle("21", 2.5, 5), Circle("22", 4, 5),
+    Circle("Е", 5, 5), Circle("Г", 6, 5), Circle("Д", 7, 5),       # the hunters' camp, top row
+    Circle("23", 0, 6), Circle("24", 1, 6), Circle("25", 2.5, 6), Circle("26", 4, 6),
+    Circle("А", 5, 6), Circle("В", 6, 6), Circle("Б", 7, 6),       # the camp, bottom row
+    Circle("27", 1, 7), Circle("28", 2.5, 7), Circle("29", 4, 7), Circle("30", 7, 7),
 )
 
 _LINES_BY_LABEL: tuple[tuple[str, str], ...] = (
-    ("1", "2"), ("3", "4"), ("5", "6"), ("2", "3"), ("1", "7"), ("4", "+4"),  # see Balance
-    ("1", "+2"), ("2", "+2"), ("3", "+3"), ("4", "+3"), ("5", "+1"), ("6", "+1"),
-    ("+2", "8"), ("+3", "10"), ("+1", "+4"),
-    ("7", "8"), ("8", "9"), ("9", "10"), ("10", "+5"), ("+5", "+4"), ("+4", "+7"),
-    ("8", "11"), ("10", "+6"), ("+4", "+8"), ("9", "+6"), ("+5", "+6"),
-    ("+6", "12"), ("12", "В"), ("12", "А"), ("12", "Б"),
-    ("А", "В"), ("В", "Б"), ("А", "Е"), ("Б", "Д"), ("В", "Г"), ("Е", "Г"), ("Г", "Д"),
-    ("11", "14"), ("+8", "22"), ("26", "Д"),
-    ("13", "14"), ("13", "15"), ("14", "16"), ("15", "16"), ("15", "17"), ("16", "18"),
-    ("17", "18"), ("17", "19"), ("18", "20"), ("19", "20"),
-    ("21", "22"), ("21", "23"), ("22", "24"), ("23", "24"), ("23", "25"), ("24", "26"),
-    ("25", "26"), ("25", "27"), ("26", "28"), ("27", "28"),
+    # the caves and their mouths, with a passage 2 – 3 and a back way 1 – 9 (see Balance)
+    ("1", "2"), ("3", "4"), ("5", "6"), ("2", "3"),
+    ("1", "+2"), ("2", "+2"), ("3", "+3"), ("4", "+3"), ("5", "+1"), ("6", "+1"), ("1", "9"),
+    # the refuge behind Д: +1, +4, +5, +7, +8, 19 with cave 5–6 (the isolation example)
+    ("+1", "+4"), ("+4", "+7"), ("+4", "+8"), ("+4", "+5"), ("+5", "+8"), ("+5", "19"), ("+8", "19"),
+    ("19", "Д"),
+    # the camp: Г among В, Д, Е (example 2); the column +1 … 30 and the row 22 … Д push its gates
+    ("Е", "Г"), ("Г", "Д"), ("Г", "В"), ("Е", "А"), ("А", "В"), ("В", "Б"), ("Б", "Д"), ("Б", "30"),
+    ("22", "Е"),
+    # the open field to the left
+    ("9", "10"), ("10", "11"), ("11", "12"), ("12", "13"), ("+2", "10"), ("+3", "12"),
+    ("10", "14"), ("14", "16"), ("9", "15"), ("15", "16"), ("16", "20"), ("15", "23"), ("23", "24"),
+    ("20", "24"), ("24", "27"),
+    ("11", "17"), ("12", "+6"), ("+6", "18"), ("13", "+6"), ("17", "18"), ("17", "21"), ("18", "22"),
+    ("21", "22"),
+    ("21", "25"), ("25", "26"), ("26", "А"), ("22", "26"), ("24", "25"), ("27", "28"), ("28", "29"),
+    ("29", "А"), ("25", "28"), ("14", "17"),
 )
 
 LIONS_START: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")

@@ -29,14 +29,18 @@ from render.canvas import paste, rounded_mask
 from render.cards import mark_card, panel_grid, seat_standing, shadowed_card
 from render.lions_geometry import (
     BOARD,
+    CAMPFIRE,
     FRAME,
     MARGIN,
     PIECE,
     PIECES,
     PUSH_AT,
+    TENT_HALF,
+    TENTS,
     P,
     R,
     W,
+    camp_box,
     caves,
     centre,
     grid_px,
@@ -125,15 +129,17 @@ def _draw_caves(d: ImageDraw.ImageDraw, rng: random.Random) -> None:
 
 
 def _draw_camp(d: ImageDraw.ImageDraw) -> None:
-    """Trodden earth round А–Е with two tents and a campfire below them."""
-    (x0, y0), (x1, y1) = _art_px(1.9, 4.45), _art_px(6.1, 7.62)
+    """Trodden earth round А–Е with two tents below it and a campfire among the circles."""
+    cx0, cy0, cx1, cy1 = camp_box()
+    (x0, y0), (x1, y1) = _art_px(cx0, cy0), _art_px(cx1, cy1)
     d.rounded_rectangle((x0, y0, x1, y1 + P * K), radius=0.7 * P * K, fill=CAMP)
-    for tx in (2.72, 5.28):  # tents: a khaki triangle with a dark door
-        (left, base), (top_x, top_y), (right, _) = _art_px(tx - 0.48, 7.36), _art_px(tx, 6.74), _art_px(tx + 0.48, 7.36)
+    for tx, ty in TENTS:  # tents: a khaki triangle with a dark door
+        (left, base), (top_x, top_y), (right, _) = (_art_px(tx - TENT_HALF, ty), _art_px(tx, ty - 0.62),
+                                                    _art_px(tx + TENT_HALF, ty))
         d.polygon([(left, base), (top_x, top_y), (right, base)], fill=TENT, outline=TENT_DARK, width=2 * K)
         d.polygon([(top_x - 0.12 * P * K, base), (top_x, top_y + 0.18 * P * K), (top_x + 0.12 * P * K, base)],
                   fill=TENT_DARK)
-    fx, fy = _art_px(4, 7.14)
+    fx, fy = _art_px(*CAMPFIRE)
     u = P * K
     for k in range(8):  # a ring of stones
         t = 2 * math.pi * k / 8
@@ -154,7 +160,8 @@ def _draw_grass(d: ImageDraw.ImageDraw, rng: random.Random) -> None:
         x, y = rng.uniform(-0.5, 8.5), rng.uniform(0.8, 7.4)
         near_circle = min(math.dist((x, y), c[1:]) for c in CIRCLES) < 0.62
         near_line = min(seg_dist((x, y), a, b) for a, b in ends) < 0.22
-        in_camp = 1.8 < x < 6.2 and y > 4.3
+        cx0, cy0, cx1, _ = camp_box()
+        in_camp = cx0 - 0.1 < x < cx1 + 0.1 and y > cy0 - 0.15
         if near_circle or near_line or in_camp or (abs(x - PUSH_AT[0]) < 1.1 and abs(y - PUSH_AT[1]) < 0.45):
             continue
         px, py = _art_px(x, y)

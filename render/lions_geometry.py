@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from PIL import ImageFont
 
-from engines.lions_board import CIRCLES, LINES, SIZE
+from engines.lions_board import CIRCLES, HUNTERS_START, INDEX, LINES, SIZE
 from render.theme import Box
 from render.typeset import font
 
@@ -21,7 +21,18 @@ BOARD: Box = (MARGIN, MARGIN, W - MARGIN, MARGIN + round((TOP + 7 + BOTTOM) * P)
 R = 29  # a circle's radius
 PIECE = 68  # a piece's size: it hides its circle
 PIECES = 6
-PUSH_AT = (2.62, 3.62)  # the push badge's place: the free sand left of the middle
+PUSH_AT = (5.3, 3.9)  # the push badge's place: the free sand between +6, +5 and the camp
+TENT_HALF = 0.48  # a tent's half width (grid units)
+TENTS = ((5.25, 7.36), (6.2, 7.36))  # the tents' bases, below the camp's bottom row (clear of 29 – А, Б – 30)
+CAMPFIRE = (6.5, 5.7)  # the campfire, in the square Г – Д – Б – В that no line crosses
+
+
+def camp_box() -> tuple[float, float, float, float]:
+    """The camp's trodden earth in grid units (x0, y0, x1, y1): round the hunters' circles, down to the
+    bottom edge (the tents stand below the camp's bottom row)."""
+    xs = [CIRCLES[INDEX[h]].x for h in HUNTERS_START]
+    ys = [CIRCLES[INDEX[h]].y for h in HUNTERS_START]
+    return min(xs) - 0.6, min(ys) - 0.55, max(xs) + 0.6, max(ys) + 1.62
 
 
 def grid_px(x: float, y: float) -> tuple[float, float]:
@@ -63,7 +74,8 @@ def seg_dist(p: tuple[float, float], a: tuple[float, float], b: tuple[float, flo
 def _obstacles() -> list[Box]:
     """Boxes a circle's name must keep off: the push badge and the camp's tents and fire."""
     out: list[Box] = []
-    for (x, y), (w, h) in ((PUSH_AT, (1.9, 0.5)), ((4, 7.05), (3.4, 0.75))):
+    tents_x = (TENTS[0][0] + TENTS[-1][0]) / 2, TENTS[-1][0] - TENTS[0][0] + 2 * TENT_HALF
+    for (x, y), (w, h) in ((PUSH_AT, (1.9, 0.5)), ((tents_x[0], 7.05), (tents_x[1], 0.75)), (CAMPFIRE, (0.7, 0.7))):
         (x0, y0), (x1, y1) = grid_px(x - w / 2, y - h / 2), grid_px(x + w / 2, y + h / 2)
         out.append((round(x0), round(y0), round(x1), round(y1)))
     return out

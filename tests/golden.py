@@ -121,9 +121,10 @@ def _lions_by_chance(state: LionsState) -> list[str]:
 # to the last (4p: 6 → 42 at action 148, a diagonal 30 → 6 at 144; 3p long: 7 → 49 at 192),
 # and in the 3p long game also fast-charge throws (actions 1 and 2, then a third that works);
 # in both lions games (seat 0 the AI) captures by both sides and a draw offer declined; in
-# lions-ai-lions the sides isolate themselves (the push rule turns on) and the AI's lions take
-# every hunter after losing one lion; in lions-quiet-draw the AI's hunters take five lions,
-# lose one hunter and draw by 60 quiet turns against the last lion.
+# lions-ai-lions the sides isolate themselves (the push rule turns on mid-game), and the AI's
+# lions lose one lion, take five hunters and draw by 60 quiet turns against the last; in
+# lions-quiet-draw the AI's hunters take five lions, lose one hunter and draw by 60 quiet
+# turns against the last lion (seeds chosen on the second board, issue #26).
 GOLDENS: dict[str, Golden] = {
     "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
     "sosedi-reverse-4p-immune": Golden(
@@ -147,8 +148,8 @@ GOLDENS: dict[str, Golden] = {
         "shishbesh", 3, _seed("shishbesh-3p-long-staggered#10"),
         {"board": "long", "shelters": "staggered", "start": "six_or_double", "fast_charge": True},
     ),
-    "lions-ai-lions": Golden("lions", 2, _seed("lions-ai-lions#1"), {"lions_seat": 0}, lions_choice),
-    "lions-quiet-draw": Golden("lions", 2, _seed("lions-quiet-draw#6"), {"lions_seat": 1}, lions_choice),
+    "lions-ai-lions": Golden("lions", 2, _seed("lions-ai-lions#22"), {"lions_seat": 0}, lions_choice),
+    "lions-quiet-draw": Golden("lions", 2, _seed("lions-quiet-draw#2"), {"lions_seat": 1}, lions_choice),
 }
 
 

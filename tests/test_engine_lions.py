@@ -142,7 +142,7 @@ def test_rule1_lions_seat_plays_the_lions_from_1_to_6(lions_seat):
     assert picks(state) == {"1", "2", "3", "4", "5", "6"}
     other, _ = ENGINE.new_game(options, 2, seed_str(0), LoadedDice((2 - lions_seat,)))
     assert other.side == HUNTERS
-    assert picks(other) == {"А", "Б", "В", "Д"}  # Г and Е have no free circle (but are not taken)
+    assert picks(other) == {"А", "Б", "Д", "Е"}  # Г and В have no free circle (but are not taken)
 
 
 def test_rule1_default_options():
@@ -184,10 +184,10 @@ def test_rule2_one_piece_one_and_another_two():
     assert picks(state) == {"1", "2", "3", "4", "5"}  # 6 is done after one circle
     state, _ = play(state, p("1"), s("+2"))
     assert "+1" not in picks(state)  # the piece from 6 ended its part: it moves only once
-    state, _ = play(state, s("8"))
+    state, _ = play(state, s("10"))
     assert codes(state) == END
     state, _ = play(state, "d")
-    assert board(state)[0] == {"+1", "8", "2", "3", "4", "5"}
+    assert board(state)[0] == {"+1", "10", "2", "3", "4", "5"}
 
 
 def test_rule2_two_then_one():
@@ -224,17 +224,17 @@ def test_rule2_never_onto_or_over_a_piece():
     assert steps(state) == {"5"}
     state = game()
     state, _ = play(state, p("1"))
-    assert steps(state) == {"+2", "7"}  # 2 holds a lion
+    assert steps(state) == {"+2", "9"}  # 2 holds a lion
 
 
 def test_rule2_never_back_over_a_circle_left_this_turn():
     state = game(lions=("+5", "1"), hunters=("А", "Б"))
-    state, _ = play(state, *path("+5", "10"))
-    assert steps(state) == {"+3", "9", "+6"}  # not back to +5
-    state, _ = play(state, s("+6"))
-    assert steps(state) == {"9", "12"}  # neither 10 nor +5 (the triangle 10, +5, +6)
+    state, _ = play(state, *path("+5", "+4"))
+    assert steps(state) == {"+1", "+7", "+8"}  # not back to +5
+    state, _ = play(state, s("+8"))
+    assert steps(state) == {"19"}  # neither +4 nor +5 (the triangle +4, +5, +8)
     assert reachable(game(lions=("+5", "1"), hunters=("А", "Б")), "+5") == {
-        "10", "+4", "+6", "+3", "9", "+1", "+7", "+8", "12", "5", "6", "22", "3", "4", "8", "В"}
+        "+4", "+8", "19", "+1", "+7", "5", "6", "Д", "Г"}  # Б holds a hunter
 
 
 # ====================================================================== rule 3: step by step, undo, pass
@@ -291,21 +291,21 @@ def test_seed_example3_one_hunter_takes_two_lions_on_5_and_6():
 
 def test_rule4_a_piece_walled_in_by_its_own_side_only_is_safe():
     state = game(to_move=HUNTERS)  # Г sits among В, Д, Е
-    state, events = turn(state, ("А", "12"))
+    state, events = turn(state, ("А", "26"))
     assert taken(events) == [] and "Г" in board(state)[1]
-    state, events = turn(state, ("1", "+2", "8"))
+    state, events = turn(state, ("1", "+2", "10"))
     assert taken(events) == [] and len(state.hunters) == 6
 
 
 def test_rule4_a_step_into_a_trap_loses_the_piece():
     """A piece's own part leaves the circle it came from free; a later part closing its last
     exit next to an enemy takes it (the mover's own pieces are checked too)."""
-    state = game(lions=("+4", "+5", "1"), hunters=("22", "А"))
-    state, _ = play(state, *path("+4", "+8"), p("+5"))
-    assert build(state).taken == ()  # +4 is still free behind it
-    state, events = play(state, s("+4"), "d")
-    assert taken(events) == [("+8", True)]
-    assert board(state) == ({"+4", "1"}, {"22", "А"}) and state.quiet == 0
+    state = game(lions=("28", "27", "1"), hunters=("А", "26"))
+    state, _ = play(state, *path("28", "29"), p("27"))
+    assert build(state).taken == ()  # 28 is still free behind it
+    state, events = play(state, s("28"), "d")
+    assert taken(events) == [("29", True)]  # its only other neighbour, А, holds a hunter
+    assert board(state) == ({"28", "1"}, {"А", "26"}) and state.quiet == 0
 
 
 def test_rule4_the_opponent_is_checked_first():
@@ -321,8 +321,8 @@ def test_rule4_passing_by_does_not_capture():
     state = game(lions=("+7", "1"), hunters=("+5", "А"), to_move=HUNTERS)
     passed, events = turn(state, ("+5", "+4", "+8"))
     assert taken(events) == [] and board(passed) == ({"+7", "1"}, {"+8", "А"})
-    stopped, events = turn(state, ("+5", "+4"), ("А", "12"))  # stopping on +4 takes it
-    assert taken(events) == [("+7", False)] and board(stopped) == ({"1"}, {"+4", "12"})
+    stopped, events = turn(state, ("+5", "+4"), ("А", "26"))  # stopping on +4 takes it
+    assert taken(events) == [("+7", False)] and board(stopped) == ({"1"}, {"+4", "26"})
 
 
 def test_rule4_capture_when_the_part_ends_and_undo_brings_it_back():
@@ -335,87 +335,91 @@ def test_rule4_capture_when_the_part_ends_and_undo_brings_it_back():
     undone, _ = play(picked, "u")
     assert undone.segments == ((INDEX["+5"],),)
     assert build(undone).taken == () and build(undone).opp == mask_of(circles("+7", "1"))
-    assert steps(undone) == {"+4", "10", "+6"}
+    assert steps(undone) == {"+4", "+8", "19"}
 
 
 def test_rule4_captures_count_for_the_next_pieces_of_the_turn():
-    """Once the hunter on +1 takes 5 and 6, a second hunter may walk through 6 and 5."""
-    state = game(lions=("5", "6", "1"), hunters=("+4", "+7"), to_move=HUNTERS)
-    state, _ = play(state, *path("+4", "+1"), p("+7"))
-    assert steps(state) == {"+4"}
-    state, _ = play(state, s("+4"))
-    assert steps(state) == {"+5", "+8", "4"}  # +1 holds a hunter; the lions are gone
+    """Once the hunter stepping onto Д takes the lion on 19, a second hunter may step onto 19."""
+    state = game(lions=("19", "1"), hunters=("+5", "+8", "Г"), to_move=HUNTERS)
+    state, _ = play(state, *path("Г", "Д"))
+    state, _ = play(state, p("+5"))  # Д's part is over: 19 had +5, +8 and Д around it
     assert build(state).opp == mask_of(circles("1"))
+    assert steps(state) == {"+4", "19"}  # the lion is gone, its circle free
+    state, events = play(state, s("19"), "d")
+    assert taken(events) == [("19", False)] and board(state) == ({"1"}, {"19", "+8", "Д"})
 
 
 # ====================================================================== rule 5: isolation
 
 
-ISOLATING = {"lions": ("+8", "26", "25"), "hunters": ("+4", "Б", "Г", "А", "12", "18")}
+ISOLATING = {"lions": ("+8", "19", "+7"), "hunters": ("Г", "Б", "А", "22", "26", "Е")}
 
 
 def test_seed_isolation_lions_on_plus8_and_d_turn_the_push_rule_on_for_good():
     state = game(**ISOLATING)
     assert not state.push_on and not isolated(mask_of(state.lions), mask_of(state.hunters))
-    state, _ = play(state, *path("26", "Д"), p("25"))
-    assert build(state).push_on  # isolated as soon as the part ends
-    state, _ = play(state, "u")  # back to the lion on 26, picked
-    assert state.segments == ((INDEX["26"],),) and not build(state).push_on
+    state, _ = play(state, *path("19", "Д"), p("+7"))
+    assert build(state).push_on  # isolated as soon as the part ends: Д closes the refuge
+    state, _ = play(state, "u")  # back to the lion on 19, picked
+    assert state.segments == ((INDEX["19"],),) and not build(state).push_on
     state, events = play(state, s("Д"), "d")
     assert taken(events) == [] and of_kind(events, "turn")[0].data["isolated"] is True
     assert state.push_on
-    state, events = turn(state, ("+4", "+5"))  # the hunters open +4 again: the floods meet
+    state, events = turn(state, ("22", "18"))
+    assert isolated(mask_of(state.lions), mask_of(state.hunters))
+    state, events = turn(state, ("+8", "+4", "+5"))  # the lion on +8 walks, Д stands
+    assert isolated(mask_of(state.lions), mask_of(state.hunters)) and taken(events) == []
+    state, _ = turn(state, ("18", "22"))
+    state, events = turn(state, ("Д", "19"))  # the lions open Д again: the floods meet
     assert not isolated(mask_of(state.lions), mask_of(state.hunters))
     assert state.push_on and of_kind(events, "turn")[0].data["isolated"] is False
-    state, _ = turn(state, ("+8", "+4"))
-    assert state.push_on
 
 
 # ====================================================================== rule 6: push («в затылок»)
 
 
-PUSHING = {"lions": ("Е", "1", "3"), "hunters": ("24", "Д", "Г", "Б")}
+PUSHING = {"lions": ("Д", "1", "3"), "hunters": ("21", "Е", "Г", "Б")}
 
 
 def test_rule6_three_in_a_row_push_the_piece_ahead():
     state = game(**PUSHING, to_move=HUNTERS, push_on=True)
-    state, events = turn(state, ("24", "26"))
-    assert of_kind(events, "pushed") == [Event("pushed", seat=0, data={"circles": [INDEX["Е"]]})]
-    assert pushed(mask_of(state.lions), mask_of(state.hunters)) == 1 << INDEX["Е"]
-    assert picks(state) == {"Е"}  # the pushed lion goes first
-    state, _ = play(state, *path("Е", "А"))
+    state, events = turn(state, ("21", "22"))  # 22, Е, Г in a row behind the lion on Д
+    assert of_kind(events, "pushed") == [Event("pushed", seat=0, data={"circles": [INDEX["Д"]]})]
+    assert pushed(mask_of(state.lions), mask_of(state.hunters)) == 1 << INDEX["Д"]
+    assert picks(state) == {"Д"}  # the pushed lion goes first
+    state, _ = play(state, *path("Д", "19"))
     assert picks(state) == {"1", "3"}  # after it, the rest of the turn is free
     state, _ = play(state, *path("1", "+2"), "d")
-    assert board(state)[0] == {"А", "+2", "3"}
+    assert board(state)[0] == {"19", "+2", "3"}
 
 
 def test_rule6_no_push_before_isolation():
     state = game(**PUSHING, to_move=HUNTERS)
-    state, events = turn(state, ("24", "26"))
+    state, events = turn(state, ("21", "22"))
     assert of_kind(events, "pushed") == [] and not state.push_on
     assert pushed(mask_of(state.lions), mask_of(state.hunters))  # the same geometry
-    assert picks(state) == {"Е", "1", "3"}
+    assert picks(state) == {"Д", "1", "3"}
 
 
 def test_rule6_an_immobile_pushed_piece_does_not_block_the_turn():
-    """A built position (in play such a lion would have been taken): Е cannot move."""
-    state = game(lions=("Е", "А", "1"), hunters=("26", "Д", "Г", "Б"), push_on=True)
-    assert pushed(mask_of(state.lions), mask_of(state.hunters)) == 1 << INDEX["Е"]
-    assert picks(state) == {"А", "1"}
+    """A built position (in play such a lion would have been taken): Д cannot move."""
+    state = game(lions=("Д", "19", "1"), hunters=("22", "Е", "Г", "Б"), push_on=True)
+    assert pushed(mask_of(state.lions), mask_of(state.hunters)) == 1 << INDEX["Д"]
+    assert picks(state) == {"19", "1"}
 
 
 def test_rule6_pushed_pieces_on_either_line_may_go_first():
-    state = game(lions=("Е", "+8", "1"), hunters=("26", "Д", "Г", "24", "22"), push_on=True)
-    assert pushed(mask_of(state.lions), mask_of(state.hunters)) == mask_of(circles("Е", "+8"))
-    assert picks(state) == {"Е", "+8"}
+    state = game(lions=("Д", "+1", "1"), hunters=("22", "Е", "Г", "19", "+8", "+4"), push_on=True)
+    assert pushed(mask_of(state.lions), mask_of(state.hunters)) == mask_of(circles("Д", "+1"))
+    assert picks(state) == {"Д", "+1"}
 
 
 # ====================================================================== rule 7: all taken wins
 
 
 def test_rule7_taking_the_last_hunter_wins():
-    state = game(lions=("9", "1"), hunters=("+7",))
-    state, _ = play(state, *path("9", "10", "+5", "+4"))
+    state = game(lions=("Д", "1"), hunters=("+7",))
+    state, _ = play(state, *path("Д", "19", "+5", "+4"))
     assert codes(state) == END  # only «Готово» or a step back
     state, events = play(state, "d")
     assert taken(events) == [("+7", False)]
@@ -430,7 +434,7 @@ def test_rule7_no_more_pieces_once_the_last_enemy_is_taken():
     state = game(lions=("+5", "1"), hunters=("+7",), to_move=LIONS, lions_seat=1)
     state, _ = play(state, *path("+5", "+4"))
     assert picks(state) == set()  # the part would end the game: no other piece
-    assert steps(state) == {"+1", "+8", "4"}  # but going on means passing by
+    assert steps(state) == {"+1", "+8"}  # but going on means passing by
     state, events = play(state, s("+8"), "d")
     assert not state.finished and taken(events) == []
     won, _ = play(game(lions=("+5", "1"), hunters=("+7",), lions_seat=1), *path("+5", "+4"), "d")
@@ -457,7 +461,7 @@ def test_rule8_sixty_quiet_turns_with_two_pieces_draw():
 
 def test_rule8_either_side_with_two_or_fewer():
     state = game(hunters=("А",), to_move=HUNTERS, quiet=59)
-    state, _ = turn(state, ("А", "12"))
+    state, _ = turn(state, ("А", "26"))
     assert state.finished and state.end == "quiet"
 
 
@@ -500,7 +504,7 @@ def test_rule9_offer_declined_the_offerer_goes_on_once_per_turn():
     assert "o" not in codes(state)
     state, _ = play(state, s("+1"), "d")
     assert "o" in codes(state)  # the other side may offer on its own turn
-    assert "o" not in codes(play(state, *path("А", "12"))[0])  # never after a step
+    assert "o" not in codes(play(state, *path("А", "26"))[0])  # never after a step
 
 
 def test_rule9_a_player_who_leaves_resigns_out_of_turn():
@@ -543,7 +547,7 @@ def test_illegal_codes_are_refused(code):
         ENGINE.apply(state, code)
     picked, _ = play(state, p("1"))
     with pytest.raises(IllegalActionError):
-        ENGINE.apply(picked, code if code != s("+2") else s("8"))
+        ENGINE.apply(picked, code if code != s("+2") else s("10"))
 
 
 def test_illegal_answering_or_offering_twice():

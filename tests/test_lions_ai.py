@@ -122,8 +122,8 @@ def hand_made_positions() -> list[tuple[str, LionsState]]:
         # on Д and Е (example 2's circle) and falls (rule 4: the mover's own pieces are checked too)
         ("own piece falls", position("В Б 2", "Д Е", LIONS)),
         *push_positions(),
-        # a hunter stepping onto «+8» seals the lions in the right ladder: rule 5 turns on mid-turn
-        ("isolation", position("22 26 27", "+4 Д Б Г", HUNTERS)),
+        # a hunter stepping onto «Д» seals the lions in the refuge behind it: rule 5 turns on mid-turn
+        ("isolation", position("19 +7 5", "Г Б Е 22", HUNTERS)),
         # not reachable in play (lions 5 and 6 would have fallen): every part checks the whole board
         ("unsettled", position("5 6 9 +6", "+1 Б Г", LIONS)),
     ]

@@ -1,10 +1,11 @@
 """engines/lions_board.py against the shapes shared/rules/lions.md asks of the rebuilt board.
 
 The seed's figure is lost; the board is ours, but it must keep every shape the text
-describes (lions.md, «The board is lost — rebuild it», points 1–6). Each test below proves
+describes (lions.md, «The board is lost — rebuild it», points 1–7). Each test below proves
 one of them from the data alone (circles, coordinates, lines), by labels via ``INDEX``;
 the capture, isolation and push examples are also run through the engine's own helpers
-(``close_part``, ``isolated``, ``pushed``).
+(``close_part``, ``isolated``, ``pushed``). The gates of point 7 are found by search over the
+board, not listed by hand: a new line that makes a gate without a push run fails here.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from engines.lions_board import (
 )
 
 CLEARANCE = 0.4  # a line passes no other circle closer than this (grid units; circles are 1 apart)
-RIGHT_LADDER = {str(n) for n in range(21, 29)}
+# the isolation example's region of eight circles, behind Д (found by search in test_point6_…)
+REFUGE = {"5", "6", "+1", "+4", "+5", "+7", "+8", "19"}
 
 
 def at(*labels: str) -> int:
@@ -92,6 +94,19 @@ def test_size_and_labels():
     assert sorted(marked) == [f"+{n}" for n in range(1, 9)]  # +1…+8, each once
 
 
+def test_point5_of_the_issue_no_plain_number_reads_as_a_marked_one():
+    """Issue #26, point 5: plain circles 7 and 8 were mistaken for «+7» and «+8». Besides the text's
+    lion circles 1–6 (and «+1»…«+6», which the text names too), no plain circle carries the digits of
+    a marked one; the plain numbers run on from 9."""
+    plain = sorted(int(c.label) for c in CIRCLES if c.label.isdigit())
+    marked_digits = {c.label[1:] for c in CIRCLES if c.label.startswith("+")}
+    assert plain[:6] == [1, 2, 3, 4, 5, 6] and set(LIONS_START) == {str(n) for n in plain[:6]}
+    assert not {str(n) for n in plain[6:]} & marked_digits
+    assert plain[6:] == list(range(9, 9 + len(plain) - 6))  # no gaps: 9, 10, … in reading order
+    order = sorted((c for c in CIRCLES if c.label.isdigit() and int(c.label) >= 9), key=lambda c: (c.y, c.x))
+    assert [int(c.label) for c in order] == plain[6:]
+
+
 def test_point1_lion_and_hunter_circles():
     assert LIONS_START == ("1", "2", "3", "4", "5", "6")
     assert HUNTERS_START == ("А", "Б", "В", "Г", "Д", "Е")
@@ -147,7 +162,7 @@ def test_straight_on_and_push_lines_follow_the_geometry():
         (ax, ay), (bx, by), (cx, cy) = point(a), point(b), point(c)
         assert abs((bx - ax) * (cy - by) - (by - ay) * (cx - bx)) < 1e-9  # collinear
         assert (bx - ax) * (cx - bx) + (by - ay) * (cy - by) > 0  # onwards, not back
-    assert ("26", "Д", "Г", "Е") in {tuple(label(x) for x in run) for run in PUSH_LINES}
+    assert ("22", "Е", "Г", "Д") in {tuple(label(x) for x in run) for run in PUSH_LINES}
     assert ("А", "Е", "Г") not in {tuple(label(x) for x in run[:3]) for run in PUSH_LINES}  # a corner is no line
 
 
@@ -161,30 +176,29 @@ def test_point2_example1_dead_end_plus7():
     assert names(taken) == {"+7"} and names(lions) == {"1"} and not lost and names(hunters) == {"+4"}
     # a piece passing on from +4 leaves +7 free to go: no capture without the enemy there
     assert close_part(at("+8"), at("+7"))[2] == 0
-    # the left dead end of the first draft was opened to cave 1 for balance (engines/lions_board.py)
-    assert around("7") == {"8", "1"}
-    assert close_part(at("8"), at("7"))[2] == 0
+    # the board's dead ends: +7, and 30 below the camp
+    assert {label(c) for c in range(SIZE) if len(NEIGHBOURS[c]) == 1} == {"+7", "30"}
 
 
 def test_only_cave_5_6_is_a_trap():
     """Example 3 needs one cave whose two circles have a single way out; the other two caves are
-    joined by a passage (2 – 3) and have a back way out each (1 → 7, 4 → +4), which is part of what
+    joined by a passage (2 – 3) and cave 1–2 has a back way out (1 → 9), which is part of what
     balances the board (see the module's docstring and bench/lions_ai.py)."""
-    for pair, exits in ((("1", "2"), {"+2", "7", "3"}), (("3", "4"), {"+3", "+4", "2"}), (("5", "6"), {"+1"})):
+    for pair, exits in ((("1", "2"), {"+2", "9", "3"}), (("3", "4"), {"+3", "2"}), (("5", "6"), {"+1"})):
         assert (around(pair[0]) | around(pair[1])) - set(pair) == exits
 
 
 @pytest.mark.parametrize("lions_move", [True, False])
 def test_no_first_turn_takes_anything(lions_move):
     """The side that wins the lot must not win pieces by it: no turn from the start position takes
-    a piece (a lion three circles from 12 would take А, В and Б at once; an earlier draft had one)."""
+    a piece (a lion three circles from the camp would take hunters at once; an earlier draft had one)."""
     lions, hunters = at(*LIONS_START), at(*HUNTERS_START)
     mover, opp = (lions, hunters) if lions_move else (hunters, lions)
     turns = whole_turns(mover, opp, False, lions_move)
     assert len(turns) > 20
     assert all(t.mover.bit_count() == 6 and t.opp.bit_count() == 6 for t in turns)
-    # the camp's hub stays at least four circles from every lion
-    assert min(distances(x)["12"] for x in LIONS_START) == 4
+    # every lion stands at least five circles from every hunter
+    assert min(distances(x)[h] for x in LIONS_START for h in HUNTERS_START) == 5
 
 
 def test_point3_example2_hunter_g_among_v_d_e():
@@ -216,47 +230,83 @@ def test_point5_the_move_example_6_to_plus8():
     assert distances("6", frozenset({"+4"})).get("+8", 99) > 3
 
 
-def test_point6_isolation_region_of_eight_circles():
-    # the region behind +8 and Д: everything a flood from inside reaches without passing them
-    region = set(distances("24", frozenset({"+8", "Д"})))
-    assert region == RIGHT_LADDER and len(region) == 8
-    assert {x for r in region for x in around(r)} - region == {"+8", "Д"}  # its only exits
-    # a lion inside can walk forever: every region circle has a neighbour in the region
-    assert all(around(r) & region for r in region)
-    # the left ladder has the same shape but one way in, 11: the first draft's line Е – 18 was
-    # taken out for balance (the hunters' quick way to the left flank)
-    left = set(distances("16", frozenset({"11"})))
-    assert len(left) == 8 and {x for r in left for x in around(r)} - left == {"11"}
+def cut_off(gate: str) -> list[set[str]]:
+    """The regions a piece on ``gate`` alone cuts off: every part of the board without ``gate``
+    but the largest (an empty list when ``gate`` cuts nothing)."""
+    rest = set(INDEX) - {gate}
+    parts: list[set[str]] = []
+    while rest:
+        part = set(distances(min(rest), frozenset({gate}))) - {gate}
+        parts.append(part)
+        rest -= part
+    parts.sort(key=len)
+    return parts[:-1]
 
 
-def test_point6_lions_on_plus8_and_d_isolate_themselves():
-    lions = at("+8", "Д", "25")
-    hunters = at("+4", "Б", "Г", "А", "12", "18")  # В free, so the hunter on Г is safe
+def test_point6_isolation_region_of_eight_circles_behind_d():
+    """«один лев становится на кружок +8, а другой на кружок Д … один лев имеет возможность
+    бесконечно ходить по восьми кружкам»: the lion on Д alone closes the only way into a region of
+    eight circles that holds «+8»."""
+    assert cut_off("Д") == [REFUGE] and "+8" in REFUGE and len(REFUGE) == 8
+    assert {x for r in REFUGE for x in around(r)} - REFUGE == {"Д"}  # its only way in
+    assert cut_off("+8") == []  # the lion on «+8» closes nothing: it is free to walk
+
+
+def test_point6_two_lions_isolate_themselves_and_one_walks_for_ever():
+    hunters = at("Г", "Б", "В", "22", "26", "А")
+    lions = at("Д", "+8")
     assert close_part(lions, hunters)[2:] == (0, 0) and close_part(hunters, lions)[2:] == (0, 0)
-    free = ((1 << SIZE) - 1) & ~(lions | hunters)
-    assert names(reach(lions, free)) == RIGHT_LADDER - {"25"}
-    assert not reach(lions, free) & reach(hunters, free)
     assert isolated(lions, hunters)
-    # while +4 is open, the two floods meet there: not isolated
-    assert not isolated(lions, at("+5", "Б", "Г", "А", "12", "18"))
-    # nor at the start
+    # the lion on «+8» walks on every circle of the refuge, Д standing, and the sides stay cut off
+    free = ((1 << SIZE) - 1) & ~(lions | hunters)
+    walker_reach = names(reach(at("+8"), free & ~at("Д")))
+    assert walker_reach == REFUGE - {"+8"}
+    for there in walker_reach:
+        moved = at("Д", there)
+        assert isolated(moved, hunters), there
+        # 19 is Д's last free neighbour while Г and Б are held: stepping there walls Д in
+        walled = at("Д") if there == "19" else 0
+        assert close_part(hunters, moved)[2] == walled and close_part(moved, hunters)[3] == walled, there
+    # the walk never has to stop: every refuge circle but 19 has a neighbour of the same kind
+    walk = REFUGE - {"19"}
+    assert all(around(r) & walk for r in walk)
+    # the lion on Д is not captured while 19 behind it is free; nor isolated at the start
     assert not isolated(at(*LIONS_START), at(*HUNTERS_START))
+    assert not isolated(at("+8"), hunters)  # without Д the floods meet there
 
 
-def test_point6_three_hunters_on_the_bottom_row_push_the_lion_on_e():
-    assert [label(x) for x in (INDEX["26"], INDEX["Д"], INDEX["Г"], INDEX["Е"])] == ["26", "Д", "Г", "Е"]
-    assert STRAIGHT_ON[(INDEX["26"], INDEX["Д"])] == INDEX["Г"]
-    assert STRAIGHT_ON[(INDEX["Д"], INDEX["Г"])] == INDEX["Е"]
-    assert names(pushed(at("Е", "+8"), at("26", "Д", "Г"))) == {"Е"}
-    # two in a row do not push; nor three with a gap
-    assert pushed(at("Е"), at("Д", "Г")) == 0
-    assert pushed(at("Е"), at("26", "Д", "В")) == 0
-    # the lion on +8 is pushed along the right column from 26, 24, 22
-    assert names(pushed(at("Е", "+8"), at("26", "24", "22"))) == {"+8"}
-    # without the line Е – 18 no run of three ends at Д: a lion sealing the right ladder on Д is
-    # taken, not pushed (its circles Б, Г, 26 all held)
-    assert INDEX["Д"] not in {run[3] for run in PUSH_LINES}
-    assert names(close_part(at("Г", "Б"), at("Д", "26"))[2]) == {"Д"}
+GATES = {"+1", "+4", "19", "Д", "Б"}
+
+
+def test_point7_every_gate_is_found_by_search():
+    """A gate is a circle whose occupation alone cuts a region off; the search over the board finds
+    exactly these (the refuge's chain +1 – +4 – 19 – Д, and Б before 30)."""
+    found = {name for name in INDEX if cut_off(name)}
+    assert found == GATES
+    assert cut_off("+1") == [{"5", "6"}] and cut_off("Б") == [{"30"}]
+    assert sorted(map(sorted, cut_off("+4"))) == [["+1", "5", "6"], ["+7"]]
+
+
+@pytest.mark.parametrize("gate", sorted(GATES))
+def test_point7_every_gate_is_pushable_from_outside(gate):
+    """«в затылок» can force every gatekeeper away: for every region it cuts off, three enemy pieces
+    on a straight run outside that region push the piece on the gate (run through ``pushed``)."""
+    runs = [run for run in PUSH_LINES if label(run[3]) == gate]
+    for region in cut_off(gate):
+        outside = [run for run in runs if not {label(x) for x in run[:3]} & region]
+        assert outside, (gate, region)
+        for run in outside:
+            assert pushed(at(gate), mask_of(list(run[:3]))) == at(gate)
+
+
+def test_point7_the_pushes_that_open_the_refuge():
+    assert names(pushed(at("Д"), at("22", "Е", "Г"))) == {"Д"}  # the camp's row pushes Д
+    assert names(pushed(at("19"), at("30", "Б", "Д"))) == {"19"}  # the right column pushes 19
+    assert names(pushed(at("+1"), at("19", "+8", "+4"))) == {"+1"}  # and on to the cave mouth
+    # two in a row do not push; nor three with a gap, nor round a corner
+    assert pushed(at("Д"), at("Е", "Г")) == 0
+    assert pushed(at("Д"), at("21", "Е", "Г")) == 0
+    assert pushed(at("Д"), at("А", "Е", "Г")) == 0
 
 
 @pytest.mark.parametrize("name", sorted(INDEX))

@@ -57,8 +57,8 @@ def fresh(lions_seat: int = 0, **changes) -> LionsState:
 
 
 def spread(**changes) -> LionsState:
-    """Pieces out on the board, lions to move: lions on 1, +3, 9, +4, 19; hunters on 10, +6, В, Г, 13, 15."""
-    return fresh(lions=ix("1", "+3", "9", "+4", "19"), hunters=ix("10", "+6", "В", "Г", "13", "15"), **changes)
+    """Pieces out on the board, lions to move: lions on 1, +3, 9, +4, 19; hunters on 12, +6, В, Г, 13, 16."""
+    return fresh(lions=ix("1", "+3", "9", "+4", "19"), hunters=ix("12", "+6", "В", "Г", "13", "16"), **changes)
 
 
 def steps(state: LionsState, *codes: str) -> LionsState:
@@ -213,14 +213,14 @@ def test_lions_and_hunters_differ_in_shape_not_only_colour():
 
 
 def test_a_piece_moved_in_the_turn_being_built_stands_at_its_new_circle():
-    state = steps(spread(), f"p{INDEX['9']}", f"s{INDEX['8']}", f"s{INDEX['7']}")
+    state = steps(spread(), f"p{INDEX['9']}", f"s{INDEX['10']}", f"s{INDEX['14']}")
     img = rgb(render(state))
-    assert lion_at(img, INDEX["7"])
-    assert not lion_at(img, INDEX["9"]) and not lion_at(img, INDEX["8"])  # left, and passed on the way
-    assert empty_at(rgb(render(replace(state, segments=()))), INDEX["7"])
-    hunter = steps(replace(spread(), turn=1), f"p{INDEX['+6']}", f"s{INDEX['12']}")
+    assert lion_at(img, INDEX["14"])
+    assert not lion_at(img, INDEX["9"]) and not lion_at(img, INDEX["10"])  # left, and passed on the way
+    assert empty_at(rgb(render(replace(state, segments=()))), INDEX["14"])
+    hunter = steps(replace(spread(), turn=1), f"p{INDEX['+6']}", f"s{INDEX['18']}")
     img = rgb(render(hunter))
-    assert hunter_at(img, INDEX["12"]) and not hunter_at(img, INDEX["+6"])
+    assert hunter_at(img, INDEX["18"]) and not hunter_at(img, INDEX["+6"])
 
 
 def test_a_capture_in_the_turn_being_built_removes_the_piece_and_crosses_its_circle():
@@ -238,7 +238,7 @@ def test_a_capture_in_the_turn_being_built_removes_the_piece_and_crosses_its_cir
 
 
 def test_the_path_of_the_turn_being_built_is_a_gold_trail_from_its_start():
-    path = (INDEX["9"], INDEX["8"], INDEX["7"])
+    path = (INDEX["9"], INDEX["10"], INDEX["14"])
     picked = steps(spread(), f"p{path[0]}")
     walked = steps(picked, *(f"s{c}" for c in path[1:]))
     a, b = rgb(render(walked)), rgb(render(spread()))
@@ -248,7 +248,7 @@ def test_the_path_of_the_turn_being_built_is_a_gold_trail_from_its_start():
     start = centre(path[0])
     ring = (start[0] + geometry.R + 1, start[1] - 4, start[0] + geometry.R + 7, start[1] + 5)  # just outside the circle
     assert count(a, ring, GOLD, 70) > 5 and count(b, ring, GOLD, 70) == 0
-    off = around(between(INDEX["11"], INDEX["14"]), 12)  # a line the path does not take
+    off = around(between(INDEX["11"], INDEX["17"]), 12)  # a line the path does not take
     assert not differs(a, b, off)
 
 
@@ -269,7 +269,7 @@ def test_the_picked_piece_is_ringed_and_its_free_neighbours_marked():
 
 
 def test_the_last_turn_is_a_faint_trail_and_the_current_one_a_bold_gold_one():
-    path = (INDEX["10"], INDEX["+5"])
+    path = (INDEX["17"], INDEX["21"])
     last = spread(last_paths=(path,), last_seat=1)
     a, b = rgb(render(last)), rgb(render(spread()))
     mid = around(between(*path), 8)
@@ -290,7 +290,7 @@ def test_no_targets_are_marked_when_the_game_is_over():
     picked = steps(spread(), f"p{INDEX['9']}")
     a = rgb(render(replace(picked, finished=True, winner=1)))
     b = rgb(render(replace(spread(), finished=True, winner=1)))
-    x, y = centre(INDEX["8"])
+    x, y = centre(INDEX["10"])
     assert not differs(a, b, (x - 40, y - 40, x + 40, y + 40))
 
 
@@ -298,14 +298,14 @@ def test_no_targets_are_marked_when_the_game_is_over():
 
 
 def test_the_push_rule_shows_a_badge_and_rings_the_pushed_piece():
-    # hunters on 13, 15, 17 in a straight column: the lion on 19 must move (rule 6)
-    state = fresh(lions=ix("19", "9", "+4", "3", "5"), hunters=ix("13", "15", "17", "В", "Г", "+6"))
+    # hunters on 22, Е, Г in a straight row: the lion on Д must move (rule 6)
+    state = fresh(lions=ix("Д", "9", "+4", "3", "5"), hunters=ix("22", "Е", "Г", "+6", "13", "16"))
     on, off = rgb(render(replace(state, push_on=True))), rgb(render(state))
     x, y = (round(v) for v in geometry.grid_px(*geometry.PUSH_AT))
     assert count(on, around((x, y), 30), board.PUSH, 30) > 200 and count(off, around((x, y), 30), board.PUSH, 30) == 0
-    lion = around(centre(INDEX["19"]), geometry.PIECE // 2 + 16)
+    lion = around(centre(INDEX["Д"]), geometry.PIECE // 2 + 16)
     assert count(on, lion, board.PUSH, 30) > 80 and count(off, lion, board.PUSH, 30) == 0
-    x, y = centre(INDEX["19"])
+    x, y = centre(INDEX["Д"])
     rim = (x + geometry.PIECE // 2 - 3, y - 5, x + geometry.PIECE // 2 + 2, y + 6)  # the ring round the pushed lion
     assert count(on, rim, board.PUSH, 40) > 5 and count(off, rim, board.PUSH, 40) == 0
     hunters_turn = rgb(render(replace(state, push_on=True, turn=1)))  # the pushed lion moves on the lions' turn

@@ -63,7 +63,7 @@ def test_buttons_name_pieces_then_circles(translator: Translator) -> None:
     assert labels[:6] == ["→ +4", "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5"]
     assert labels[-3:] == ["✅ Готово", "↩️ Отменить шаг", "🏳 Сдаться"]
     hunters = table(turn=1)
-    assert button_labels(ENGINE, hunters, translator, "en")[:2] == ["🏹 А", "🏹 В"]  # board order: row by row
+    assert button_labels(ENGINE, hunters, translator, "en")[:2] == ["🏹 Е", "🏹 Д"]  # board order: row by row
 
 
 def _game(state: LionsState) -> Game:
@@ -118,11 +118,11 @@ def test_status_lines(tr) -> None:
     assert UI.status_lines(building, NAMES, tr)[-1] == "Ход: 6 → +1 · осталось 2 шага"
     offered, _ = play(state, "o")
     assert UI.status_lines(offered, NAMES, tr)[-1] == "🤝 Оля предлагает ничью — Боря, принимаете?"
-    # push rule on and a lion on Е with three hunters behind it on the bottom row
-    pushed = table(lions=("Е", "1"), hunters=("26", "Д", "Г"), push_on=True)
+    # push rule on and a lion on Д with three hunters behind it on the camp's row
+    pushed = table(lions=("Д", "1"), hunters=("22", "Е", "Г"), push_on=True)
     assert UI.status_lines(pushed, NAMES, tr) == [
         "🦁 Оля: 2/6 · 🏹 Боря: 3/6", "🧱 Действует правило «в затылок».", "Ходов без взятий: 0 из 60",
-        "⚠ Первой ходит фигура с Е (в затылок)."]
+        "⚠ Первой ходит фигура с Д (в затылок)."]
 
 
 def test_results(tr) -> None:

@@ -81,7 +81,7 @@ lions-result-draw-quiet = 🤝 Draw: { $turns } turns in a row without a capture
 
 rules-lions =
     <b>Lion Hunt</b> — two players: six lions against six hunters. No dice. The board is rebuilt from the description (the original figure is lost).
-    Lions start at the cave mouths on circles 1–6, hunters in the camp on А–Е. Who starts is drawn by lot.
+    Lions start at the cave mouths on circles 1–6, hunters in the camp on А–Е. Who starts is drawn by lot. Behind circle Д lies a refuge of eight circles (5, 6, +1, +4, +5, +7, +8, 19) with one way in: a lion on Д locks it, and a lion on +8 can walk there for as long as it likes. Plain circles are numbered from 9, so they are not mistaken for +7 and +8.
     On a turn move one, two or three of your pieces along the lines, three circles in all at most: one piece 1–3, or one 1 and another 2, or three pieces 1 each. No jumping over pieces and no going back over your own track. A turn is built step by step: piece → circle → … → «Done»; a step can be undone.
     A piece with no free circle next to it and an enemy beside it is taken at once. This is checked where a piece stops: the enemy's pieces first, then your own. One piece can take several. Passing by takes nothing.
     Once the sides are cut off from each other (neither can reach the other's free circles), the push rule comes in: three pieces in a straight row behind an enemy piece make it move away on its next turn.
