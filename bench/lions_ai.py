@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.lions import ENGINE, HUNTERS, LIONS, PASS, LionsOptions, LionsState, pushed, sides
-from engines.lions_ai import AI, codes_of, whole_turns
+from engines.lions_ai import AI, LEVELS, LionsAI, codes_of, whole_turns
 from engines.lions_board import label
 from engines.playout import at_random, play_on
 
@@ -37,6 +37,8 @@ SLIPS = 0.2
 STANDOFF_GAMES = 20  # AI against AI without slips (issue #26: at least 18 of 20 end within STANDOFF_CAP turns)
 STANDOFF_CAP = 200
 DECISIONS = 300  # the single-process think-time sample
+LEVEL_GAMES = 100  # «Сильный» against «Средний», and «Лёгкий» against «Средний», SLIPS on both sides, sides alternating
+LEVEL_DECISIONS = 200  # think time of each level, two games thinking at once (issue #26: p95 ≤ 0.5 s, max ≤ 2 s)
 TURN_CAP = 300  # a self-play game still running after this many turns is counted as «cap»
 QUICK_TURN_CAP = 12  # tiny runs (scale < 0.1, a smoke test) cut every game here
 WORKERS = 2
@@ -102,6 +104,60 @@ def play(game: int, ai_sides: tuple[str, ...], cap: int, max_decisions: int | No
         "first_capture": first_capture, "first_capture_turn": first_capture_turn,
         "think": times,
     }
+
+
+def level_game(game: int, first: str, second: str, cap: int, slips: float = SLIPS) -> dict[str, Any]:
+    """One seeded game between two levels (engines/lions_ai.py ``LEVELS``): ``first`` plays the lions
+    in even games and the hunters in odd ones; each side plays a random whole turn instead of its own
+    with probability ``slips`` (as in the balance games: without slips two careful players stand off
+    until the quiet-turns draw, so nothing would be decided). The result is ``first``'s."""
+    first_side = LIONS if game % 2 == 0 else HUNTERS
+    state, _ = ENGINE.new_game(LionsOptions(lions_seat=game % 2), 2, f"{game + 50_000:064x}")
+    slip = random.Random(f"level slips {game}")
+    times: dict[str, list[float]] = {first: [], second: []}
+    while not state.finished and state.turns < cap:
+        level = first if state.side == first_side else second
+        if slips and slip.random() < slips:
+            state = _blunder(state, slip)
+            continue
+        started = time.perf_counter()
+        codes = LEVELS[level].plan(state, game)
+        times[level].append(time.perf_counter() - started)
+        for code in codes:
+            state, _, _ = ENGINE.apply(state, code)
+    if not state.finished:
+        result = "cap"
+    elif state.winner is None:
+        result = "draw"
+    else:
+        result = "win" if state.side_of(state.winner) == first_side else "loss"
+    return {"game": game, "first": first, "second": second, "first_side": first_side, "result": result,
+            "end": state.end, "turns": state.turns, "think": times}
+
+
+def _level_game(job: tuple[int, str, str, int]) -> dict[str, Any]:
+    return level_game(*job)
+
+
+def level_vs_random(game: int, level: str, cap: int) -> dict[str, Any]:
+    """One seeded game of a level against the random player, the level's side alternating."""
+    side = LIONS if game % 2 == 0 else HUNTERS
+    state, _ = ENGINE.new_game(LionsOptions(lions_seat=game % 2), 2, f"{game + 60_000:064x}")
+    rng = random.Random(f"random player {game + 60_000}")
+    ai: LionsAI = LEVELS[level]
+    while not state.finished and state.turns < cap:
+        if state.side == side:
+            for code in ai.plan(state, game):
+                state, _, _ = ENGINE.apply(state, code)
+        else:
+            state = random_turn(state, rng)
+    result = ("cap" if not state.finished else "draw" if state.winner is None
+              else "win" if state.side_of(state.winner) == side else "loss")
+    return {"game": game, "level": level, "side": side, "result": result, "turns": state.turns}
+
+
+def _level_vs_random(job: tuple[int, str, int]) -> dict[str, Any]:
+    return level_vs_random(*job)
 
 
 def _vs_random(job: tuple[int, str, int]) -> dict[str, Any]:
@@ -245,10 +301,44 @@ def run(scale: float = 1.0, checkpoint: Path | None = None) -> dict[str, Any]:
     under_load = [t for g in (*vs_random, *selfplay) for t in g["think"]]
     think = {"decisions": len(sample), **_seconds(sample), "max_under_load": round(max(under_load), 3),
              "workers": workers}
+    levels = level_rows(max(2, round(LEVEL_GAMES * scale)), max(10, round(LEVEL_DECISIONS * scale)), cap, workers,
+                        checkpoint)
     out = {"vs_random": random_rows, "balance": balance, "standoff": standoff_row, "think_s": think,
-           "wall_s": round(time.perf_counter() - started, 1)}
+           "levels": levels, "wall_s": round(time.perf_counter() - started, 1)}
     _print(out)
     return out
+
+
+def level_rows(games: int, decisions: int, cap: int, workers: int, checkpoint: Path | None) -> dict[str, Any]:
+    """The levels against each other (the first named level's results) and their think times."""
+    rows: dict[str, Any] = {}
+    for first, second in (("strong", "medium"), ("easy", "medium")):
+        played = _map(_level_game, [(g, first, second, cap) for g in range(games)], workers, checkpoint)
+        tally = Counter(g["result"] for g in played)
+        decided = tally["win"] + tally["loss"]
+        rows[f"{first}_vs_{second}"] = {
+            "games": len(played), "wins": tally["win"], "losses": tally["loss"], "draws": tally["draw"],
+            "cap": tally["cap"], "win_pct_of_decided": round(100 * tally["win"] / decided, 1) if decided else None,
+            "avg_turns": round(statistics.mean(g["turns"] for g in played), 1)}
+    think = {}
+    for level in LEVELS:
+        with multiprocessing.get_context("fork").Pool(2) as pool:  # two games thinking at once
+            samples = pool.map(_level_think, [(level, decisions // 2, k) for k in range(2)])
+        think[level] = {"decisions": sum(map(len, samples)), **_seconds([t for s in samples for t in s])}
+    rows["think_s_two_at_once"] = think
+    return rows
+
+
+def _level_think(job: tuple[str, int, int]) -> list[float]:
+    """Think times of ``level`` over self-play games against «Средний» until ``decisions`` are timed."""
+    level, decisions, k = job
+    times: list[float] = []
+    game = 20_000 + 100 * k
+    while len(times) < decisions:
+        turns = min(TURN_CAP, 2 * (decisions - len(times)) + 1)  # the level moves every other turn
+        times += level_game(game, level, "medium", turns)["think"][level]
+        game += 1
+    return times[:decisions]
 
 
 def _print(out: dict[str, Any]) -> None:
@@ -270,6 +360,11 @@ def _print(out: dict[str, Any]) -> None:
     st = out["standoff"]
     print(f"AI vs AI without slips: {st['games']} games, cap {st['turn_cap']} turns: {st['results']}, "
           f"ended {st['ended']} ({st['ends']}), games with a capture: {st['games_with_a_capture']}")
+    for name, row in out["levels"].items():
+        if name != "think_s_two_at_once":
+            print(f"{name}: {row}")
+    for level, row in out["levels"]["think_s_two_at_once"].items():
+        print(f"think time of «{level}», two games at once: {row}")
     t = out["think_s"]
     print(f"\nthink time per decision ({t['decisions']} decisions, one process): p50 {t['p50']} s, "
           f"p95 {t['p95']} s, max {t['max']} s; max in the games of (a) and (b), on {t['workers']} worker(s): "

@@ -6,7 +6,8 @@ Formats (all ≤ 64 bytes):
                                             ai: play against the computer, bot/unbot: seat
                                             or unseat a computer player, timer: this
                                             game's turn timer's next choice, ping: its
-                                            turn ping's)
+                                            turn ping's, level: its computer's next
+                                            level)
 - ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
   is stale and changes nothing
 - ``y:<game id>:<version>:<action code>`` the second press of an action that asks first
@@ -32,7 +33,7 @@ _TOKEN = r"[a-z0-9_\-]{1,24}"
 _SETTING = r"[a-z0-9_\-]{1,20}"  # lobby option names and values
 _PATTERNS = {
     "n": re.compile(rf"n:(?P<code>{_TOKEN})"),
-    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot|timer|ping)"
+    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot|timer|ping|level)"
                     rf"(?::(?P<key>{_SETTING}):(?P<value>{_SETTING}))?"),
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
     "y": re.compile(rf"y:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),

@@ -22,6 +22,7 @@ from engines.base import Event, OptionsError, Outcome, seed_commitment
 
 if TYPE_CHECKING:
     from bot.flow.context import Game
+    from bot.flow.table_settings import TableSettings
 
 CAPTION_LIMIT = 1024
 RESULT_TALLY_LINES = 10  # payers listed under a pub result (the whole tally is /tally)
@@ -150,10 +151,10 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
     return fit_caption(lines, [], [])
 
 
-def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None, ping: int | None = None) -> InlineKeyboardMarkup:
+def lobby_keyboard(game: Game, tr: Tr, table: TableSettings | None = None) -> InlineKeyboardMarkup:
     """Join/leave, the game's settings, the computer players (if the game has them: «🤖 Играть с
-    ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise), the game's turn
-    ``timer`` and turn ``ping``, start/cancel."""
+    ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise, and their level if the
+    game offers levels), the game's turn timer and turn ping (from ``table``), start/cancel."""
     row, engine = game.row, game.spec.engine
     rows = [[
         InlineKeyboardButton(tr("btn-join"), callback_data=cb.lobby(row.id, "join")),
@@ -172,10 +173,13 @@ def lobby_keyboard(game: Game, tr: Tr, timer: int | None = None, ping: int | Non
             bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(row.id, "unbot")))
         if bots:
             rows.append(bots)
-    if timer is not None:  # the game's turn timer; a press moves it to the next choice
-        rows.append([InlineKeyboardButton(tr("btn-timer", minutes=timer), callback_data=cb.lobby(row.id, "timer"))])
-    if ping is not None:  # the game's turn ping, the same way
-        rows.append([InlineKeyboardButton(tr("btn-ping", seconds=ping), callback_data=cb.lobby(row.id, "ping"))])
+        if table is not None and game.spec.levels and (bots or any(s.user_id < 0 for s in row.seats)):
+            level = tr(f"level-{table.level}")  # a press moves it to the next level
+            rows.append([InlineKeyboardButton(tr("btn-level", level=level), callback_data=cb.lobby(row.id, "level"))])
+    if table is not None:  # the game's turn timer and ping; a press moves one to its next choice
+        rows.append([InlineKeyboardButton(tr("btn-timer", minutes=table.turn_timer),
+                                          callback_data=cb.lobby(row.id, "timer"))])
+        rows.append([InlineKeyboardButton(tr("btn-ping", seconds=table.ping), callback_data=cb.lobby(row.id, "ping"))])
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(row.id, "cancel"))]
     if engine.min_players <= len(row.seats) <= engine.max_players:
         last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(row.id, "start")))

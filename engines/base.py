@@ -454,6 +454,13 @@ class Policy(Protocol[S_contra]):
     def plan(self, state: S_contra, seed: int = 0) -> list[str]: ...
 
 
+# The computer player's levels, weakest first (issue #26, point 4): a game that offers levels maps
+# each name to a Policy (bot/games/spec.py ``levels``); the lobby shows them as «Лёгкий», «Средний»,
+# «Сильный» (locale keys «level-<name>»).
+LEVELS: tuple[str, ...] = ("easy", "medium", "strong")
+DEFAULT_LEVEL = "medium"
+
+
 def tie_break(state_seed: str, version: int, seed: int, code: str) -> int:
     """A 64-bit number that orders equally good actions differently from game to game but
     always the same way for the same position (engines may not use the global ``random``)."""

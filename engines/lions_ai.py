@@ -48,6 +48,7 @@ REGION = 1  # circles a side can still reach
 # a cave gets cornered before the quiet-turns draw (rule 8) instead of merely watched.
 HUNT = 4
 FEW = 3
+TACTICS = 700  # «Сильный»: a capture waiting for the side to move counts most of a piece (LionsAI.judge)
 
 def settled(mover: int, opp: int) -> bool:
     """No piece stands walled in next to an enemy (true after every part of a turn, rule 4)."""
@@ -168,6 +169,29 @@ def evaluate(me: int, opp: int) -> int:
 
 
 @functools.lru_cache(maxsize=1 << 16)
+def hanging(attacker: int, victim: int) -> int:
+    """How many of ``victim``'s pieces ``attacker`` could take on its next turn (rule 4) by stopping a
+    piece on their last free neighbour within three steps over free circles; the piece that goes
+    must not stand beside the victim (it would leave a free circle there)."""
+    free = ALL & ~(attacker | victim)
+    count, pieces = 0, victim
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        around = NEIGHBOUR_MASKS[low.bit_length() - 1]
+        exits = around & free
+        if not exits or exits & (exits - 1):  # not exactly one free neighbour
+            continue
+        movers, ring = attacker & ~around, exits
+        for _ in range(MAX_STEPS):
+            if spread(ring) & movers:
+                count += 1
+                break
+            ring |= spread(ring) & free
+    return count
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def closing_in(me: int, opp: int) -> int:
     """How much closer ``me`` is to a side of FEW pieces or fewer than ``opp`` is (in circles of
     distance; zero while both sides have more)."""
@@ -197,18 +221,31 @@ class LionsAI:
     """Chooses a whole turn (as the engine's action codes) for the side to move."""
 
     def __init__(self, width: int = 10, budget: int = 40_000, deep_below: int = 3, deep_width: int = 6,
-                 hunt: int = 0) -> None:
+                 hunt: int = 0, blur: int = 0, tactics: int = 0) -> None:
         self.width = width  # our best turns (by static score) searched against every reply
         self.budget = budget  # steps generated plus positions evaluated, all plies together
         self.deep_below = deep_below  # three plies once the opponent has this many pieces or fewer
         self.deep_width = deep_width
         self.hunt = hunt  # weight of :func:`closing_in` (the module's AI uses HUNT)
+        # a seeded random amount below ``blur`` added to each turn's static score: a casual player's
+        # judgement (below PIECE, so a capture still outweighs it and a piece is never thrown away)
+        self.blur = blur
+        # per enemy piece the side to move could take next turn (:func:`hanging`): a look past the
+        # search's last ply at the captures waiting there
+        self.tactics = tactics
 
     def score(self, me: int, opp: int) -> int:
         """The score of a position for the side owning ``me``: :func:`evaluate`, plus the hunt."""
         score = evaluate(me, opp)
         if self.hunt and me and opp and min(me.bit_count(), opp.bit_count()) <= FEW:
             score += self.hunt * closing_in(me, opp)
+        return score
+
+    def judge(self, me: int, opp: int) -> int:
+        """:meth:`score` of a position where ``opp`` is to move, less what ``opp`` could take at once."""
+        score = self.score(me, opp)
+        if self.tactics and me and opp:
+            score -= self.tactics * hanging(opp, me)
         return score
 
     def plan(self, state: LionsState, seed: int = 0) -> list[str]:
@@ -229,7 +266,10 @@ class LionsAI:
             if not turn.opp:  # rule 7: the last enemy piece falls
                 return codes_of(turn.paths)
         noise = {t: next(rng) for t in turns}
-        ranked = sorted(turns, key=lambda t: (self.score(t.mover, t.opp), noise[t]), reverse=True)
+        blur = {t: noise[t] % self.blur if self.blur else 0 for t in turns}
+        ranked = sorted(turns, key=lambda t: (self.judge(t.mover, t.opp) + blur[t], noise[t]), reverse=True)
+        if self.width <= 1:  # one ply: the best-looking turn (a free capture always looks best)
+            return codes_of(ranked[0].paths)
         budget = [self.budget]
         scored = []
         for turn in ranked[: self.width]:
@@ -257,7 +297,7 @@ class LionsAI:
             first = pushed(mine, theirs) if reply.push_on else 0
             answers = whole_turns(mine, theirs, reply.push_on, lions_move, first, budget)
             budget[0] -= len(answers)  # each is evaluated
-            best = max((self.score(a.mover, a.opp) for a in answers), default=self.score(mine, theirs))
+            best = max((self.judge(a.mover, a.opp) for a in answers), default=self.score(mine, theirs))
             worst = min(worst, best)
             if budget[0] <= 0:
                 break
@@ -272,7 +312,7 @@ class LionsAI:
         budget[0] -= len(replies)
         if not replies:
             return self.score(turn.mover, turn.opp)
-        return -max(self.score(r.mover, r.opp) for r in replies)
+        return -max(self.judge(r.mover, r.opp) for r in replies)
 
 
 MASK64 = (1 << 64) - 1
@@ -307,3 +347,14 @@ def codes_of(paths: tuple[tuple[int, ...], ...]) -> list[str]:
 
 
 AI = LionsAI(hunt=HUNT)
+
+# The levels the lobby offers (engines.base.LEVELS; bench/lions_ai.py measures them): «Лёгкий»
+# looks one ply ahead with a blurred judgement (it takes a free capture and never walls its own
+# piece in, but does not see the reply and does not hunt the last pieces), «Средний» is the AI
+# above, «Сильный» searches more of its turns against every reply, looks past the reply at the
+# captures waiting for it (``tactics``) and three plies deep once the opponent is down to four.
+LEVELS: dict[str, LionsAI] = {
+    "easy": LionsAI(width=1, deep_below=0, blur=PIECE // 2),
+    "medium": AI,
+    "strong": LionsAI(width=16, budget=60_000, deep_below=4, hunt=HUNT, tactics=TACTICS),
+}

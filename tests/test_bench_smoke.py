@@ -75,3 +75,10 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     assert balance["games"] == balance["lion_wins"] + balance["hunter_wins"] + balance["draws"] + balance["cap"] >= 2
     assert lions["standoff"]["games"] >= 2 and lions["balance"]["slips"] > 0
     assert 0 <= lions["think_s"]["p50"] <= lions["think_s"]["p95"] <= lions["think_s"]["max"]
+    # the computer's levels (issue #26, point 4): their matches add up, each level is timed
+    for name in ("strong_vs_medium", "easy_vs_medium"):
+        row = lions["levels"][name]
+        assert row["games"] == row["wins"] + row["losses"] + row["draws"] + row["cap"] >= 2
+    think = lions["levels"]["think_s_two_at_once"]
+    assert set(think) == {"easy", "medium", "strong"}
+    assert all(row["decisions"] >= 10 and 0 <= row["p50"] <= row["p95"] <= row["max"] for row in think.values())

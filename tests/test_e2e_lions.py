@@ -11,6 +11,7 @@ import pytest
 
 from bot.fake_telegram import FakeUser, StoredMessage
 from engines.lions import ENGINE, LionsState
+from engines.lions_ai import LEVELS
 from tests.bot_harness import CHAT_ID, BotRunner, World, game_id_of, group_world, stored_state
 
 
@@ -139,3 +140,50 @@ async def test_a_member_plays_the_computer(world) -> None:
     assert state.finished and state.winner == 1  # the computer beats random play
     result = tg.last_bot_message(CHAT_ID)
     assert result.text is not None and "🏆 🤖 Бот" in result.text
+
+
+async def test_the_host_chooses_the_computers_level_and_the_computer_plays_it(world) -> None:
+    """Issue #26, point 4: «🤖 Уровень бота» in the lobby cycles Средний → Сильный → Лёгкий (host only),
+    and the computer then plays that level's turns (engines/lions_ai.py ``LEVELS``), not the default's."""
+    tg, runner, users = world
+    anya, boris = users["anya"], users["boris"]
+    lobby = await open_lobby(runner, tg, anya)
+    assert "🤖 Уровень бота: Средний" in [label for label, _ in lobby.buttons]
+    answer = await runner.press(boris, lobby, "Уровень бота")
+    assert answer["text"] == "Это может только хост (или админ)."
+    assert "🤖 Уровень бота: Средний" in [label for label, _ in lobby.buttons]
+    answer = await runner.press(anya, lobby, "Уровень бота")
+    assert answer["text"] == "Бот играет на уровне «Сильный»."
+    answer = await runner.press(anya, lobby, "Уровень бота")
+    assert answer["text"] == "Бот играет на уровне «Лёгкий»."
+    assert "🤖 Уровень бота: Лёгкий" in [label for label, _ in lobby.buttons]
+    forged = lobby.button("Уровень бота").replace(":level", ":levels")
+    answer = await runner.press_data(anya, lobby, forged)
+    assert "🤖 Уровень бота: Лёгкий" in [label for label, _ in lobby.buttons]  # a forged button changes nothing
+    await runner.press(anya, lobby, "Играть с ботом")
+    table = runner.table()
+    game_id = game_id_of(table)
+    rng = random.Random(9)
+    differs = 0
+    for _ in range(8):
+        state = await checked_state(runner, table)
+        if state.finished:
+            break
+        assert state.current_player == 0
+        mine = state
+        while mine.current_player == 0 and not mine.finished:  # Аня's whole turn, at random
+            code = rng.choice([a.code for a in ENGINE.legal_actions(mine) if a.code not in ("x", "o", "u")])
+            mine, _, _ = ENGINE.apply(mine, code)
+            await press_code(runner, anya, table, code)
+        if mine.finished:
+            break
+        expected = mine
+        for code in LEVELS["easy"].plan(mine):
+            expected, _, _ = ENGINE.apply(expected, code)
+        other = mine
+        for code in LEVELS["medium"].plan(mine):
+            other, _, _ = ENGINE.apply(other, code)
+        stored = await stored_state(runner, ENGINE, game_id)
+        assert (stored.lions, stored.hunters) == (expected.lions, expected.hunters)
+        differs += (other.lions, other.hunters) != (expected.lions, expected.hunters)
+    assert differs  # the levels played differently here, so the stored turns show which one played

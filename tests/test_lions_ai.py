@@ -15,6 +15,8 @@ import pytest
 
 from bench.lions_ai import random_turn  # the random player: never offers, resigns or takes back
 from engines import lions_ai
+from engines.base import DEFAULT_LEVEL
+from engines.base import LEVELS as LEVEL_NAMES
 from engines.lions import (
     ACCEPT,
     DECLINE,
@@ -30,7 +32,7 @@ from engines.lions import (
     pushed,
     sides,
 )
-from engines.lions_ai import AI, HUNT, LionsAI, codes_of, settled, whole_turns
+from engines.lions_ai import AI, HUNT, LEVELS, LionsAI, codes_of, hanging, settled, whole_turns
 from engines.lions_board import INDEX, NEIGHBOUR_MASKS, NEIGHBOURS, PUSH_LINES, SIZE, label
 
 SEED = "0" * 63 + "7"
@@ -274,3 +276,80 @@ MIN_WINS = 5
 def test_beats_a_random_player(side: str) -> None:
     results = [match(side, game, AI) for game in range(GAMES_A_SIDE)]
     assert results.count("win") >= MIN_WINS, results
+
+
+# ====================================================================== levels (issue #26, point 4)
+
+
+def free_captures(state: LionsState) -> list[Position]:
+    """The positions after a whole turn that takes a piece and leaves no reply taking one back."""
+    mover, opp = sides(state)
+    lions_move = state.side == LIONS
+    first = pushed(mover, opp) if state.push_on else 0
+    out = []
+    for turn in whole_turns(mover, opp, state.push_on, lions_move, first):
+        if turn.opp.bit_count() >= opp.bit_count() or turn.mover.bit_count() < mover.bit_count():
+            continue
+        back = pushed(turn.opp, turn.mover) if turn.push_on else 0
+        replies = whole_turns(turn.opp, turn.mover, turn.push_on, not lions_move, back)
+        if all(reply.opp.bit_count() == turn.mover.bit_count() for reply in replies):
+            out.append((turn.mover, turn.opp, turn.push_on))
+    return out
+
+
+def test_levels_are_named_as_the_lobby_names_them() -> None:
+    assert tuple(LEVELS) == LEVEL_NAMES == ("easy", "medium", "strong") and LEVELS[DEFAULT_LEVEL] is AI
+    assert len({id(ai) for ai in LEVELS.values()}) == 3
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
+def test_every_level_takes_a_free_capture(level: str) -> None:
+    """«Лёгкий» still captures when a capture is free (and so do the others): in every sampled position
+    with a free capture, the level's turn takes a piece."""
+    ai = LEVELS[level]
+    tried = 0
+    for name, state in [*POSITIONS, ("example 1", position("+7 1 2", "+5 А Б", HUNTERS)),
+                        ("example 3", position("5 6 1", "+4 А Б", HUNTERS))]:
+        if state.finished or state.draw_offer is not None or not free_captures(state):
+            continue
+        tried += 1
+        opp = sides(state)[1]
+        after = ai_turn(state, ai, seed=1)
+        taken = opp.bit_count() - (len(after.hunters) if state.side == LIONS else len(after.lions))
+        assert taken > 0, (level, name)
+    assert tried >= 3
+
+
+def test_easy_looks_one_ply_ahead_only() -> None:
+    """«Лёгкий» plays the turn that looks best now; somewhere in the sample that turn lets the reply take
+    a piece where «Средний», which looks at every reply, keeps its pieces safe."""
+    def exposed(after: LionsState, side: str) -> bool:
+        mine = len(getattr(after, side))
+        return not after.finished and min(len(getattr(s, side)) for s in engine_turns(after).values()) < mine
+
+    careless = 0
+    for _, state in POSITIONS:
+        if state.finished or state.draw_offer is not None:
+            continue
+        side = state.side
+        easy, medium = ai_turn(state, LEVELS["easy"], seed=2), ai_turn(state, LEVELS["medium"], seed=2)
+        careless += exposed(easy, side) and not exposed(medium, side)
+    assert careless >= 1
+
+
+def test_hanging_counts_the_pieces_the_side_to_move_could_take_at_once() -> None:
+    """«Сильный» looks past its last ply at the captures waiting there (LionsAI.judge): a piece with
+    one free neighbour that an enemy piece can reach within three steps, and checks it by the engine."""
+    lions, hunters = mask_of(at("+7 1")), mask_of(at("+5 А"))
+    assert hanging(hunters, lions) == 1  # +5 → +4 walls in the lion on the dead end +7 (example 1)
+    assert hanging(lions, hunters) == 0
+    assert hanging(mask_of(at("А")), lions) == 0  # too far: А is more than three circles from +4
+    # the lion on 29 has one free neighbour, 28: a hunter from 25 takes it; the hunter beside it on А
+    # cannot, for stepping away would leave А free
+    victim = mask_of(at("29"))
+    assert hanging(mask_of(at("А 25")), victim) == 1
+    assert hanging(mask_of(at("А")), victim) == 0
+    for attacker, prey in ((hunters, lions), (mask_of(at("А 25")), victim)):
+        state = position(" ".join(label(c) for c in range(SIZE) if prey >> c & 1),
+                         " ".join(label(c) for c in range(SIZE) if attacker >> c & 1), HUNTERS)
+        assert min(len(s.lions) for s in engine_turns(state).values()) == prey.bit_count() - 1

@@ -73,3 +73,30 @@ async def test_a_game_against_the_computer_plays_with_the_lobbys_timer(world) ->
     await runner.press(users["anya"], lobby, "Играть с ботом")
     game = await flow.store.game(game_id_of(lobby))
     assert game is not None and game.deadline is None and game.options["table"] == {"turn_timer": 0}
+
+
+async def test_the_level_is_stored_with_the_game_and_only_games_with_levels_offer_it(world) -> None:
+    """Issue #26, point 4: «🤖 Уровень бота» is stored with the lobby's game (the chat's settings untouched,
+    the next lobby back at «Средний»); a game whose computer has no levels shows no such button, and a
+    forged press there changes nothing."""
+    (_, runner, users), _alarms = world
+    flow = flow_of(runner)
+    await runner.say(users["anya"], "/newgame lions")
+    lobby = runner.table()
+    await runner.press(users["anya"], lobby, "🤖 Уровень бота")
+    assert label(lobby.buttons, "🤖 Уровень") == "🤖 Уровень бота: Сильный"
+    game = await flow.store.game(game_id_of(lobby))
+    assert game is not None and game.options["table"] == {"level": "strong"}
+    assert "level" not in (await flow.store.chat(CHAT_ID)).settings
+    await runner.say(users["anya"], "/stop")
+    await runner.say(users["anya"], "/newgame lions")
+    assert label(runner.table().buttons, "🤖 Уровень") == "🤖 Уровень бота: Средний"
+    await runner.say(users["anya"], "/stop")
+    await runner.say(users["anya"], "/newgame ludo")
+    ludo = runner.table()
+    assert not [text for text, _ in ludo.buttons if "Уровень" in text]
+    before = await flow.store.game(game_id_of(ludo))
+    answer = await runner.press_data(users["anya"], ludo, f"l:{ludo.button('Играю').split(':')[1]}:level")
+    assert answer["text"] == "Кнопка устарела."
+    after = await flow.store.game(game_id_of(ludo))
+    assert before is not None and after is not None and after.options == before.options

@@ -17,12 +17,12 @@ from bot import texts
 from bot.flow.context import AdminCheck, Chat, Game, Reply, Sources, default_options
 from bot.flow.dealer import Dealer
 from bot.flow.messages import Messages
-from bot.flow.table_settings import CHOICES, TableSettings, own_choices, with_choices
+from bot.flow.table_settings import CHOICES, TableSettings, level_of, own_choices, with_choices
 from bot.games import GameSpec
 from bot.games.common import set_option
 from bot.store import ActiveGameExistsError, GameRow, Seat, Store
 from bot.turns import free_bot_id, is_bot
-from engines.base import OptionsError
+from engines.base import LEVELS, OptionsError
 
 log = logging.getLogger(__name__)
 AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)
@@ -48,7 +48,7 @@ class Seating:
     host_id: int
     options: Any
     toast: str
-    table: dict[str, int] | None = None  # the game's own ⏱ and 🔔, if the command changed them
+    table: dict[str, Any] | None = None  # the game's own ⏱, 🔔 and 🤖 level, if the command changed them
 
 
 Command = Callable[["Lobby", LobbyPress], Awaitable[Reply | Seating]]
@@ -90,7 +90,7 @@ class Lobby:
     async def post(self, chat: Chat, game: Game) -> None:
         """Post the lobby's message (its title card, players and buttons) and remember it."""
         tr, code, table = chat.tr, game.spec.code, TableSettings.of(chat.settings, game.row.options)
-        keyboard = texts.lobby_keyboard(game, tr, table.turn_timer, table.ping)
+        keyboard = texts.lobby_keyboard(game, tr, table)
         message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline"),
                                                            game.spec.cover_art),
                                                  texts.lobby_caption(game, tr), keyboard, game.row.thread_id)
@@ -138,7 +138,7 @@ class Lobby:
                         options=change.options)
         table = TableSettings.of(chat.settings, options_json)
         caption = texts.lobby_caption(fresh, chat.tr)
-        keyboard = texts.lobby_keyboard(fresh, chat.tr, table.turn_timer, table.ping)
+        keyboard = texts.lobby_keyboard(fresh, chat.tr, table)
         return Reply(change.toast, after=lambda: self.messages.edit_caption(fresh.row, caption, keyboard))
 
     async def close(self, chat: Chat, game: Game, toast: str) -> Reply:
@@ -218,6 +218,17 @@ class Lobby:
         """«🔔»: this game's turn ping moves to its next choice."""
         return await self._next_choice(press, "ping", "toast-ping", "seconds")
 
+    async def _next_level(self, press: LobbyPress) -> Reply | Seating:
+        """«🤖 Уровень»: the level of this game's computer players moves to the next one the game offers."""
+        row, tr = press.game.row, press.chat.tr
+        levels = [level for level in LEVELS if level in press.game.spec.levels]
+        if not levels:  # a forged button: this game's computer has no levels
+            return Reply(tr("toast-stale"))
+        now = level_of(row.options)
+        value = levels[(levels.index(now) + 1) % len(levels)] if now in levels else levels[0]
+        return Seating(_seats(press.game), row.host_id, press.game.options,
+                       tr("toast-level", level=tr(f"level-{value}")), {**own_choices(row.options), "level": value})
+
     async def _next_choice(self, press: LobbyPress, key: str, toast: str, unit: str) -> Seating:
         """This game's ``key`` (``turn_timer`` or ``ping``) moves to its next choice, stored with the game's
         options: the chat's default, and so the next lobby's, stays as /settings has it (issue #24)."""
@@ -243,4 +254,5 @@ COMMANDS: dict[str, LobbyCommand] = {
     "unbot": LobbyCommand(Lobby._remove_bot, host_only=True),
     "timer": LobbyCommand(Lobby._next_timer, host_only=True),
     "ping": LobbyCommand(Lobby._next_ping, host_only=True),
+    "level": LobbyCommand(Lobby._next_level, host_only=True, needs_computer=True),
 }

@@ -14,6 +14,7 @@ from bot import texts
 from bot.flow.context import Chat, Game, Reply, Sources
 from bot.flow.messages import Messages
 from bot.flow.pings import TurnPings
+from bot.flow.table_settings import level_of
 from bot.flow.table_view import TableView
 from bot.flow.turn_timer import TurnTimer
 from bot.store import GameRow, Move, NewAction, Seat, StaleVersionError, StorageError, Store
@@ -161,7 +162,7 @@ class Moves:
 
     async def _play_computer(self, chat: Chat, game: Game) -> Game:
         """Apply the computer players' actions while one of them is to move; one save for all."""
-        policy = game.spec.policy
+        policy = game.spec.policy_at(level_of(game.row.options))  # the level the lobby chose
         if policy is None or game.row.status != "running" or game.state is None:
             return game
         seat = game.state.current_player

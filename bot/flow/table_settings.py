@@ -1,5 +1,6 @@
-"""A game's own turn timer and turn ping: what the lobby's «⏱» and «🔔» change (issue #24: for this
-lobby and its game only, never the chat's defaults, which only /settings changes).
+"""A game's own turn timer, turn ping and computer level: what the lobby's «⏱», «🔔» and «🤖 Уровень»
+change (issue #24: for this lobby and its game only, never the chat's defaults, which only /settings
+changes; the level, issue #26, has no chat default: «Средний» unless the lobby chose).
 
 They are stored with the game's options, under :data:`TABLE_KEY` beside the engine's own (an engine
 ignores the keys it does not know, engines/base.py ``JsonData``), so «Ещё раунд», which copies the
@@ -13,26 +14,35 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.flow.context import PING_CHOICES, TIMER_CHOICES, ChatSettings
+from engines.base import DEFAULT_LEVEL, LEVELS
 
 TABLE_KEY = "table"  # never an engine's option name: those are Python identifiers of its dataclass
-CHOICES = {"turn_timer": TIMER_CHOICES, "ping": PING_CHOICES}  # what a game may choose, by setting
+CHOICES: dict[str, tuple[Any, ...]] = {"turn_timer": TIMER_CHOICES, "ping": PING_CHOICES, "level": LEVELS}
 
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """The turn timer (minutes, 0: off) and turn ping (seconds, 0: off) one game plays with."""
+    """The turn timer (minutes, 0: off), turn ping (seconds, 0: off) and computer level one game plays with."""
 
     turn_timer: int
     ping: int
+    level: str = DEFAULT_LEVEL  # engines.base.LEVELS: the level of its «🤖» seats
 
     @classmethod
     def of(cls, chat: ChatSettings, options: Mapping[str, Any]) -> TableSettings:
         """The game's own choices (in its stored ``options``), else the chat's defaults."""
         own = own_choices(options)
-        return cls(turn_timer=own.get("turn_timer", chat.turn_timer), ping=own.get("ping", chat.ping))
+        return cls(turn_timer=own.get("turn_timer", chat.turn_timer), ping=own.get("ping", chat.ping),
+                   level=own.get("level", DEFAULT_LEVEL))
 
 
-def own_choices(options: Mapping[str, Any]) -> dict[str, int]:
+def level_of(options: Mapping[str, Any]) -> str:
+    """The computer level a game chose (in its stored ``options``), else the default."""
+    level = own_choices(options).get("level", DEFAULT_LEVEL)
+    return level if isinstance(level, str) else DEFAULT_LEVEL
+
+
+def own_choices(options: Mapping[str, Any]) -> dict[str, Any]:
     """The settings the game chose itself, each checked against its choices (never trust what is stored)."""
     stored = options.get(TABLE_KEY)
     if not isinstance(stored, dict):
@@ -41,7 +51,7 @@ def own_choices(options: Mapping[str, Any]) -> dict[str, int]:
             if key in CHOICES and value in CHOICES[key] and not isinstance(value, bool)}
 
 
-def with_choices(options: Mapping[str, Any], choices: Mapping[str, int]) -> dict[str, Any]:
+def with_choices(options: Mapping[str, Any], choices: Mapping[str, Any]) -> dict[str, Any]:
     """The stored ``options`` with the game's own ``choices`` (none: the key is left out)."""
     fresh = {key: value for key, value in options.items() if key != TABLE_KEY}
     if choices:

@@ -24,7 +24,7 @@ from engines.lions import (
 )
 from engines.lions import pushed as pushed_pieces
 from engines.lions import sides as sides_of
-from engines.lions_ai import AI
+from engines.lions_ai import AI, LEVELS
 from engines.lions_board import label
 from render import covers
 from render import lions as render_lions
@@ -130,7 +130,7 @@ UI = LionsUI()
 SPEC = GameSpec(
     cover_art=covers.lions_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_lions.render_board, label_keys=render_lions.LABEL_KEYS,
-    dice_per_roll=0, policy=AI, resign=ENGINE.resign_code, mark="🦁",
+    dice_per_roll=0, policy=AI, levels=LEVELS, resign=ENGINE.resign_code, mark="🦁",
     confirm=frozenset({"resign", "offer"}),  # rule 9 with lions.md: one stray tap must not lose or offer
     # the opponent's whole turn stays in the log while the next one is built step by step
     log_actions=12,

@@ -12,7 +12,7 @@ from typing import Any, Generic, TypeVar
 
 from bot.games.common import GameUI
 from bot.games.places import Places
-from engines.base import Engine, Event, GameOptions, GameState, Policy
+from engines.base import DEFAULT_LEVEL, Engine, Event, GameOptions, GameState, Policy
 from render.cover import CoverArt, three_dice
 
 S = TypeVar("S", bound=GameState)
@@ -46,6 +46,8 @@ class GameSpec(Generic[S, Opt]):
     label_keys: Sequence[str]  # the board's words, locale keys «board-<key>»
     dice_per_roll: int  # dice thrown by one roll (0: a game without dice); /verify and the README say so
     policy: Policy[S] | None = None  # the computer player: «🤖» seats, timed-out turns; None: the game has none
+    # the computer's levels by name (engines.base.LEVELS), chosen in the lobby; empty: ``policy`` alone
+    levels: Mapping[str, Policy[S]] = field(default_factory=dict)
     variant_option: str | None = None  # the option /settings offers as the chat's default variant
     roll_is_the_turn: bool = False  # a roll is the whole turn, so «автобросок» would play the game by itself
     resign: Callable[[int], str] | None = None  # the code by which a seat resigns: leaving is resigning
@@ -64,6 +66,10 @@ class GameSpec(Generic[S, Opt]):
     @property
     def code(self) -> str:
         return self.engine.code
+
+    def policy_at(self, level: str) -> Policy[S] | None:
+        """The computer player of ``level`` (the default level, or ``policy``, when the game has no such level)."""
+        return self.levels.get(level) or self.levels.get(DEFAULT_LEVEL) or self.policy
 
 
 class Registry(Mapping[str, GameSpec[Any, Any]]):

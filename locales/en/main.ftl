@@ -143,6 +143,11 @@ bot-name = { $n ->
 }
 toast-bot-added = A bot took a seat.
 toast-bot-removed = A bot left the table.
+btn-level = 🤖 Bot level: { $level }
+toast-level = The bot plays at level «{ $level }».
+level-easy = Easy
+level-medium = Medium
+level-strong = Strong
 btn-timer = { $minutes ->
     [0] ⏱ Turn timer: off
    *[other] ⏱ Turn timer: { $minutes } min

@@ -147,6 +147,11 @@ bot-name = { $n ->
 }
 toast-bot-added = Бот сел за стол.
 toast-bot-removed = Бот встал из-за стола.
+btn-level = 🤖 Уровень бота: { $level }
+toast-level = Бот играет на уровне «{ $level }».
+level-easy = Лёгкий
+level-medium = Средний
+level-strong = Сильный
 btn-timer = { $minutes ->
     [0] ⏱ Таймер хода: выкл.
    *[other] ⏱ Таймер хода: { $minutes } мин
