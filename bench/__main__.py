@@ -5,7 +5,7 @@ start-up; with ``--takeover`` also a standby's takeover after a SIGKILL of the a
 dice games' computer players against random players, and the «Охота на львов» AI (strength, balance,
 think time).
 
-The full lions AI run takes the better part of an hour on two cores, so it is opt-in: without
+The full lions AI run takes over an hour on two cores (with the levels), so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
 
 Benchmarks, not tests: figures are printed and written to bench/results.json, which the README
