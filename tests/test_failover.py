@@ -177,6 +177,20 @@ async def play_rounds(tg: FakeTelegram, pair: Pair, chat_id: int, players: dict[
             await tg.wait_for(lambda s: still_playing(s, chat_id) or done.is_set(), timeout=3)
 
 
+async def start_left_lobbies(tg: FakeTelegram, pair: Pair, chats: dict[int, dict[str, FakeUser]], database: str,
+                             stats: dict[str, int]) -> None:
+    """After the last round: a kill between «Ещё раунд»'s new game and its deal (the loop above may have
+    stopped before the new active instance posted it) left a lobby with everyone seated; once it is
+    posted, its host starts it, as a person would. Only games still in the lobby are started."""
+    for row in await fetch(database, "SELECT chat_id FROM games WHERE status = 'lobby'"):
+        chat_id = row[0]
+        host = next(iter(chats[chat_id].values()))
+        await tg.wait_for(lambda s, c=chat_id: (t := table_of(s, c)) is not None
+                          and "Начать" in [label for label, _ in t.buttons], timeout=15)
+        await press(tg, pair, host, chat_id, table_of(tg, chat_id), "Начать")  # type: ignore[arg-type]
+        stats["lobbies_started"] += 1
+
+
 def still_playing(tg: FakeTelegram, chat_id: int) -> bool:
     table = table_of(tg, chat_id)
     return table is not None and any(label.startswith("🎲") for label, _ in table.buttons)
@@ -215,6 +229,7 @@ async def test_the_standby_takes_over_each_time_the_active_one_is_killed(tg: Fak
             done.set()
 
         await asyncio.gather(killer(), *(play_rounds(tg, pair, c, p, done, stats) for c, p in chats.items()))
+        await start_left_lobbies(tg, pair, chats, database, stats)
         await settle(tg, database)
     finally:
         codes = await pair.stop()
