@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.lions import ENGINE, HUNTERS, LIONS, PASS, LionsOptions, LionsState, pushed, sides
-from engines.lions_ai import AI, LEVELS, LionsAI, codes_of, whole_turns
+from engines.lions_ai import AI, LEVELS, codes_of, whole_turns
 from engines.lions_board import label
 from engines.playout import at_random, play_on
 
@@ -137,27 +137,6 @@ def level_game(game: int, first: str, second: str, cap: int, slips: float = SLIP
 
 def _level_game(job: tuple[int, str, str, int]) -> dict[str, Any]:
     return level_game(*job)
-
-
-def level_vs_random(game: int, level: str, cap: int) -> dict[str, Any]:
-    """One seeded game of a level against the random player, the level's side alternating."""
-    side = LIONS if game % 2 == 0 else HUNTERS
-    state, _ = ENGINE.new_game(LionsOptions(lions_seat=game % 2), 2, f"{game + 60_000:064x}")
-    rng = random.Random(f"random player {game + 60_000}")
-    ai: LionsAI = LEVELS[level]
-    while not state.finished and state.turns < cap:
-        if state.side == side:
-            for code in ai.plan(state, game):
-                state, _, _ = ENGINE.apply(state, code)
-        else:
-            state = random_turn(state, rng)
-    result = ("cap" if not state.finished else "draw" if state.winner is None
-              else "win" if state.side_of(state.winner) == side else "loss")
-    return {"game": game, "level": level, "side": side, "result": result, "turns": state.turns}
-
-
-def _level_vs_random(job: tuple[int, str, int]) -> dict[str, Any]:
-    return level_vs_random(*job)
 
 
 def _vs_random(job: tuple[int, str, int]) -> dict[str, Any]:

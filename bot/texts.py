@@ -169,11 +169,12 @@ def lobby_keyboard(game: Game, tr: Tr, table: TableSettings | None = None) -> In
             bots = [InlineKeyboardButton(tr("btn-play-ai"), callback_data=cb.lobby(row.id, "ai"))]
         if len(row.seats) >= engine.max_players:
             bots = []
-        if engine.max_players > 2 and any(s.user_id < 0 for s in row.seats):
+        seated_bot = any(s.user_id < 0 for s in row.seats)
+        if engine.max_players > 2 and seated_bot:
             bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(row.id, "unbot")))
         if bots:
             rows.append(bots)
-        if table is not None and game.spec.levels and (bots or any(s.user_id < 0 for s in row.seats)):
+        if table is not None and game.spec.levels and (bots or seated_bot):
             level = tr(f"level-{table.level}")  # a press moves it to the next level
             rows.append([InlineKeyboardButton(tr("btn-level", level=level), callback_data=cb.lobby(row.id, "level"))])
     if table is not None:  # the game's turn timer and ping; a press moves one to its next choice

@@ -266,8 +266,8 @@ class LionsAI:
             if not turn.opp:  # rule 7: the last enemy piece falls
                 return codes_of(turn.paths)
         noise = {t: next(rng) for t in turns}
-        blur = {t: noise[t] % self.blur if self.blur else 0 for t in turns}
-        ranked = sorted(turns, key=lambda t: (self.judge(t.mover, t.opp) + blur[t], noise[t]), reverse=True)
+        blur = self.blur or 1  # x % 1 == 0: no blur
+        ranked = sorted(turns, key=lambda t: (self.judge(t.mover, t.opp) + noise[t] % blur, noise[t]), reverse=True)
         if self.width <= 1:  # one ply: the best-looking turn (a free capture always looks best)
             return codes_of(ranked[0].paths)
         budget = [self.budget]

@@ -156,11 +156,11 @@ def _draw_camp(d: ImageDraw.ImageDraw) -> None:
 def _draw_grass(d: ImageDraw.ImageDraw, rng: random.Random) -> None:
     """Tufts of grass where nothing else is: sand that reads as savanna."""
     ends = [(CIRCLES[a][1:], CIRCLES[b][1:]) for a, b in LINES]
+    cx0, cy0, cx1, _ = camp_box()
     for _ in range(160):
         x, y = rng.uniform(-0.5, 8.5), rng.uniform(0.8, 7.4)
         near_circle = min(math.dist((x, y), c[1:]) for c in CIRCLES) < 0.62
         near_line = min(seg_dist((x, y), a, b) for a, b in ends) < 0.22
-        cx0, cy0, cx1, _ = camp_box()
         in_camp = cx0 - 0.1 < x < cx1 + 0.1 and y > cy0 - 0.15
         if near_circle or near_line or in_camp or (abs(x - PUSH_AT[0]) < 1.1 and abs(y - PUSH_AT[1]) < 0.45):
             continue

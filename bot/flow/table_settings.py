@@ -38,8 +38,8 @@ class TableSettings:
 
 def level_of(options: Mapping[str, Any]) -> str:
     """The computer level a game chose (in its stored ``options``), else the default."""
-    level = own_choices(options).get("level", DEFAULT_LEVEL)
-    return level if isinstance(level, str) else DEFAULT_LEVEL
+    level: str = own_choices(options).get("level", DEFAULT_LEVEL)  # own_choices keeps only LEVELS
+    return level
 
 
 def own_choices(options: Mapping[str, Any]) -> dict[str, Any]:
