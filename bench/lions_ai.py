@@ -37,7 +37,11 @@ SLIPS = 0.2
 STANDOFF_GAMES = 20  # AI against AI without slips (issue #26: at least 18 of 20 end within STANDOFF_CAP turns)
 STANDOFF_CAP = 200
 DECISIONS = 300  # the single-process think-time sample
-LEVEL_GAMES = 100  # «Сильный» against «Средний», and «Лёгкий» against «Средний», SLIPS on both sides, sides alternating
+LEVEL_GAMES = 100  # «Сильный» against «Средний», and «Лёгкий» against «Средний», sides alternating
+# Each level slips into a random whole turn this often: without slips two careful players stand off
+# until the quiet-turns draw; at SLIPS (a fifth of all turns random) the slips decide more games than
+# the levels do (30 games, «Сильный» against «Средний»: 65% of the decided at 20%, 75% at 10%).
+LEVEL_SLIPS = 0.1
 LEVEL_DECISIONS = 200  # think time of each level, two games thinking at once (issue #26: p95 ≤ 0.5 s, max ≤ 2 s)
 TURN_CAP = 300  # a self-play game still running after this many turns is counted as «cap»
 QUICK_TURN_CAP = 12  # tiny runs (scale < 0.1, a smoke test) cut every game here
@@ -106,11 +110,10 @@ def play(game: int, ai_sides: tuple[str, ...], cap: int, max_decisions: int | No
     }
 
 
-def level_game(game: int, first: str, second: str, cap: int, slips: float = SLIPS) -> dict[str, Any]:
+def level_game(game: int, first: str, second: str, cap: int, slips: float = LEVEL_SLIPS) -> dict[str, Any]:
     """One seeded game between two levels (engines/lions_ai.py ``LEVELS``): ``first`` plays the lions
     in even games and the hunters in odd ones; each side plays a random whole turn instead of its own
-    with probability ``slips`` (as in the balance games: without slips two careful players stand off
-    until the quiet-turns draw, so nothing would be decided). The result is ``first``'s."""
+    with probability ``slips`` (see LEVEL_SLIPS). The result is ``first``'s."""
     first_side = LIONS if game % 2 == 0 else HUNTERS
     state, _ = ENGINE.new_game(LionsOptions(lions_seat=game % 2), 2, f"{game + 50_000:064x}")
     slip = random.Random(f"level slips {game}")
@@ -296,7 +299,8 @@ def level_rows(games: int, decisions: int, cap: int, workers: int, checkpoint: P
         tally = Counter(g["result"] for g in played)
         decided = tally["win"] + tally["loss"]
         rows[f"{first}_vs_{second}"] = {
-            "games": len(played), "wins": tally["win"], "losses": tally["loss"], "draws": tally["draw"],
+            "games": len(played), "slips": LEVEL_SLIPS, "wins": tally["win"], "losses": tally["loss"],
+            "draws": tally["draw"],
             "cap": tally["cap"], "win_pct_of_decided": round(100 * tally["win"] / decided, 1) if decided else None,
             "avg_turns": round(statistics.mean(g["turns"] for g in played), 1)}
     think = {}

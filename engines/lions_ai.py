@@ -346,15 +346,19 @@ def codes_of(paths: tuple[tuple[int, ...], ...]) -> list[str]:
     return [*codes, DONE]
 
 
-AI = LionsAI(hunt=HUNT)
-
-# The levels the lobby offers (engines.base.LEVELS; bench/lions_ai.py measures them): «Лёгкий»
-# looks one ply ahead with a blurred judgement (it takes a free capture and never walls its own
-# piece in, but does not see the reply and does not hunt the last pieces), «Средний» is the AI
-# above, «Сильный» searches more of its turns against every reply, looks past the reply at the
-# captures waiting for it (``tactics``) and three plies deep once the opponent is down to four.
+# The levels the lobby offers (engines.base.LEVELS; bench/lions_ai.py measures them):
+# «Лёгкий» looks one ply ahead with a blurred judgement: it takes a free capture and never walls its
+#   own piece in, but does not see the reply and does not hunt the last pieces;
+# «Средний» looks at every reply to its three best-looking turns: it keeps its pieces safe, takes
+#   what the opponent leaves and goes after the last pieces, if less keenly than «Сильный» (without
+#   any hunt a twelfth of its games against a random player and half against itself ended in the
+#   quiet-turns draw; with the full hunt it played about as well as «Сильный»), but plans no further;
+# «Сильный» searches ten turns against every reply, looks past the reply at the captures waiting
+#   there (``tactics``), draws its pieces toward the last enemy pieces (``hunt``) and looks three
+#   plies deep once the opponent is down to three.
 LEVELS: dict[str, LionsAI] = {
     "easy": LionsAI(width=1, deep_below=0, blur=PIECE // 2),
-    "medium": AI,
-    "strong": LionsAI(width=16, budget=60_000, deep_below=4, hunt=HUNT, tactics=TACTICS),
+    "medium": LionsAI(width=3, budget=15_000, deep_below=0, hunt=HUNT // 4),
+    "strong": LionsAI(hunt=HUNT, tactics=TACTICS),
 }
+AI = LEVELS["medium"]  # the default level (engines.base.DEFAULT_LEVEL): timed-out turns, «🤖» seats

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bench.__main__ import main
 from bench.e2e_game import cases as e2e_cases
-from bench.policies import CHOICE_GAMES
+from bench.policies import CHOICE_GAMES, LEVEL_TABLES
 from bot.games import GAMES
 from tests import postgres_server
 
@@ -61,11 +61,17 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     assert {row["backend"] for row in load["targets"]} == {"sqlite", "postgres", "postgres/sqlite"}
     assert all(isinstance(row["met"], bool) for row in load["targets"])
     # the dice games' computer players: every table adds up (20 games each in a quick run)
-    assert {row["case"] for row in results["policies"]} == {f"{code} {n}p" for code in
+    policies = results["policies"]
+    assert {row["case"] for row in policies["default"]} == {f"{code} {n}p" for code in
                                                            ("tishe", "shishbesh", "ludo", "parchis") for n in (2, 4)}
     assert CHOICE_GAMES == ("tishe", "shishbesh", "ludo", "parchis")  # the games whose players choose
-    for row in results["policies"]:
+    # issue #27: every dice game's levels, «Сильный» against random players and «Средний» against «Лёгкий»
+    assert {(row["case"], row["level"], row["opponents"]) for row in policies["levels"]} == {
+        (f"{code} {n}p", level, opponents) for code in CHOICE_GAMES for level, opponents, n in LEVEL_TABLES}
+    for row in (*policies["default"], *policies["levels"]):
         assert row["games"] == 20 and 0 <= row["policy_wins"] <= 20 and row["unfinished"] == 0
+        think = row["think_ms"]
+        assert think["decisions"] > 0 and 0 <= think["p50"] <= think["p95"] <= think["max"]
     # the lions AI: only a tiny sample without --lions (bench/lions_ai.py); its tables add up
     lions = results["lions_ai"]
     assert set(lions["vs_random"]) == {"lions", "hunters"}

@@ -77,8 +77,8 @@ async def test_a_game_against_the_computer_plays_with_the_lobbys_timer(world) ->
 
 async def test_the_level_is_stored_with_the_game_and_only_games_with_levels_offer_it(world) -> None:
     """Issue #26, point 4: «🤖 Уровень бота» is stored with the lobby's game (the chat's settings untouched,
-    the next lobby back at «Средний»); a game whose computer has no levels shows no such button, and a
-    forged press there changes nothing."""
+    the next lobby back at «Средний»); a game whose computer has no levels («Спички»: the roll is all there
+    is to a turn) shows no such button, and a forged press there changes nothing."""
     (_, runner, users), _alarms = world
     flow = flow_of(runner)
     await runner.say(users["anya"], "/newgame lions")
@@ -92,11 +92,32 @@ async def test_the_level_is_stored_with_the_game_and_only_games_with_levels_offe
     await runner.say(users["anya"], "/newgame lions")
     assert label(runner.table().buttons, "🤖 Уровень") == "🤖 Уровень бота: Средний"
     await runner.say(users["anya"], "/stop")
-    await runner.say(users["anya"], "/newgame ludo")
-    ludo = runner.table()
-    assert not [text for text, _ in ludo.buttons if "Уровень" in text]
-    before = await flow.store.game(game_id_of(ludo))
-    answer = await runner.press_data(users["anya"], ludo, f"l:{ludo.button('Играю').split(':')[1]}:level")
+    await runner.say(users["anya"], "/newgame spichki")
+    spichki = runner.table()
+    assert not [text for text, _ in spichki.buttons if "Уровень" in text]
+    before = await flow.store.game(game_id_of(spichki))
+    answer = await runner.press_data(users["anya"], spichki, f"l:{spichki.button('Играю').split(':')[1]}:level")
     assert answer["text"] == "Кнопка устарела."
-    after = await flow.store.game(game_id_of(ludo))
+    after = await flow.store.game(game_id_of(spichki))
     assert before is not None and after is not None and after.options == before.options
+
+
+async def test_a_dice_games_computer_seats_play_the_level_the_host_picks(world) -> None:
+    """Issue #27, point 3: «Людо»'s computer seats have the three levels: the host (nobody else) picks
+    one, and it is stored with the game, for every computer seat of it."""
+    (_, runner, users), _alarms = world
+    flow = flow_of(runner)
+    await runner.say(users["anya"], "/newgame ludo")
+    lobby = runner.table()
+    await runner.press(users["anya"], lobby, "🤖 Добавить бота")
+    await runner.press(users["anya"], lobby, "🤖 Добавить бота")
+    assert label(lobby.buttons, "🤖 Уровень") == "🤖 Уровень бота: Средний"
+    answer = await runner.press(users["boris"], lobby, "🤖 Уровень бота")  # not the host: nothing changes
+    assert label(lobby.buttons, "🤖 Уровень") == "🤖 Уровень бота: Средний" and answer["text"]
+    for shown in ("Сильный", "Лёгкий"):
+        await runner.press(users["anya"], lobby, "🤖 Уровень бота")
+        assert label(lobby.buttons, "🤖 Уровень") == f"🤖 Уровень бота: {shown}"
+    await runner.press(users["anya"], lobby, "Начать")
+    game = await flow.store.game(game_id_of(lobby))
+    assert game is not None and game.status == "running" and game.options["table"] == {"level": "easy"}
+    assert sum(1 for seat in game.seats if seat.user_id < 0) == 2

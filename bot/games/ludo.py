@@ -11,7 +11,7 @@ from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.ludo import CENTRE, ENGINE, PHASE_MOVE, YARD, LudoState
-from engines.ludo_ai import AI
+from engines.ludo_ai import AI, LEVELS
 from render import covers
 from render import ludo as render_ludo
 
@@ -81,6 +81,6 @@ UI = LudoUI()
 SPEC = GameSpec(
     cover_art=covers.ludo_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_ludo.render_board, label_keys=render_ludo.LABEL_KEYS,
-    dice_per_roll=1, policy=AI, variant_option="bonuses", places=in_ranking_order,
+    dice_per_roll=1, policy=AI, levels=LEVELS, variant_option="bonuses", places=in_ranking_order,
     variants=(Variant("", {"bonuses": False}), Variant("", {"bonuses": True}, drawn=False, played_through=False)),
 )

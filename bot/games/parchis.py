@@ -11,7 +11,7 @@ from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec
 from engines.base import Event, Outcome
 from engines.parchis import CENTRE, COLOURS, ENGINE, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
-from engines.parchis_ai import AI
+from engines.parchis_ai import AI, LEVELS
 from render import covers
 from render import parchis as render_parchis
 
@@ -100,5 +100,5 @@ UI = ParchisUI()
 SPEC = GameSpec(
     cover_art=covers.parchis_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_parchis.render_board, label_keys=render_parchis.LABEL_KEYS,
-    dice_per_roll=1, policy=AI, places=in_ranking_order,
+    dice_per_roll=1, policy=AI, levels=LEVELS, places=in_ranking_order,
 )

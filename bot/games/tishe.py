@@ -11,7 +11,7 @@ from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN, RULE_ZERO, TisheState
-from engines.tishe_ai import AI
+from engines.tishe_ai import AI, LEVELS
 from render import covers
 from render import tishe as render_tishe
 
@@ -85,7 +85,7 @@ UI = TisheUI()
 SPEC = GameSpec(
     cover_art=covers.tishe_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_tishe.render_board, label_keys=render_tishe.LABEL_KEYS,
-    dice_per_roll=2, policy=AI, variant_option="both_home", places=in_ranking_order,
+    dice_per_roll=2, policy=AI, levels=LEVELS, variant_option="both_home", places=in_ranking_order,
     variants=(Variant("", {"both_home": False}),
               Variant("", {"both_home": True}, drawn=False, played_through=False)),
 )
