@@ -81,11 +81,11 @@ MISS = 5 / 6  # the chance that one given distance is not thrown
 WIN = 1e9  # the last piece into the centre wins (rule 5)
 
 
-def piece_value(progress: int) -> float:
-    """What a piece is worth before risk: nothing in the yard, more the further it is."""
+def piece_value(progress: int, out: float = OUT) -> float:
+    """What a piece is worth before risk: nothing in the yard, ``out`` once out, more the further it is."""
     if progress == YARD:
         return 0.0
-    value = OUT + progress
+    value = out + progress
     if progress > LAST_CIRCUIT:  # rule 5: in the lane or the centre
         value += LANE + (HOME if progress == CENTRE else 0.0)
     return value
@@ -164,16 +164,6 @@ SAFE = 9.0  # rule 1: a safe cell keeps a piece safe for every turn it stays the
 THROW_AGAIN = 1 / 36  # rule 3: a 6 and then the one face that lands
 
 
-def _strong_piece_value(progress: int) -> float:
-    """``piece_value`` with ``STRONG_OUT`` for leaving the yard."""
-    if progress == YARD:
-        return 0.0
-    value = STRONG_OUT + progress
-    if progress > LAST_CIRCUIT:  # rule 5: in the lane or the centre
-        value += LANE + (HOME if progress == CENTRE else 0.0)
-    return value
-
-
 def _hit_chance(pieces: tuple[int, ...], cells: list[int | None], attacker: int, start: int, cell: int,
                 blocks: dict[int, int]) -> float:
     """The chance that seat ``attacker`` (start cell ``start``) lands on a lone piece on ``cell``
@@ -217,7 +207,7 @@ def strong_value(state: LudoState, pieces: tuple[int, ...], seat: int) -> float:
     total = 0.0
     for k, progress in enumerate(pieces):
         owner, cell = k // PIECES, cells[k]
-        value = _strong_piece_value(progress)
+        value = piece_value(progress, STRONG_OUT)
         if cell is None:
             pass  # rules 2, 5: the yard, the lane and the centre are never captured
         elif cell in SAFE_CELLS:
