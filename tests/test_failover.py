@@ -163,7 +163,7 @@ async def play_rounds(tg: FakeTelegram, pair: Pair, chat_id: int, players: dict[
             continue  # a second of the game played: look at ``done`` again
         await pair.up.wait()
         table = table_of(tg, chat_id)
-        if table is not None and not done.is_set() and "Начать" in [label for label, _ in table.buttons]:
+        if table is not None and not done.is_set() and any("Начать" in label for label, _ in table.buttons):
             # a kill between «Ещё раунд»'s new game and its deal: the new active one posts it as a
             # lobby with everyone seated, and the host starts it, as a person would
             await press(tg, pair, host, chat_id, table, "Начать")  # type: ignore[arg-type]
@@ -186,7 +186,7 @@ async def start_left_lobbies(tg: FakeTelegram, pair: Pair, chats: dict[int, dict
         chat_id = row[0]
         host = next(iter(chats[chat_id].values()))
         await tg.wait_for(lambda s, c=chat_id: (t := table_of(s, c)) is not None
-                          and "Начать" in [label for label, _ in t.buttons], timeout=15)
+                          and any("Начать" in label for label, _ in t.buttons), timeout=15)
         await press(tg, pair, host, chat_id, table_of(tg, chat_id), "Начать")  # type: ignore[arg-type]
         stats["lobbies_started"] += 1
 
