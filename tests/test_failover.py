@@ -163,14 +163,14 @@ async def play_rounds(tg: FakeTelegram, pair: Pair, chat_id: int, players: dict[
             continue  # a second of the game played: look at ``done`` again
         await pair.up.wait()
         table = table_of(tg, chat_id)
-        if table is not None and not done.is_set() and any("Начать" in label for label, _ in table.buttons):
+        if table is not None and not done.is_set() and table.has_button("Начать"):
             # a kill between «Ещё раунд»'s new game and its deal: the new active one posts it as a
             # lobby with everyone seated, and the host starts it, as a person would
             await press(tg, pair, host, chat_id, table, "Начать")  # type: ignore[arg-type]
             stats["lobbies_started"] += 1
             continue
         result = tg.last_bot_message(chat_id)
-        if not done.is_set() and "🔁 Ещё раунд" in [label for label, _ in result.buttons]:
+        if not done.is_set() and result.has_button("🔁 Ещё раунд"):
             await press(tg, pair, host, chat_id, result, "🔁 Ещё раунд")  # type: ignore[arg-type]
             stats["rounds"] += 1
         with contextlib.suppress(TimeoutError):  # a press lost to a kill: look again
@@ -185,8 +185,8 @@ async def start_left_lobbies(tg: FakeTelegram, pair: Pair, chats: dict[int, dict
     for row in await fetch(database, "SELECT chat_id FROM games WHERE status = 'lobby'"):
         chat_id = row[0]
         host = next(iter(chats[chat_id].values()))
-        await tg.wait_for(lambda s, c=chat_id: (t := table_of(s, c)) is not None
-                          and any("Начать" in label for label, _ in t.buttons), timeout=15)
+        await tg.wait_for(lambda s, c=chat_id: (t := table_of(s, c)) is not None and t.has_button("Начать"),
+                          timeout=15)
         await press(tg, pair, host, chat_id, table_of(tg, chat_id), "Начать")  # type: ignore[arg-type]
         stats["lobbies_started"] += 1
 

@@ -127,7 +127,7 @@ async def deal(tg: FakeTelegram, bot: Bot, chats: dict[int, dict[str, FakeUser]]
         lobby = table_of(tg, chat_id)
         assert lobby is not None
         assert await press(tg, bot, guest, chat_id, lobby, "Играю") is not None
-        await tg.wait_for(lambda s, m=lobby: any("Начать" in label for label, _ in m.buttons), timeout=15)
+        await tg.wait_for(lambda s, m=lobby: m.has_button("Начать"), timeout=15)
         assert await press(tg, bot, host, chat_id, lobby, "Начать") is not None
         await tg.wait_for(lambda s, m=lobby: "Ходит:" in (m.caption or ""), timeout=15)
 

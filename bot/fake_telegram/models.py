@@ -251,10 +251,19 @@ class StoredMessage:
         return [(b.get("text", ""), b.get("callback_data")) for row in self.inline_keyboard
                 for b in row]
 
+    def _matching(self, text: str) -> list[str | None]:
+        """callback_data of the buttons whose text equals ``text``, else of those containing it."""
+        exact = [data for label, data in self.buttons if label == text]
+        return exact or [data for label, data in self.buttons if text in label]
+
+    def has_button(self, text: str) -> bool:
+        """Whether :meth:`button` finds a button for ``text`` (a test waits for one before pressing)."""
+        found = self._matching(text)
+        return len(found) == 1 and found[0] is not None
+
     def button(self, text: str) -> str:
         """Return callback_data of the button whose text equals or (uniquely) contains ``text``."""
-        exact = [data for label, data in self.buttons if label == text]
-        found = exact or [data for label, data in self.buttons if text in label]
+        found = self._matching(text)
         if len(found) != 1 or found[0] is None:
             raise LookupError(
                 f"{len(found)} callback buttons match {text!r} in message "
