@@ -170,6 +170,12 @@ BAD_DATABASE_URL = ("DATABASE_URL должен начинаться с postgresq
                     "DATABASE_URL must begin with postgresql:// or sqlite:///, not {shown!r}")
 
 
+def database_from_env(env: Mapping[str, str]) -> str:
+    """The database the bot would open (Config.database) read from the environment alone: for the
+    maintenance commands, which need no token."""
+    return _postgres_url(env) or _sqlite_path(env)
+
+
 def _sqlite_path(env: Mapping[str, str]) -> str:
     url = env.get("DATABASE_URL", "").strip()
     if url.startswith(SQLITE_URL):

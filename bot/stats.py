@@ -24,7 +24,8 @@ from bot.flow import GameFlow
 from bot.games.common import Tr, html_words
 from bot.games.places import Places, place_lines
 from bot.handlers import flow_of, group_command, send_reply
-from bot.store import GameTotals, PastGame, PlayerTotals
+from bot.ratings import BASE, shown
+from bot.store import GameTotals, PastGame, PlayerTotals, RatingRow
 from bot.texts import CAPTION_LIMIT, display_name, visible_length
 from bot.zones import UTC, local_time, slug
 from render.stats import render_mine, render_top
@@ -39,10 +40,12 @@ ARG_LIMIT = 32  # a game code longer than this is junk: it is not looked at furt
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
-    """A player's place on the leaderboard (equal players share it: 1, 1, 3)."""
+    """A player's place on the leaderboard (equal players share it: 1, 1, 3), and their rating in the
+    game asked about (None on the all-games board)."""
 
     place: int
     player: PlayerTotals
+    rating: int | None = None
 
 
 def percent(wins: int, games: int) -> int:
@@ -55,17 +58,28 @@ def _merit(p: PlayerTotals) -> tuple[int, Fraction, int]:
     return p.wins, Fraction(p.wins, p.games), p.games
 
 
-def ranking(players: Sequence[PlayerTotals], min_games: int = MIN_GAMES, limit: int = TOP_SIZE) -> list[Ranked]:
-    """The leaderboard: players with at least ``min_games`` games, by wins, then win rate, then games
-    played; players equal on all three share a place (competition ranking: 1, 1, 3), and their
-    names only keep the listing stable. The first ``limit`` rows."""
+def ranking(players: Sequence[PlayerTotals], min_games: int = MIN_GAMES, limit: int = TOP_SIZE,
+            ratings: Mapping[str, RatingRow] | None = None) -> list[Ranked]:
+    """The leaderboard: players with at least ``min_games`` games, by their rating if ``ratings`` are
+    given (one game's board), then by wins, then win rate, then games played; players equal on all of
+    these share a place (competition ranking: 1, 1, 3), and their names only keep the listing stable.
+    The first ``limit`` rows."""
+    def rating(p: PlayerTotals) -> int | None:
+        if ratings is None:
+            return None
+        row = ratings.get(str(p.user_id))  # not rated yet (its catch-up failed): a newcomer's number
+        return shown(row.mu, row.sigma) if row else BASE
+
+    def merit(p: PlayerTotals) -> tuple[int, int, Fraction, int]:
+        return (rating(p) or 0, *_merit(p))
+
     eligible = [p for p in players if p.games >= min_games and p.games > 0]
     eligible.sort(key=lambda p: (p.name.casefold(), p.user_id))
-    eligible.sort(key=_merit, reverse=True)  # stable: equal merit keeps the name order
+    eligible.sort(key=merit, reverse=True)  # stable: equal merit keeps the name order
     ranked: list[Ranked] = []
     for index, player in enumerate(eligible[:limit]):
-        tied = ranked and _merit(ranked[-1].player) == _merit(player)
-        ranked.append(Ranked(ranked[-1].place if tied else index + 1, player))
+        tied = ranked and merit(ranked[-1].player) == merit(player)
+        ranked.append(Ranked(ranked[-1].place if tied else index + 1, player, rating(player)))
     return ranked
 
 
@@ -127,11 +141,15 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def top_text(ranked: Sequence[Ranked], title: str, tr: Tr) -> Markup:
-    """The leaderboard's caption: the title, a line per player, how places are decided."""
+    """The leaderboard's caption: the title, a line per player (with the rating on one game's board),
+    how places are decided."""
     html = html_words(tr)
-    body = [html("top-line", place=r.place, name=r.player.name, wins=r.player.wins,
-                 count=r.player.games, percent=percent(r.player.wins, r.player.games)) for r in ranked]
-    return fit_lines([html("top-title", game=title)], body, [Markup(), html("top-rule", count=MIN_GAMES)])
+    rated = bool(ranked) and ranked[0].rating is not None
+    body = [html("top-line-rated" if rated else "top-line", place=r.place, name=r.player.name, rating=r.rating or 0,
+                 wins=r.player.wins, count=r.player.games, percent=percent(r.player.wins, r.player.games))
+            for r in ranked]
+    rule = html("top-rule-rated" if rated else "top-rule", count=MIN_GAMES, base=BASE)
+    return fit_lines([html("top-title", game=title)], body, [Markup(), rule])
 
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -147,13 +165,16 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if code is not None and code not in flow.games:  # the argument is never echoed back
         await send_reply(update, context, cmd.html("unknown-game", codes=codes), transient=True)
         return
-    ranked = ranking(await flow.player_totals(chat.id, code))
+    # one game's board goes by the rating (issue #27); ratings are per game, so all games' by wins
+    ratings = await flow.ratings_of(chat.id, code) if code else None
+    ranked = ranking(await flow.player_totals(chat.id, code), ratings=ratings)
     if not ranked:
         await send_reply(update, context, cmd.html("top-empty", count=MIN_GAMES))
         return
     title = game_name(flow, tr, code) if code else tr("top-all-games")
-    rows = [(r.place, r.player.name, r.player.wins) for r in ranked]
-    chart = await _draw(flow, render_top, tr("top-chart-title", game=title), rows)
+    rows = [(r.place, r.player.name, r.player.wins if r.rating is None else r.rating) for r in ranked]
+    chart_title = "top-chart-title" if ratings is None else "top-chart-title-rated"
+    chart = await _draw(flow, render_top, tr(chart_title, game=title), rows)
     await _send(update, context, top_text(ranked, title, tr), chart)
 
 

@@ -17,6 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callback_data as cb
 from bot.games.common import GameUI, Tr, html_words, option_limits, option_type
 from bot.games.places import place_lines
+from bot.ratings import Change
 from bot.store import GameRow
 from engines.base import Event, OptionsError, Outcome, seed_commitment
 
@@ -287,15 +288,31 @@ def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[Ma
     return lines
 
 
-def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]], tr: Tr) -> Markup:
-    """Who won (or paid), every place where the rules rank everyone, and the pub tally; the seed is
-    told only by «🔎 Проверить кости» (/verify)."""
+def rating_lines(changes: Sequence[Change], tr: Tr) -> list[Markup]:
+    """Each person's new rating and its change («Аня 1 512 ▲ +23»); computer levels are rated, not shown."""
+    html = html_words(tr)
+    people = [c for c in changes if not c.computer]
+    if not people:
+        return []
+    kind = {1: "up", -1: "down", 0: "same"}
+    return [html("result-ratings"),
+            *(html(f"result-rating-{kind[(c.delta > 0) - (c.delta < 0)]}", name=c.name, rating=c.after,
+                   change=abs(c.delta)) for c in people)]
+
+
+def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]], tr: Tr,
+                   changes: Sequence[Change] = ()) -> Markup:
+    """Who won (or paid), every place where the rules rank everyone, the rating changes and the pub
+    tally; the seed is told only by «🔎 Проверить кости» (/verify)."""
     html, row = html_words(tr), game.row
     lines = [title(game, tr, "🏁"), *game.spec.ui.result_lines(game.state, outcome, row.names, html)]
     places = place_lines(game.spec.places, outcome.to_json(), row.names, html, "result-place")
     if places:
         lines.append(Markup())
         lines.extend(places)
+    if ratings := rating_lines(changes, tr):
+        lines.append(Markup())
+        lines.extend(ratings)
     if tally:
         lines.append(Markup())
         lines.extend(tally_lines(tally, RESULT_TALLY_LINES, tr))

@@ -74,6 +74,11 @@ def result_text(runner: BotRunner) -> str:
     return result.text
 
 
+def blocks_of(text: str) -> list[list[str]]:
+    """A message's blocks (separated by blank lines), each as its lines."""
+    return [block.splitlines() for block in text.split("\n\n")]
+
+
 async def history(runner: BotRunner, user: FakeUser) -> str:
     await runner.say(user, "/history")
     text = runner.tg.last_bot_message(CHAT_ID).text
@@ -89,10 +94,13 @@ async def test_a_three_player_race_lists_every_place_in_the_result_and_the_histo
     names, result = await finished(runner, game_id)
     ranking = result["ranking"]
     assert sorted(ranking) == [0, 1, 2] and ranking[0] == result["winners"][0]
-    lines = result_text(runner).splitlines()
+    blocks = blocks_of(result_text(runner))
     placed = [f"{medal} {names[seat]}" for medal, seat in zip(MEDALS, ranking, strict=True)]
-    # the winner's line, then a blank line and every place, best first
-    assert lines[-4:] == ["", *placed], lines
+    # the winner's line, then a blank line and every place, best first, then everyone's rating change
+    assert blocks[1] == placed, blocks
+    header, *ratings = blocks[2]
+    assert header == "📈 Рейтинг:" and [line.split(" ")[0] for line in ratings] == [names[s] for s in ranking]
+    assert "▲ +" in ratings[0] and "▼ −" in ratings[-1], ratings  # a first game: the winner up, the last down
     past = await history(runner, users["gleb"])
     assert f"Аня, Борис, Вера — {', '.join(placed)}" in past.splitlines()
 
@@ -104,8 +112,7 @@ async def test_matches_place_everyone_and_equal_counts_share_a_place(world) -> N
     await play_out(runner, users, table, seed=1)
     names, result = await finished(runner, game_id)
     matches = result["data"]["matches"]
-    lines = result_text(runner).splitlines()
-    places = lines[lines.index("") + 1:]
+    places = blocks_of(result_text(runner))[1]
     assert len(places) == 4
     shown = []
     for line, seat in zip(places, result["ranking"], strict=True):

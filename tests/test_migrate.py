@@ -38,7 +38,7 @@ from tests.bot_harness import (
 ROOT = Path(__file__).resolve().parent.parent
 OTHER_CHAT, NEW_CHAT = -100456, -100789
 PASSWORD = "s3cret-pass"  # the test server trusts every login: a password is accepted, and must never be shown
-TABLES = ("chats", "games", "seats", "actions", "pub_tally", "results")
+TABLES = ("chats", "games", "seats", "actions", "pub_tally", "results", "ratings", "rated_games")
 
 
 async def run_migrate(*args: str) -> tuple[int, str, str]:
@@ -145,6 +145,9 @@ async def test_a_played_database_moves_to_postgresql_and_the_bot_plays_on(postgr
         assert "unfinished compared 2 (1 replayed)" in out and "finished replayed 1 of 1" in out
         print(out)
         assert await counts(url) == rows and rows["actions"] > 20 and rows["results"] == 3
+        assert (rows["rated_games"], rows["ratings"]) == (1, 3)  # the finished game was rated as it ended
+        ratings_of = "SELECT player, mu, sigma, games FROM ratings ORDER BY player"
+        assert await fetch(url, ratings_of) == await fetch(path, ratings_of)
         async with both(path, url) as (source, target):
             await assert_same(source, target)
             for (game_id,) in await fetch_ids(target):

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.fake_telegram import FakeUser, StoredMessage
+from bot.ratings import shown as rating_number
 from bot.stats import (
     Ranked,
     fit_lines,
@@ -191,9 +192,9 @@ async def test_migration_4_fills_in_games_finished_before_it(tmp_path: Path) -> 
                           "CREATE UNIQUE INDEX games_one_active ON games(chat_id) "
                           "WHERE status IN ('lobby', 'running'); "
                           "DROP INDEX games_active_since; ALTER TABLE games DROP COLUMN acted_at; "
-                          "DELETE FROM schema_version WHERE version > 3")
+                          "DROP TABLE rated_games; DROP TABLE ratings; DELETE FROM schema_version WHERE version > 3")
     store = await SQLiteStore.open(path)
-    assert await store.schema_version() == len(MIGRATIONS) == 8
+    assert await store.schema_version() == len(MIGRATIONS) == 9
     assert [(r[0], r[3], r[5], r[6]) for r in await results(store)] == [
         (won, 10, 0, 0), (won, 20, 1, 0),
         (paid, 10, 0, 0), (paid, 20, 0, 0), (paid, 30, 0, 1),
@@ -379,9 +380,25 @@ async def test_stats_top_and_history_in_a_group(tmp_path: Path) -> None:
         second_place = 1 if first[1] == second[1] else 2
         assert lines[1].startswith(f"1. {first[0]} — ") and lines[2].startswith(f"{second_place}. {second[0]} — ")
         assert "Кеша" not in board.caption and "Вера" not in board.caption
+        # one game's board goes by rating: μ − 3σ as the friendly number, beside the wins
         same = await ask(runner, boris, "/top sosedi")
         assert same.photo is not None and same.caption.splitlines()[0] == "🏆 Лучшие игроки · Помоги своему соседу"
-        assert same.caption.splitlines()[1:3] == lines[1:3]
+        rated = {r.player: rating_number(r.mu, r.sigma) for r in await store.ratings(CHAT_ID, "sosedi")}
+        assert set(rated) == {str(anya.id), str(boris.id), "bot:medium"}  # Кеша is rated as its level
+        people = sorted([(rated[str(anya.id)], "Аня", anya_wins), (rated[str(boris.id)], "Борис", boris_wins)],
+                        key=lambda p: (-p[0], -p[2]))
+        for line, (place, (rating, name, wins)) in zip(same.caption.splitlines()[1:3], enumerate(people, 1),
+                                                       strict=True):
+            assert line.startswith(f"{place}. {name} — {rating:,} · {wins} ".replace(",", "\xa0")), line
+        assert "Места — по рейтингу" in same.caption and "Кеша" not in same.caption
+        assert "Рейтинг — в таблице одной игры" in board.caption
+        # the last result message showed the two people's new ratings, the computer's not
+        assert result.text is not None
+        rating_block = result.text.split("📈 Рейтинг:\n", 1)[1].split("\n\n")[0].splitlines()
+        assert sorted(line.split(" ")[0] for line in rating_block) == ["Аня", "Борис"], result.text
+        for line in rating_block:
+            name = line.split(" ")[0]
+            assert f"{rated[str({'Аня': anya, 'Борис': boris}[name].id)]:,}".replace(",", "\xa0") in line
         nobody = await ask(runner, boris, "/top spichki")
         assert nobody.photo is None and nobody.text.startswith("В таблицу попадают сыгравшие от 3 партий")
         for junk in ("/top junk", "/top " + "<b>" * 300, "/top SOSEDI<script>"):

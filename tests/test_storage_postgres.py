@@ -25,7 +25,8 @@ from tests.test_startup import TOKEN, dead_port, run_bot
 
 HOST = Seat(0, 10, "Аня")
 JSON_COLUMNS = {("chats", "settings"), ("games", "options"), ("games", "state"), ("games", "result"),
-                ("games", "timeouts"), ("actions", "dice"), ("actions", "events")}
+                ("games", "timeouts"), ("actions", "dice"), ("actions", "events"),
+                ("rated_games", "changes")}
 
 
 @pytest.fixture
@@ -71,12 +72,13 @@ async def sqlite_schema() -> set[tuple[str, str]]:
 async def test_two_instances_starting_at_once_migrate_once(postgres_server: str) -> None:
     async with fresh_database(postgres_server) as url:
         stores = await asyncio.gather(*(open_store(url) for _ in range(4)))
-        assert [await s.schema_version() for s in stores] == [8] * 4
+        assert [await s.schema_version() for s in stores] == [9] * 4
         for store in stores:
             await store.close()
-        assert await fetch(url, "SELECT version FROM schema_version") == [(8,)]  # applied once
+        # each applied once: the schema of version 8, then every migration after it
+        assert await fetch(url, "SELECT version FROM schema_version ORDER BY version") == [(8,), (9,)]
         store = await open_store(url)  # and re-opening applies nothing
-        assert await fetch(url, "SELECT COUNT(*) FROM schema_version") == [(1,)]
+        assert await fetch(url, "SELECT COUNT(*) FROM schema_version") == [(2,)]
         await store.close()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
@@ -40,18 +41,21 @@ from bot.flow.messages import Messages
 from bot.flow.moves import Moves
 from bot.flow.pings import TurnPings
 from bot.flow.settings_menu import SettingsMenu
+from bot.flow.table_settings import level_of
 from bot.flow.table_view import TableView
 from bot.flow.tidy import Tidy
 from bot.flow.turn_timer import TurnTimer
 from bot.games import GAMES, Registry
 from bot.games.common import set_option
 from bot.outbox import Outbox
-from bot.store import GameRow, GameTotals, LoggedAction, PastGame, PlayerTotals, Seat, Store
+from bot.ratings import Ratings
+from bot.store import GameRow, GameTotals, LoggedAction, PastGame, PlayerTotals, RatingRow, Seat, StorageError, Store
 from engines.base import OptionsError
 from locales import Translator
 
 __all__ = ["AdminCheck", "Chat", "GameFlow", "Reply", "Say"]
 Answer = Callable[[Reply], Awaitable[None]]  # answers the press (the toast or the alert)
+log = logging.getLogger(__name__)
 REPOST_EVERY_S = 30  # /table re-posts a game's table at most this often
 # what a press that is not a move came to, by its kind (bot/metrics.py; a move's Reply says it itself)
 PRESS_KINDS = {"n": "picked", "s": "settings", "l": "lobby", "r": "rematch", "k": "kick", "v": "dice_check"}
@@ -83,7 +87,8 @@ class GameFlow:
         self.pings = TurnPings(self.loader, self.locks, self.messages, self.sources, self.loop_alarms)
         self.tidy = Tidy(self.messages, self.sources, self.loop_alarms)
         self.pings.tidy = self.tidy
-        self.moves = Moves(store, self.table, self.messages, self.timer, self.sources, self.pings)
+        self.ratings = Ratings(store, {code: games[code].places for code in games}, level_of)
+        self.moves = Moves(store, self.table, self.messages, self.timer, self.sources, self.pings, self.ratings)
         self.dealer = Dealer(store, self.moves, self.sources)
         self.lobby = Lobby(store, self.messages, self.dealer, self.sources)
         self.dealer.post_lobby = self.lobby.post  # a rematch with a seat left open is a lobby
@@ -314,6 +319,10 @@ class GameFlow:
     async def player_totals(self, chat_id: int, code: str | None) -> list[PlayerTotals]:
         return await self.store.player_totals(chat_id, code)
 
+    async def ratings_of(self, chat_id: int, code: str) -> dict[str, RatingRow]:
+        """The chat's ratings of one game, by player key (a person's user id as text)."""
+        return {r.player: r for r in await self.store.ratings(chat_id, code)}
+
     async def past_games(self, chat_id: int, limit: int) -> list[PastGame]:
         return await self.store.past_games(chat_id, limit)
 
@@ -339,6 +348,7 @@ class GameFlow:
         """Redraw the tables a crash left behind, play the turns whose timer ran out while the bot was
         down, arm the other timers; (tables redrawn, timers) counted."""
         repaired = await self.catch_up.repair_tables()
+        await self.rate_unrated()
         games = await self.store.games_with_deadlines()
         for game in games:
             assert game.deadline is not None
@@ -347,6 +357,15 @@ class GameFlow:
             else:
                 self.timer.start(game.id, game.deadline)
         return repaired, len(games)
+
+    async def rate_unrated(self) -> int:
+        """Rate the finished games not rated yet (those played before ratings existed, or whose rating a
+        storage failure put off); how many. A failure here only leaves them for the next game's catch-up."""
+        try:
+            return await self.ratings.catch_up()
+        except StorageError as exc:
+            log.warning("ratings not caught up at start: %s", exc)
+            return 0
 
     async def settled(self, timeout: float = 5.0) -> None:
         """Wait for the pauses and migrations the bot started apart from the updates that found them."""

@@ -17,6 +17,7 @@ from bot.flow.pings import TurnPings
 from bot.flow.table_settings import level_of
 from bot.flow.table_view import TableView
 from bot.flow.turn_timer import TurnTimer
+from bot.ratings import Change, Ratings
 from bot.store import GameRow, Move, NewAction, Seat, StaleVersionError, StorageError, Store
 from bot.turns import Applied, bot_actions, is_bot, roll_for
 
@@ -54,9 +55,9 @@ class Moves:
     """A person's move, the computer's answer, and what the chat sees of them."""
 
     def __init__(self, store: Store, table: TableView, messages: Messages, timer: TurnTimer, sources: Sources,
-                 pings: TurnPings) -> None:
+                 pings: TurnPings, ratings: Ratings) -> None:
         self.store, self.table, self.messages, self.timer, self.sources = store, table, messages, timer, sources
-        self.pings = pings
+        self.pings, self.ratings = pings, ratings
         self.retry_later: Callable[[int], None] = lambda game_id: None  # CatchUp: play what storage refused, later
 
     async def press(self, chat: Chat, game: Game, user_id: int, data: cb.Callback) -> Reply:
@@ -146,9 +147,20 @@ class Moves:
         if game.row.status == "finished" and (outcome := game.outcome()) is not None:
             tally = await self.store.pub_tally(chat.id) if game.spec.ui.is_pub(game.options) else []
             keyboard = texts.result_keyboard(game, chat.tr)
-            await self.messages.send(chat.id, texts.result_message(game, outcome, tally, chat.tr), keyboard,
+            changes = await self._rated(game)
+            await self.messages.send(chat.id, texts.result_message(game, outcome, tally, chat.tr, changes), keyboard,
                                      thread=game.row.thread_id)
         await self.pings.review(chat, game)
+
+    async def _rated(self, game: Game) -> list[Change]:
+        """The finished game rated (with any of its chat's games not rated yet): its rating changes; none
+        if storage failed (the ratings are derived: the next catch-up rates it)."""
+        try:
+            await self.ratings.catch_up(game.row.chat_id)
+            return await self.ratings.changes(game.id)
+        except StorageError as exc:
+            log.warning("game %s: not rated now (%s)", game.id, exc)
+            return []
 
     async def _autoroll(self, chat: Chat, game: Game) -> Game:
         """«Автобросок» (issue #11): one roll for the person to move if the chat wants it and a roll is

@@ -18,6 +18,7 @@ from bot.store.rows import (
     NewAction,
     PastGame,
     PlayerTotals,
+    RatingRow,
     RecentEvents,
     Seat,
 )
@@ -25,7 +26,7 @@ from bot.store.sqlite import SQLiteStore
 
 __all__ = [
     "ACTIVE", "JSON", "OVER", "ActiveGameExistsError", "ChatRow", "GameRow", "GameTotals", "LoggedAction", "Move",
-    "NewAction", "PastGame", "PlayerTotals", "PostgresStore", "RecentEvents", "SQLiteStore", "Seat",
+    "NewAction", "PastGame", "PlayerTotals", "PostgresStore", "RatingRow", "RecentEvents", "SQLiteStore", "Seat",
     "StaleVersionError", "StorageError", "Store", "is_postgres", "open_store",
 ]
 

@@ -164,8 +164,28 @@ END $$;
 """
 
 # (number, script): applied in order, each once, all in one transaction under MIGRATION_LOCK
+# 9: skill ratings (as SQLite's migration 9)
+RATINGS_9 = """
+CREATE TABLE ratings (
+    chat_id BIGINT NOT NULL,
+    code TEXT NOT NULL,
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, code, player)
+);
+CREATE TABLE rated_games (
+    game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    chat_id BIGINT NOT NULL,
+    changes JSONB NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (8, SCHEMA_8),
+    (9, RATINGS_9),
 )
 # two instances starting at once: the second waits for the first's migrations, then finds them done
 MIGRATION_LOCK = 0x50534F53  # any number the bot's other advisory locks do not use

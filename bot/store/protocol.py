@@ -22,6 +22,7 @@ from bot.store.rows import (
     Move,
     PastGame,
     PlayerTotals,
+    RatingRow,
     RecentEvents,
     Seat,
 )
@@ -150,3 +151,23 @@ class Store(Protocol):
     async def player_totals(self, chat_id: int, code: str | None = None) -> list[PlayerTotals]: ...
 
     async def past_games(self, chat_id: int, limit: int) -> list[PastGame]: ...
+
+    # ratings (derived from the finished games: bot/ratings.py)
+    async def unrated_games(self, chat_id: int | None = None) -> list[GameRow]:
+        """The finished games (of one chat, or of all) not rated yet, in the order they finished."""
+        ...
+
+    async def ratings(self, chat_id: int, code: str) -> list[RatingRow]: ...
+
+    async def save_ratings(self, game: GameRow, ratings: Sequence[RatingRow], changes: list[JSON]) -> bool:
+        """``game`` rated: its players' new ratings and its changes, in one transaction; False (and
+        nothing written) if it was rated already."""
+        ...
+
+    async def rating_changes(self, game_id: int) -> list[JSON] | None:
+        """The changes a game's rating made (None: not rated yet)."""
+        ...
+
+    async def clear_ratings(self) -> None:
+        """Every rating and every game's mark as rated gone (a rebuild follows)."""
+        ...

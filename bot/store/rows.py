@@ -157,6 +157,18 @@ class PlayerTotals:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's skill rating in a chat's game (bot/ratings.py): ``player`` is a person's Telegram id
+    or a computer level («bot:strong»), ``mu`` and ``sigma`` OpenSkill's, ``games`` the games rated."""
+
+    player: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
 class PastGame:
     """A game that ended (finished or stopped), for /history."""
 

@@ -126,3 +126,25 @@ PAST_GAMES = (
     "SELECT g.id, g.code, g.status, g.result, g.updated_at, s.name FROM games g JOIN seats s ON s.game_id = g.id "
     "WHERE g.id IN (SELECT id FROM games WHERE chat_id = ? AND status IN ('finished', 'stopped') "
     "AND state IS NOT NULL ORDER BY id DESC LIMIT ?) ORDER BY g.id DESC, s.seat")
+
+# ratings (bot/ratings.py): the finished games not rated yet in the order they finished (a game's seats
+# stay together: id breaks a tie of times), every rating of a chat's game, a game marked rated once
+_UNRATED = ("g.status = 'finished' AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) "
+            "ORDER BY g.updated_at, g.id, s.seat")
+UNRATED_GAMES = GAME_COLUMNS + "WHERE " + _UNRATED
+UNRATED_GAMES_OF_CHAT = GAME_COLUMNS + "WHERE g.chat_id = ? AND " + _UNRATED
+RATINGS = "SELECT player, name, mu, sigma, games FROM ratings WHERE chat_id = ? AND code = ? ORDER BY player"
+MARK_RATED = "INSERT INTO rated_games(game_id, chat_id, changes) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+SET_RATING = ("INSERT INTO ratings(chat_id, code, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?, ?) "
+              "ON CONFLICT(chat_id, code, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+              "sigma = excluded.sigma, games = excluded.games")
+RATING_CHANGES = "SELECT changes FROM rated_games WHERE game_id = ?"
+CLEAR_RATINGS = "DELETE FROM ratings"
+CLEAR_RATED = "DELETE FROM rated_games"
+# a group became a supergroup: its ratings go with its games; if the new chat has rated games of its
+# own already, both chats' ratings are dropped and the next catch-up rates their games anew, together
+NEW_CHAT_HAS_RATINGS = "SELECT 1 FROM rated_games WHERE chat_id = ? LIMIT 1"
+MOVE_RATINGS = "UPDATE ratings SET chat_id = ? WHERE chat_id = ?"
+MOVE_RATED = "UPDATE rated_games SET chat_id = ? WHERE chat_id = ?"
+DROP_RATINGS_OF_CHATS = "DELETE FROM ratings WHERE chat_id IN (?, ?)"
+DROP_RATED_OF_CHATS = "DELETE FROM rated_games WHERE chat_id IN (?, ?)"

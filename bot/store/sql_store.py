@@ -26,6 +26,7 @@ from bot.store.rows import (
     Move,
     PastGame,
     PlayerTotals,
+    RatingRow,
     RecentEvents,
     Seat,
 )
@@ -199,6 +200,12 @@ class SQLStore:
             moved += await tx._exec(sql.COPY_TALLY, (new, old))
             await tx._exec(sql.RESET_PUB_TALLY, (old,))
             await tx._exec(sql.MOVE_RESULTS, (new, old))
+            if await tx._fetch(sql.NEW_CHAT_HAS_RATINGS, (new,)):
+                await tx._exec(sql.DROP_RATINGS_OF_CHATS, (old, new))
+                await tx._exec(sql.DROP_RATED_OF_CHATS, (old, new))
+            else:
+                await tx._exec(sql.MOVE_RATINGS, (new, old))
+                await tx._exec(sql.MOVE_RATED, (new, old))
         self._chats.forget(old, new)
         return moved > 0
 
@@ -325,3 +332,31 @@ class SQLStore:
             games.setdefault(row["id"], (row, []))[1].append(row["name"])
         return [PastGame(g["id"], g["code"], g["status"], json.loads(g["result"] or "{}"), tuple(names),
                          g["updated_at"]) for g, names in games.values()]
+
+    # ratings ----------------------------------------------------------------------------
+
+    async def unrated_games(self, chat_id: int | None = None) -> list[GameRow]:
+        if chat_id is None:
+            return games_of(await self._read(sql.UNRATED_GAMES, ()))
+        return games_of(await self._read(sql.UNRATED_GAMES_OF_CHAT, (chat_id,)))
+
+    async def ratings(self, chat_id: int, code: str) -> list[RatingRow]:
+        return [RatingRow(r["player"], r["name"], r["mu"], r["sigma"], r["games"])
+                for r in await self._read(sql.RATINGS, (chat_id, code))]
+
+    async def save_ratings(self, game: GameRow, ratings: Sequence[RatingRow], changes: list[JSON]) -> bool:
+        async with self._transaction() as tx:
+            if not await tx._exec(sql.MARK_RATED, (game.id, game.chat_id, json.dumps(changes))):
+                return False  # rated already (by another catch-up): its ratings stand
+            for r in ratings:
+                await tx._exec(sql.SET_RATING, (game.chat_id, game.code, r.player, r.name, r.mu, r.sigma, r.games))
+        return True
+
+    async def rating_changes(self, game_id: int) -> list[JSON] | None:
+        rows = await self._read(sql.RATING_CHANGES, (game_id,))
+        return json.loads(rows[0]["changes"]) if rows else None
+
+    async def clear_ratings(self) -> None:
+        async with self._transaction() as tx:
+            await tx._exec(sql.CLEAR_RATINGS, ())
+            await tx._exec(sql.CLEAR_RATED, ())

@@ -131,6 +131,26 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE seats ADD COLUMN left_at INTEGER
     """,
+    # 9 (issue #27): skill ratings per chat and game (bot/ratings.py), derived from the finished games:
+    # each person's (or computer level's) current rating, and each rated game's changes as the result
+    # message showed them. Games finished before this are rated when the bot starts (Ratings.catch_up).
+    """
+    CREATE TABLE ratings (
+        chat_id INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, code, player)
+    );
+    CREATE TABLE rated_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        changes TEXT NOT NULL
+    )
+    """,
 )
 
 # per connection: settings (a statement waits 5 s for another process's write lock before it fails),

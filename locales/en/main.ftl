@@ -86,6 +86,11 @@ result-place = { $place ->
         [3] 🥉
        *[other] { $place }.
     } { $name }
+# the rating after the game (bot/ratings.py): the new value and the change
+result-ratings = 📈 Rating:
+result-rating-up = { $name } { $rating } ▲ +{ $change }
+result-rating-down = { $name } { $rating } ▼ −{ $change }
+result-rating-same = { $name } { $rating } ＝
 
 pub-tally-title = 🍺 Rounds paid in this chat:
 pub-tally-line = { $name } — { $count } { $count ->

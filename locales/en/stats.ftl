@@ -37,7 +37,15 @@ top-line = { $place }. { $name } — { $wins } { $wins ->
         [one] game
        *[other] games
     } ({ $percent }%)
+top-line-rated = { $place }. { $name } — <b>{ $rating }</b> · { $wins } { $wins ->
+        [one] win
+       *[other] wins
+    } in { $count } ({ $percent }%)
 top-rule = Places go by wins, then win rate, then games played. Listed: players with at least { $count } { $count ->
+        [one] game
+       *[other] games
+    }. Ratings are per game: /top &lt;game code&gt;.
+top-rule-rated = Places go by rating (skill judged from every place of every game, less a margin for luck: a newcomer starts at { $base }), then by wins. Listed: players with at least { $count } { $count ->
         [one] game
        *[other] games
     }.
@@ -47,6 +55,7 @@ top-empty = The table lists players with at least { $count } { $count ->
     } — nobody yet. Play: /newgame
 top-usage = Usage: /top or /top &lt;game code&gt;. Codes: { $codes }
 top-chart-title = Wins · { $game }
+top-chart-title-rated = Rating · { $game }
 
 history-title = 📜 <b>Last games in this chat</b> · times: { $zone }
 history-entry =

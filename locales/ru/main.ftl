@@ -87,6 +87,11 @@ result-place = { $place ->
         [3] 🥉
        *[other] { $place }.
     } { $name }
+# рейтинг после партии (bot/ratings.py): новое значение и изменение
+result-ratings = 📈 Рейтинг:
+result-rating-up = { $name } { $rating } ▲ +{ $change }
+result-rating-down = { $name } { $rating } ▼ −{ $change }
+result-rating-same = { $name } { $rating } ＝
 
 pub-tally-title = 🍺 Счёт раундов в этом чате:
 pub-tally-line = { $name } — { $count } { $count ->

@@ -43,7 +43,16 @@ top-line = { $place }. { $name } — { $wins } { $wins ->
         [one] партии
        *[many] партий
     } ({ $percent }%)
+top-line-rated = { $place }. { $name } — <b>{ $rating }</b> · { $wins } { $wins ->
+        [one] победа
+        [few] победы
+       *[many] побед
+    } из { $count } ({ $percent }%)
 top-rule = Места — по числу побед, затем по доле побед и числу партий. В таблице — сыгравшие от { $count } { $count ->
+        [one] партии
+       *[many] партий
+    }. Рейтинг — в таблице одной игры: /top &lt;код игры&gt;.
+top-rule-rated = Места — по рейтингу (оценка умения по всем местам всех партий, с запасом на случайность: новичок начинает с { $base }), затем по победам. В таблице — сыгравшие от { $count } { $count ->
         [one] партии
        *[many] партий
     }.
@@ -53,6 +62,7 @@ top-empty = В таблицу попадают сыгравшие от { $count 
     } — таких игроков пока нет. Играть: /newgame
 top-usage = Использование: /top или /top &lt;код игры&gt;. Коды: { $codes }
 top-chart-title = Победы · { $game }
+top-chart-title-rated = Рейтинг · { $game }
 
 history-title = 📜 <b>Последние игры в этом чате</b> · время: { $zone }
 history-entry =
