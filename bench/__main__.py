@@ -22,7 +22,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import burst, e2e_game, engine_speed, lions_ai, load, pings, policies, render_speed, takeover
+from bench import burst, e2e_game, engine_speed, lions_ai, load, pings, policies, render_speed, replay, takeover
 
 RESULTS = Path(__file__).resolve().parent / "results.json"  # the full run's figures, quoted by the README
 QUICK_RESULTS = RESULTS.with_name("results-quick.json")  # a smoke run's (ignored by git)
@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         "load": load.run(args.quick),
         "policies": policies.run(20 if args.quick else policies.GAMES_PER_TABLE),
         "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),
+        "replay": replay.run(1 if args.quick else replay.GAMES_PER_CODE),
     }
     if args.takeover:
         results["load"]["takeover"] = takeover.run()

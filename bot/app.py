@@ -39,7 +39,7 @@ STORAGE_RETRY_S = 30.0  # a timer or the start-up catch-up that met a database f
 # my_chat_member: the bot was kicked, restricted or let back in (issue #10)
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 COMMANDS = ("newgame", "rules", "table", "stop", "leave", "kick", "lang", "tally", "set", "stats", "top", "history",
-            "verify", "settings", "help")
+            "verify", "replay", "settings", "help")
 
 
 def build_application(config: Config, translator: Translator | None = None, games: Registry = GAMES) -> Application:
@@ -83,6 +83,7 @@ def build_application(config: Config, translator: Translator | None = None, game
     app.add_handler(CommandHandler("top", stats.top, filters=only_new))
     app.add_handler(CommandHandler("history", stats.history, filters=only_new))
     app.add_handler(CommandHandler("verify", handlers.verify, filters=only_new))
+    app.add_handler(CommandHandler("replay", handlers.replay, filters=only_new))
     app.add_handler(CallbackQueryHandler(handlers.on_button))
     app.add_handler(ChatMemberHandler(handlers.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migration))

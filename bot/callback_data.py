@@ -17,6 +17,8 @@ Formats (all ≤ 64 bytes):
 - ``k:<game id>:<version>``               «⏭ Пропустить игрока»
 - ``v:<game id>``                         «🔎 Проверить кости» under a finished game's result: post
                                             what ``/verify <id>`` says, as a reply to the result
+- ``w:<game id>``                         «🎬 Повтор» under a finished game's result: its replay clip
+                                            (what ``/replay <id>`` sends), as a reply to the result
 - ``s:[<game code>.]<key>:<value>``       a /settings button (issue #11): the chat's default
                                             ``<key>`` (lang, timer, ping, auto, tidy, zone, or a
                                             game's variant option) becomes ``<value>``
@@ -41,6 +43,7 @@ _PATTERNS = {
     "r": re.compile(r"r:(?P<gid>[0-9a-z]{1,10})"),
     "k": re.compile(r"k:(?P<gid>[0-9a-z]{1,10}):(?P<ver>[0-9]{1,7})"),
     "v": re.compile(r"v:(?P<gid>[0-9a-z]{1,10})"),
+    "w": re.compile(r"w:(?P<gid>[0-9a-z]{1,10})"),
     "s": re.compile(rf"s:(?:(?P<code>[a-z0-9_]{{1,12}})\.)?(?P<key>{_SETTING}):(?P<value>{_SETTING})"),
 }
 
@@ -103,6 +106,11 @@ def rematch(game_id: int) -> str:
 def check_dice(game_id: int) -> str:
     """«🔎 Проверить кости»: the fair-dice check of the finished game ``game_id``, posted in the chat."""
     return _checked(f"v:{to_base36(game_id)}")
+
+
+def replay(game_id: int) -> str:
+    """«🎬 Повтор»: the replay clip of the finished game ``game_id``, sent in the chat."""
+    return _checked(f"w:{to_base36(game_id)}")
 
 
 def chat_setting(key: str, value: str, code: str = "") -> str:

@@ -263,6 +263,19 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await cmd.say(await fair_dice.answer(cmd.flow, cmd.chat.id, game_id, commitment, cmd.tr))
 
 
+async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/replay <id>: a short clip of a game of this chat that is over (the same as «🎬 Повтор»)."""
+    if (cmd := await command(update, context)) is None:
+        return
+    if (asked := fair_dice.request(cmd.args)) is None or asked[1] is not None:
+        await cmd.say(cmd.html("replay-usage"), transient=True)
+        return
+    message = update.effective_message
+    key, args = await cmd.flow.replays.ask(await cmd.flow.chat(cmd.chat.id), asked[0], cmd.thread,
+                                           message.message_id if message else None)
+    await cmd.say(cmd.html(key, **args), transient=True)  # the clip, when it comes, stays
+
+
 async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
     if (cmd := await command(update, context)) is not None:

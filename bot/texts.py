@@ -320,8 +320,8 @@ def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]
 
 
 def result_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup:
-    """«🔁 Ещё раунд» and, in a game with dice, «🔎 Проверить кости» beside it."""
+    """«🔁 Ещё раунд» and, in a game with dice, «🔎 Проверить кости» beside it; «🎬 Повтор» below."""
     buttons = [InlineKeyboardButton(tr("btn-rematch"), callback_data=cb.rematch(game.id))]
     if game.spec.dice_per_roll:
         buttons.append(InlineKeyboardButton(tr("btn-check-dice"), callback_data=cb.check_dice(game.id)))
-    return InlineKeyboardMarkup([buttons])
+    return InlineKeyboardMarkup([buttons, [InlineKeyboardButton(tr("btn-replay"), callback_data=cb.replay(game.id))]])

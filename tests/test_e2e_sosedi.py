@@ -78,7 +78,7 @@ async def test_full_game_of_each_mode(world, mode_presses: int, mode: str, resul
     result = tg.last_bot_message(CHAT_ID)
     assert result.text is not None and result_word in result.text
     assert result_word in table.caption and table.buttons == []
-    assert [label for label, _ in result.buttons] == ["🔁 Ещё раунд", "🔎 Проверить кости"]
+    assert [label for label, _ in result.buttons] == ["🔁 Ещё раунд", "🔎 Проверить кости", "🎬 Повтор"]
     if mode != "классика":
         assert "Счёт раундов" in result.text and "— 1 раунд" in result.text
     # Telegram's budget: one edit per roll, plus the start edit and the result message

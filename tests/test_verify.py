@@ -266,8 +266,9 @@ def finished(code: str, seats: int) -> tuple[Game, Outcome]:
 
 
 @pytest.mark.parametrize(("code", "buttons"), [
-    ("sosedi", [("🔁 Ещё раунд", "r:ya"), ("🔎 Проверить кости", "v:ya")]),  # game 1234 is «ya» in base 36
-    ("lions", [("🔁 Ещё раунд", "r:ya")]),  # no dice, nothing to check
+    # game 1234 is «ya» in base 36; «🎬 Повтор» under every result
+    ("sosedi", [("🔁 Ещё раунд", "r:ya"), ("🔎 Проверить кости", "v:ya"), ("🎬 Повтор", "w:ya")]),
+    ("lions", [("🔁 Ещё раунд", "r:ya"), ("🎬 Повтор", "w:ya")]),  # no dice, nothing to check
 ])
 def test_the_result_message_shows_no_seed_and_no_hash(translator: Translator, code: str,
                                                       buttons: list[tuple[str, str]]) -> None:
@@ -277,7 +278,7 @@ def test_the_result_message_shows_no_seed_and_no_hash(translator: Translator, co
     assert "🔑" not in text and "🔒" not in text and "/verify" not in text
     keyboard = texts.result_keyboard(game, ru(translator))
     assert [(b.text, b.callback_data) for row in keyboard.inline_keyboard for b in row] == buttons
-    assert len(keyboard.inline_keyboard) == 1  # the check sits beside «Ещё раунд»
+    assert len(keyboard.inline_keyboard[0]) == len(buttons) - 1  # the check sits beside «Ещё раунд», the replay below
 
 
 def test_a_long_pub_tally_is_cut_in_the_result(translator: Translator) -> None:
@@ -395,7 +396,7 @@ async def test_fair_dice_end_to_end(tmp_path: Path) -> None:
         rolls = 1 + await play_to_end(runner, users, table)
         result = tg.last_bot_message(CHAT_ID)
         assert result.text is not None and not HEX.search(result.text) and "/verify" not in result.text
-        assert [label for label, _ in result.buttons] == ["🔁 Ещё раунд", "🔎 Проверить кости"]
+        assert [label for label, _ in result.buttons] == ["🔁 Ещё раунд", "🔎 Проверить кости", "🎬 Повтор"]
         assert seed not in everything_sent(tg)
 
         # the button: what /verify says, as a reply to the result, whoever presses (Глеб did not play)
@@ -502,7 +503,7 @@ async def test_a_game_without_dice_shows_no_dice_lines(tmp_path: Path) -> None:
         await runner.say(users["anya"], "/leave")  # in «Охота на львов» leaving is resigning
         result = next(m for m in reversed(tg.bot_messages(CHAT_ID)) if m.text and m.text.startswith("🏁"))
         assert result.text is not None and "соперник сдался" in result.text
-        assert [label for label, _ in result.buttons] == ["🔁 Ещё раунд"]
+        assert [label for label, _ in result.buttons] == ["🔁 Ещё раунд", "🎬 Повтор"]
         assert hex_shown(tg) == {}
         assert "🔒" not in everything_sent(tg) and "sha256" not in everything_sent(tg)
         # its check forged from the result: nothing to check, nothing posted

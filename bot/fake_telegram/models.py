@@ -198,6 +198,29 @@ class StoredPhoto:
 
 
 @dataclass
+class StoredAnimation:
+    """An uploaded animation (a GIF or a silent H.264 MP4), addressable later by its file_id."""
+
+    data: bytes
+    file_id: str
+    file_unique_id: str
+    width: int
+    height: int
+    duration: int
+    mime_type: str
+    file_name: str
+
+    def to_dict(self) -> JSONDict:
+        return {"file_id": self.file_id, "file_unique_id": self.file_unique_id, "width": self.width,
+                "height": self.height, "duration": self.duration, "mime_type": self.mime_type,
+                "file_name": self.file_name, "file_size": len(self.data)}
+
+    def document(self) -> JSONDict:
+        """The ``document`` Telegram sends beside an ``animation``, for clients that know no animations."""
+        return {key: value for key, value in self.to_dict().items() if key not in ("width", "height", "duration")}
+
+
+@dataclass
 class StoredMessage:
     """A message as the fake server stores it (bot messages and user messages alike)."""
 
@@ -212,6 +235,7 @@ class StoredMessage:
     photo: bytes | None = None
     photo_sizes: list[JSONDict] = field(default_factory=list)
     photo_hash: str | None = None
+    animation: StoredAnimation | None = None
     reply_markup: JSONDict | None = None
     parse_mode: str | None = None
     reply_to: StoredMessage | None = None
@@ -295,8 +319,12 @@ class StoredMessage:
             data["text"] = self.text
             if self.entities:
                 data["entities"] = self.entities
-        if self.photo is not None:
-            data["photo"] = self.photo_sizes
+        if self.animation is not None:
+            data["animation"] = self.animation.to_dict()
+            data["document"] = self.animation.document()
+        if self.photo is not None or self.animation is not None:
+            if self.photo is not None:
+                data["photo"] = self.photo_sizes
             if self.caption:
                 data["caption"] = self.caption
                 if self.caption_entities:
@@ -320,7 +348,8 @@ class StoredMessage:
         if self.service:
             body = f"[{', '.join(self.service)}]"
         else:
-            body = self.text if self.text is not None else f"[photo] {self.caption or ''}"
+            kind = "animation" if self.animation is not None else "photo"
+            body = self.text if self.text is not None else f"[{kind}] {self.caption or ''}"
         body = body.replace("\n", "\\n")
         if len(body) > 70:
             body = body[:67] + "..."

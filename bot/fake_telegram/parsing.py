@@ -428,3 +428,93 @@ def photo_size_ladder(width: int, height: int) -> list[tuple[int, int]]:
     if side <= 2560:
         sizes.append((width, height))
     return sizes
+
+
+# ---------------------------------------------------------------------------- animations
+
+MAX_ANIMATION_BYTES = 50 * 1024 * 1024  # a bot's upload limit
+_CONTAINERS = frozenset({b"moov", b"trak", b"mdia", b"minf", b"stbl"})
+
+
+@dataclass(frozen=True)
+class VideoInfo:
+    """What Telegram reads from an uploaded MP4 animation: its codec, size and length."""
+
+    codec: str
+    width: int
+    height: int
+    duration: float
+    has_sound: bool
+
+
+def _boxes(data: bytes, start: int, end: int) -> list[tuple[bytes, int, int]]:
+    """The ISO-BMFF boxes between ``start`` and ``end``: (type, payload start, payload end)."""
+    found, at = [], start
+    while at + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        head = 8
+        if size == 1 and at + 16 <= end:
+            size, head = struct.unpack(">Q", data[at + 8:at + 16])[0], 16
+        elif size == 0:
+            size = end - at
+        if size < head or at + size > end:
+            raise ValueError("a box runs past its parent")
+        found.append((kind, at + head, at + size))
+        at += size
+    return found
+
+
+def _tree(data: bytes, start: int, end: int, into: dict[bytes, list[tuple[int, int]]]) -> None:
+    for kind, lo, hi in _boxes(data, start, end):
+        into.setdefault(kind, []).append((lo, hi))
+        if kind in _CONTAINERS:
+            _tree(data, lo, hi, into)
+
+
+def inspect_mp4(data: bytes) -> VideoInfo | None:
+    """An MP4's first video track's codec (its sample entry: «avc1» is H.264), size and duration; None if
+    the bytes are not an MP4 with a movie header and a video track."""
+    try:
+        top = _boxes(data, 0, len(data))
+        if not top or top[0][0] != b"ftyp":
+            return None
+        boxes: dict[bytes, list[tuple[int, int]]] = {}
+        for kind, lo, hi in top:
+            if kind == b"moov":
+                _tree(data, lo, hi, boxes)
+        mvhd = boxes[b"mvhd"][0][0]
+        version = data[mvhd]
+        scale_at = mvhd + (20 if version == 1 else 12)
+        timescale = struct.unpack(">I", data[scale_at:scale_at + 4])[0]
+        raw = data[scale_at + 4:scale_at + (12 if version == 1 else 8)]
+        duration = int.from_bytes(raw, "big") / timescale if timescale else 0.0
+        handlers = [data[lo + 8:lo + 12] for lo, _ in boxes.get(b"hdlr", [])]
+        if b"vide" not in handlers:
+            return None
+        stsd_lo, _ = boxes[b"stsd"][handlers.index(b"vide")]
+        codec = data[stsd_lo + 12:stsd_lo + 16].decode("ascii", "replace")
+        _, tkhd_hi = boxes[b"tkhd"][handlers.index(b"vide")]
+        width, height = struct.unpack(">II", data[tkhd_hi - 8:tkhd_hi])
+        return VideoInfo(codec, width >> 16, height >> 16, duration, b"soun" in handlers)
+    except (ValueError, KeyError, IndexError, struct.error):
+        return None
+
+
+def check_animation(data: bytes) -> VideoInfo:
+    """Apply Telegram's animation rules: ≤ 50 MB, a GIF or an H.264 MP4 without sound."""
+    if len(data) > MAX_ANIMATION_BYTES:
+        raise bad_request("file is too big")
+    if data.startswith((b"GIF87a", b"GIF89a")) and (info := inspect_image_gif(data)) is not None:
+        return info
+    info = inspect_mp4(data)
+    if info is None or info.codec != "avc1" or info.has_sound:
+        raise bad_request("wrong type of the web page content")  # what Telegram says of a bad animation
+    return info
+
+
+def inspect_image_gif(data: bytes) -> VideoInfo | None:
+    """A GIF's logical screen size (its length is not read: reported as 0)."""
+    if len(data) < 10:
+        return None
+    width, height = struct.unpack("<HH", data[6:10])
+    return VideoInfo("gif", width, height, 0.0, False)

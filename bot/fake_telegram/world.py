@@ -18,10 +18,11 @@ from .models import (
     ForumTopic,
     JSONDict,
     RecordedRequest,
+    StoredAnimation,
     StoredMessage,
     StoredPhoto,
 )
-from .parsing import check_photo, photo_size_ladder
+from .parsing import check_animation, check_photo, photo_size_ladder
 from .rate_limit import GroupRateLimit
 from .updates import UpdateQueue
 from .webhook import WebhookDelivery
@@ -50,6 +51,8 @@ class World:
         self.topics: dict[int, dict[int, ForumTopic]] = {}
         """Forum topics by chat id and thread id, deleted ones included."""
         self.photos: dict[str, StoredPhoto] = {}
+        self.animations: dict[str, StoredAnimation] = {}  # by file_id
+        self.animation_uploads = 0  # animations uploaded (a send by file_id uploads nothing)
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.requests: list[RecordedRequest] = []
         self.violations: list[str] = []
@@ -96,6 +99,18 @@ class World:
                                 date=self.now_date(), **fields)
         self.messages.setdefault(chat.id, {})[message_id] = message
         return message
+
+    def store_animation(self, data: bytes, file_name: str) -> StoredAnimation:
+        """Keep an uploaded animation (checked like Telegram) under a new file_id."""
+        info = check_animation(data)
+        digest = hashlib.sha256(data).hexdigest()
+        stored = StoredAnimation(data=data, file_id=f"CgACAgIAAxkBAAI{next(self._file_ids):06d}{digest[:10]}",
+                                 file_unique_id="AgAD" + digest[:16], width=info.width, height=info.height,
+                                 duration=round(info.duration), file_name=file_name,
+                                 mime_type="image/gif" if info.codec == "gif" else "video/mp4")
+        self.animations[stored.file_id] = stored
+        self.animation_uploads += 1
+        return stored
 
     def store_photo(self, data: bytes) -> StoredPhoto:
         """Keep an uploaded photo (checked like Telegram) under a file_id for each of its sizes."""

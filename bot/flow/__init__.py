@@ -40,6 +40,7 @@ from bot.flow.lobby import Lobby
 from bot.flow.messages import Messages
 from bot.flow.moves import Moves
 from bot.flow.pings import TurnPings
+from bot.flow.replays import Replays
 from bot.flow.settings_menu import SettingsMenu
 from bot.flow.table_settings import level_of
 from bot.flow.table_view import TableView
@@ -58,7 +59,8 @@ Answer = Callable[[Reply], Awaitable[None]]  # answers the press (the toast or t
 log = logging.getLogger(__name__)
 REPOST_EVERY_S = 30  # /table re-posts a game's table at most this often
 # what a press that is not a move came to, by its kind (bot/metrics.py; a move's Reply says it itself)
-PRESS_KINDS = {"n": "picked", "s": "settings", "l": "lobby", "r": "rematch", "k": "kick", "v": "dice_check"}
+PRESS_KINDS = {"n": "picked", "s": "settings", "l": "lobby", "r": "rematch", "k": "kick", "v": "dice_check",
+               "w": "replay"}
 
 
 class Say(Protocol):
@@ -98,6 +100,9 @@ class GameFlow:
         self.chat_life = ChatLife(store, self.loader, self.locks, self.outbox, self.timer, self.catch_up)
         self.settings = SettingsMenu(store, games, self.loader, self.messages)
         self.dice_check = DiceCheck(self, self.messages, self.sources)
+        # the replay clips get a drawing worker of their own: a table never waits behind a clip
+        self.clips = Drawing(min(1, self.drawing.processes))
+        self.replays = Replays(self, store, self.messages, self.clips)
         self.messages.on_refused = self.chat_life.refused
         self.table.on_lost_edit = self.moves.retry_later = self.catch_up.retry_later
         self.on_press: Callable[[str, int, float], None] = lambda outcome, game_id, arrived: None  # bot/metrics.py
@@ -178,6 +183,9 @@ class GameFlow:
             return await self.departures.skip(chat, game, data.version)
         if data.kind == "v":
             return self.dice_check.press(chat, game, message_id)
+        if data.kind == "w":
+            key, args = await self.replays.ask(chat, game.id, game.row.thread_id, message_id)
+            return Reply(chat.tr(key, **args))
         return Reply(chat.tr("toast-stale"))
 
     async def _pick(self, chat_id: int, host: Seat, code: str, message_id: int | None, thread: int) -> Reply:
@@ -381,7 +389,9 @@ class GameFlow:
         self.catch_up.close()
         self.chat_life.close()
         await self.loop_alarms.close()
+        self.replays.close()
         await self.drawing.close()
+        await self.clips.close()
 
 
 async def _already_checked() -> bool:

@@ -127,7 +127,13 @@ class LionsUI(UIBase):
 
 UI = LionsUI()
 
+def replay_moment(event: Event) -> bool:
+    """A replay lingers on a turn that took pieces (rule 5), and on a resignation or an agreed draw."""
+    return event.kind in ("resign", "draw_agreed") or (event.kind == "turn" and bool(event.data.get("taken")))
+
+
 SPEC = GameSpec(
+    replay_moment=replay_moment,
     cover_art=covers.lions_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_lions.render_board, label_keys=render_lions.LABEL_KEYS,
     dice_per_roll=0, policy=AI, levels=LEVELS, resign=ENGINE.resign_code, mark="🦁",

@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from bot.games.common import Html, SwitchVariantUI, ThrowLog, Tr
 from bot.games.places import in_ranking_order
-from bot.games.spec import GameSpec, Variant
+from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import Event, Outcome
 from engines.ludo import CENTRE, ENGINE, PHASE_MOVE, YARD, LudoState
 from engines.ludo_ai import AI, LEVELS
@@ -79,6 +79,7 @@ class LudoUI(SwitchVariantUI):
 UI = LudoUI()
 
 SPEC = GameSpec(
+    replay_moment=of_kinds("capture", "centre", "win"),
     cover_art=covers.ludo_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_ludo.render_board, label_keys=render_ludo.LABEL_KEYS,
     dice_per_roll=1, policy=AI, levels=LEVELS, variant_option="bonuses", places=in_ranking_order,

@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from bot.games.common import Button, Html, ThrowLog, Tr, UIBase
 from bot.games.places import in_ranking_order
-from bot.games.spec import GameSpec
+from bot.games.spec import GameSpec, of_kinds
 from engines.base import Event, Outcome
 from engines.parchis import CENTRE, COLOURS, ENGINE, HOME, PHASE_MOVE, ParchisOptions, ParchisState, describe_position
 from engines.parchis_ai import AI, LEVELS
@@ -98,6 +98,7 @@ class ParchisUI(UIBase):
 UI = ParchisUI()
 
 SPEC = GameSpec(
+    replay_moment=of_kinds("capture", "centre", "win"),
     cover_art=covers.parchis_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_parchis.render_board, label_keys=render_parchis.LABEL_KEYS,
     dice_per_roll=1, policy=AI, levels=LEVELS, places=in_ranking_order,

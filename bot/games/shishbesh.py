@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from bot.games.common import Button, Html, ThrowLog, Tr, UIBase
 from bot.games.places import in_ranking_order
-from bot.games.spec import GameSpec, Variant
+from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import Action, Event, Outcome
 from engines.shishbesh import BOARDS, ENGINE, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
 from engines.shishbesh_ai import AI, LEVELS
@@ -108,6 +108,7 @@ class ShishbeshUI(UIBase):
 UI = ShishbeshUI()
 
 SPEC = GameSpec(
+    replay_moment=of_kinds("capture", "win"),
     cover_art=covers.shishbesh_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_shishbesh.render_board, label_keys=render_shishbesh.LABEL_KEYS,
     dice_per_roll=2, policy=AI, levels=LEVELS, variant_option="board", places=in_ranking_order,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from markupsafe import Markup
 
 from bot.games.common import Button, Html, Tr, UIBase
-from bot.games.spec import GameSpec, Variant
+from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import BestScorePolicy, Event, Outcome
 from engines.sosedi import CHIPS_RANGE, DICE, ENGINE, MODES, TOWER_RANGE, SosediOptions, SosediState
 from render import covers
@@ -125,6 +125,7 @@ class SosediUI(UIBase):
 UI = SosediUI()
 
 SPEC = GameSpec(
+    replay_moment=of_kinds("pay", "tower_down", "win", "lose"),
     cover_art=covers.sosedi_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_sosedi.render_board, label_keys=render_sosedi.LABEL_KEYS,
     dice_per_roll=DICE, policy=BestScorePolicy(ENGINE), variant_option="mode", roll_is_the_turn=True,

@@ -36,6 +36,12 @@ class Variant:
     played_through: bool = True  # bench.e2e_game plays one game of it through the fake Bot API
 
 
+def of_kinds(*kinds: str) -> Callable[[Event], bool]:
+    """A ``GameSpec.replay_moment``: the events of these kinds."""
+    chosen = frozenset(kinds)
+    return lambda event: event.kind in chosen
+
+
 @dataclass(frozen=True)
 class GameSpec(Generic[S, Opt]):
     """Everything about one game, in one place."""
@@ -61,6 +67,8 @@ class GameSpec(Generic[S, Opt]):
     # action kinds a stray tap must not play (lions.md: «Сдаться» with a confirmation): their first press asks
     # on the table («Да, сдаюсь» / «Отмена», locale keys «confirm-<code>-<kind>»), the second plays them
     confirm: frozenset[str] = frozenset()
+    # the events a replay clip (bot/replay.py) lingers on: a capture, a piece home, a round paid
+    replay_moment: Callable[[Event], bool] = field(default=lambda event: event.kind == "capture")
     mark: str = "🎲"  # the sign before the game's name at the head of its lobby and table («🦁 Охота на львов»)
 
     @property

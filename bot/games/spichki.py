@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from bot.games.common import Button, Html, Tr, UIBase
 from bot.games.places import by_score
-from bot.games.spec import GameSpec, Variant
+from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import BestScorePolicy, Event, Outcome
 from engines.spichki import (
     DOUBLE_HIT_VALUES,
@@ -128,6 +128,7 @@ class SpichkiUI(UIBase):
 UI = SpichkiUI()
 
 SPEC = GameSpec(
+    replay_moment=of_kinds("pile_empty", "win"),
     cover_art=covers.spichki_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_spichki.render_board, label_keys=render_spichki.LABEL_KEYS,
     dice_per_roll=2, policy=BestScorePolicy(ENGINE), roll_is_the_turn=True, places=by_score("matches"),

@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from bot.games.common import Html, SwitchVariantUI, ThrowLog, Tr
 from bot.games.places import in_ranking_order
-from bot.games.spec import GameSpec, Variant
+from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import Event, Outcome
 from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN, RULE_ZERO, TisheState
 from engines.tishe_ai import AI, LEVELS
@@ -83,6 +83,7 @@ class TisheUI(SwitchVariantUI):
 UI = TisheUI()
 
 SPEC = GameSpec(
+    replay_moment=of_kinds("bump", "home", "win"),
     cover_art=covers.tishe_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_tishe.render_board, label_keys=render_tishe.LABEL_KEYS,
     dice_per_roll=2, policy=AI, levels=LEVELS, variant_option="both_home", places=in_ranking_order,

@@ -183,9 +183,18 @@ CREATE TABLE rated_games (
 );
 """
 
+# 10: replay clips (as SQLite's migration 10)
+REPLAYS_10 = """
+CREATE TABLE replays (
+    game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    file_id TEXT NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (8, SCHEMA_8),
     (9, RATINGS_9),
+    (10, REPLAYS_10),
 )
 # two instances starting at once: the second waits for the first's migrations, then finds them done
 MIGRATION_LOCK = 0x50534F53  # any number the bot's other advisory locks do not use

@@ -168,6 +168,13 @@ class Store(Protocol):
         """The changes a game's rating made (None: not rated yet)."""
         ...
 
+    # replay clips (bot/flow/replays.py)
+    async def replay_file(self, game_id: int) -> str | None:
+        """The file_id of the game's replay clip as Telegram keeps it (None: not sent yet)."""
+        ...
+
+    async def save_replay_file(self, game_id: int, file_id: str) -> None: ...
+
     async def clear_ratings(self) -> None:
         """Every rating and every game's mark as rated gone (a rebuild follows)."""
         ...

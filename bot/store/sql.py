@@ -148,3 +148,8 @@ MOVE_RATINGS = "UPDATE ratings SET chat_id = ? WHERE chat_id = ?"
 MOVE_RATED = "UPDATE rated_games SET chat_id = ? WHERE chat_id = ?"
 DROP_RATINGS_OF_CHATS = "DELETE FROM ratings WHERE chat_id IN (?, ?)"
 DROP_RATED_OF_CHATS = "DELETE FROM rated_games WHERE chat_id IN (?, ?)"
+
+# replay clips (bot/flow/replays.py): the file_id Telegram gave a game's clip; a newer one replaces it
+REPLAY_FILE = "SELECT file_id FROM replays WHERE game_id = ?"
+SAVE_REPLAY_FILE = ("INSERT INTO replays(game_id, file_id) VALUES (?, ?) "
+                    "ON CONFLICT(game_id) DO UPDATE SET file_id = excluded.file_id")

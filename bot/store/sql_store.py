@@ -356,6 +356,14 @@ class SQLStore:
         rows = await self._read(sql.RATING_CHANGES, (game_id,))
         return json.loads(rows[0]["changes"]) if rows else None
 
+    async def replay_file(self, game_id: int) -> str | None:
+        rows = await self._read(sql.REPLAY_FILE, (game_id,))
+        return str(rows[0]["file_id"]) if rows else None
+
+    async def save_replay_file(self, game_id: int, file_id: str) -> None:
+        async with self._transaction() as tx:
+            await tx._exec(sql.SAVE_REPLAY_FILE, (game_id, file_id))
+
     async def clear_ratings(self) -> None:
         async with self._transaction() as tx:
             await tx._exec(sql.CLEAR_RATINGS, ())

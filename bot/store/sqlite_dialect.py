@@ -151,6 +151,13 @@ MIGRATIONS: tuple[str, ...] = (
         changes TEXT NOT NULL
     )
     """,
+    # 10 (issue #27): a finished game's replay clip, once sent, by Telegram's file_id (sent again by it)
+    """
+    CREATE TABLE replays (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        file_id TEXT NOT NULL
+    )
+    """,
 )
 
 # per connection: settings (a statement waits 5 s for another process's write lock before it fails),

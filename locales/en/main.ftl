@@ -23,6 +23,7 @@ help-text =
     /settings — this chat's defaults for new lobbies: language, timer, autoroll, game variants (admins)
     /stats — your results in this chat; /top — the leaderboard (<code>/top ludo</code>); /history — recent games
     /verify — check the dice of a finished game (<code>/verify 12</code>, or “🔎 Check the dice” under its result)
+    /replay — a finished game as a short clip (<code>/replay 12</code>, or “🎬 Replay” under its result)
     Every move is a button under the table picture.
 help-game = • { $name } — <code>/newgame { $code }</code>
 start-private =

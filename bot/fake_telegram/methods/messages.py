@@ -9,11 +9,11 @@ from ..parsing import MAX_CAPTION, MAX_TEXT, Formatted, check_markup, format_tex
 from ..threads import Placement, gone_with_topic, may_write, named_topic, place, thread_param
 from ..world import World
 from .access import bot_chat, chat_for_send, check_deletable, require_send_right
-from .files import photo_in_call
+from .files import animation_in_call, photo_in_call
 from .registry import Files, api_method
 
 RATE_LIMITED = frozenset({
-    "sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageMedia",
+    "sendMessage", "sendPhoto", "sendAnimation", "editMessageText", "editMessageCaption", "editMessageMedia",
     "editMessageReplyMarkup",
 })
 """The calls Telegram counts against a group's 20 sends and edits a minute."""
@@ -23,6 +23,7 @@ NOT_MODIFIED = (
 )
 NO_RIGHTS_TEXT = "not enough rights to send text messages to the chat"
 NO_RIGHTS_PHOTO = "not enough rights to send photos to the chat"
+NO_RIGHTS_ANIMATION = "not enough rights to send animations to the chat"
 NO_RIGHTS_EDIT = "have no rights to send a message"
 
 
@@ -107,6 +108,14 @@ async def send_photo(world: World, p: JSONDict, files: Files) -> JSONDict:
     caption = _caption(p, too_long="message caption is too long")
     return _post(world, chat, p, caption=caption.text, caption_entities=caption.entity_dicts(),
                  photo=photo.data, photo_sizes=photo.sizes, photo_hash=photo.sha256)
+
+
+@api_method("sendAnimation")
+async def send_animation(world: World, p: JSONDict, files: Files) -> JSONDict:
+    chat = _chat_to_post_in(world, p, NO_RIGHTS_ANIMATION)
+    caption = _caption(p, too_long="message caption is too long")
+    animation = animation_in_call(world, p.get("animation"), files)
+    return _post(world, chat, p, caption=caption.text, caption_entities=caption.entity_dicts(), animation=animation)
 
 
 # ---------------------------------------------------------------------------- editing
