@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         "load": load.run(args.quick),
         "policies": policies.run(20 if args.quick else policies.GAMES_PER_TABLE),
         "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),
-        "replay": replay.run(1 if args.quick else replay.GAMES_PER_CODE),
+        "replay": replay.run(1, replay.QUICK_ACTIONS) if args.quick else replay.run(),
     }
     if args.takeover:
         results["load"]["takeover"] = takeover.run()

@@ -31,14 +31,17 @@ SEATS = {"lions": 2, "shishbesh": 2}  # the others: four players
 ACTION_LIMIT = 5000
 
 
-def one(code: str, seed: int, labels: dict[str, str]) -> dict[str, Any]:
+QUICK_ACTIONS = 30  # `python -m bench --quick`: games cut here (the figures show the shape only)
+
+
+def one(code: str, seed: int, labels: dict[str, str], limit: int = ACTION_LIMIT) -> dict[str, Any]:
     """One game of ``code`` played at random from ``seed`` and made into a clip."""
     spec = GAMES[code]
     seats = SEATS.get(code, 4)
     options, seed_hex = spec.engine.options_from_json({}), f"{seed + 90_000:064x}"
     start, _ = spec.engine.new_game(options, seats, seed_hex)
     log = [entry for *_, entry in playout(spec.engine, start, at_random(random.Random(seed), spec.random_skips),
-                                          limit=ACTION_LIMIT)]
+                                          limit=limit)]
     started = time.perf_counter()
     shots = shots_of(spec.engine, options, seats, seed_hex, log, spec.replay_moment)
     clip = render_clip(spec.render_board, shots, [f"Игрок {n + 1}" for n in range(seats)], labels)
@@ -49,12 +52,12 @@ def one(code: str, seed: int, labels: dict[str, str]) -> dict[str, Any]:
             "make_s": round(seconds, 2)}
 
 
-def run(games: int = GAMES_PER_CODE) -> dict[str, Any]:
+def run(games: int = GAMES_PER_CODE, limit: int = ACTION_LIMIT) -> dict[str, Any]:
     translator = Translator.load(strict=True)
     rows: dict[str, Any] = {}
     for code, spec in GAMES.items():
         labels = {key: translator.t("ru", f"board-{key}") for key in spec.label_keys}
-        clips = [one(code, seed, labels) for seed in range(games)]
+        clips = [one(code, seed, labels, limit) for seed in range(games)]
         rows[code] = {
             "games": games,
             "actions_median": statistics.median(c["actions"] for c in clips),

@@ -17,6 +17,8 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     assert main(["--quick", "--out", str(out)]) == 0
     results = json.loads(out.read_text(encoding="utf-8"))
+    assert set(results["replay"]) == set(GAMES)  # a clip of every game, within the limits
+    assert all(0 < r["length_s_max"] <= 40 and 0 < r["bytes_max"] <= 3_000_000 for r in results["replay"].values())
     assert {row["case"].split()[0] for row in results["engines"]} == set(GAMES)
     assert all(row["games_per_s"] > 0 for row in results["engines"])
     assert all(row["bytes_max"] > 1000 and row["size"].startswith("1024x") for row in results["render"])
