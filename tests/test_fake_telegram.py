@@ -796,3 +796,16 @@ async def test_a_photo_posted_before_the_test_can_be_pressed_and_edited(bot: Bot
     updates = await bot.get_updates(timeout=0)
     assert updates[-1].update_id == handle.update_id and updates[-1].callback_query.data == "g:1:0:r"
     await bot.answer_callback_query(handle.query_id)
+
+
+async def test_advancing_the_clock_many_times_keeps_both_clocks_right(bot: Bot, tg: FakeTelegram,
+                                                                      group: FakeChat) -> None:
+    """A long game on a virtual clock (bench.pings) advances it thousands of times: each advance
+    adds to one offset (nesting a lambda per advance overflowed the stack after about a thousand)."""
+    start_date, start = tg.now_date(), tg.clock()
+    for _ in range(5000):
+        tg.advance_clock(60)
+    assert tg.clock() - start >= 300_000
+    assert tg.now_date() - start_date >= 300_000
+    sent = await bot.send_message(GROUP, "five thousand minutes later")
+    assert sent.date.timestamp() - start_date >= 300_000

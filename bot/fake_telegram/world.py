@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .changes import ChangeSignal
@@ -26,6 +27,25 @@ from .parsing import check_animation, check_photo, photo_size_ladder
 from .rate_limit import GroupRateLimit
 from .updates import UpdateQueue
 from .webhook import WebhookDelivery
+
+
+@dataclass
+class _Shifted:
+    """A clock running ``offset`` seconds ahead of ``base``: advancing it again adds to the offset
+    (a lambda wrapping the last one would nest a call per advance, past Python's recursion limit)."""
+
+    base: Callable[[], float]
+    offset: float
+
+    def __call__(self) -> float:
+        return self.base() + self.offset
+
+
+def _shifted(clock: Callable[[], float], seconds: float) -> _Shifted:
+    """``clock`` advanced by ``seconds``."""
+    if isinstance(clock, _Shifted):
+        return _Shifted(clock.base, clock.offset + seconds)
+    return _Shifted(clock, seconds)
 
 
 class World:
@@ -73,9 +93,7 @@ class World:
 
     def advance_clock(self, seconds: float) -> None:
         """Let ``seconds`` pass on both clocks: message dates and ages, and the flood windows."""
-        clock, wall_clock = self.clock, self.wall_clock
-        self.clock = lambda: clock() + seconds
-        self.wall_clock = lambda: wall_clock() + seconds
+        self.clock, self.wall_clock = _shifted(self.clock, seconds), _shifted(self.wall_clock, seconds)
 
     def take_message_id(self, chat: FakeChat) -> int:
         """The next message id in ``chat`` (ids count up per chat, service messages included)."""
