@@ -17,8 +17,6 @@ policy can do better; «Охота на львов» has its own bench (bench/li
 
 from __future__ import annotations
 
-import argparse
-import json
 import multiprocessing
 import random
 import sys
@@ -26,6 +24,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bench import games_main
 from bot.games import GAMES
 from engines.base import DEFAULT_LEVEL, Action, seed_digest
 from engines.playout import play_on
@@ -121,15 +120,8 @@ def run(games: int = GAMES_PER_TABLE, workers: int = WORKERS) -> dict[str, list[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.policies", description=__doc__)
-    parser.add_argument("--games", type=int, default=GAMES_PER_TABLE, help="games per game and player count")
-    parser.add_argument("--out", help="also write the rows as JSON here")
-    args = parser.parse_args(argv)
-    tables = run(args.games)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            json.dump(tables, out, indent=2)
-    return 0
+    return games_main("python -m bench.policies", __doc__, GAMES_PER_TABLE, "games per game and player count",
+                      run, argv)
 
 
 if __name__ == "__main__":

@@ -11,14 +11,13 @@ them in a drawing worker of their own, one at a time, so no board waits behind a
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import statistics
 import sys
 import time
 from typing import Any
 
+from bench import games_main
 from bot.clip import render_clip
 from bot.fake_telegram.parsing import inspect_mp4
 from bot.games import GAMES
@@ -74,15 +73,7 @@ def run(games: int = GAMES_PER_CODE, limit: int = ACTION_LIMIT) -> dict[str, Any
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.replay", description=__doc__)
-    parser.add_argument("--games", type=int, default=GAMES_PER_CODE, help="games per game")
-    parser.add_argument("--out", help="also write the rows as JSON here")
-    args = parser.parse_args(argv)
-    rows = run(args.games)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            json.dump(rows, out, indent=2)
-    return 0
+    return games_main("python -m bench.replay", __doc__, GAMES_PER_CODE, "games per game", run, argv)
 
 
 if __name__ == "__main__":
