@@ -65,6 +65,8 @@ def _encode(pictures: Sequence[tuple[Image.Image, int]], width: int, crf: int) -
         stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
         # a board changes little between frames: «stillimage» keeps its lines and letters sharp
         stream.options = {"crf": str(crf), "preset": "veryfast", "tune": "stillimage"}
+        # one encoding thread: x264 would take every core, and the bot's event loop shares them
+        stream.codec_context.thread_count = 1
         tick = 0
         for picture, ticks in pictures:
             frame = av.VideoFrame.from_image(picture.resize((width, height), Image.Resampling.LANCZOS))  # type: ignore[no-untyped-call]  # PyAV leaves it untyped

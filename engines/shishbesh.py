@@ -404,6 +404,8 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
         pieces[k], huts[k] = target, effect == EFFECT_HUT
         if effect == EFFECT_HUT:
             events.append(Event("hut", seat, {"piece": piece}))
+        elif effect == EFFECT_HOME and start not in geo.home:  # a piece reaches the home (a replay's moment)
+            events.append(Event("home", seat, {"piece": piece}))
         dice = list(state.dice)
         dice.remove(die)
         # rule 9: only leaving the park ends a fast charge; a step inside the home keeps its count

@@ -13,7 +13,7 @@ import pytest
 import bench.__main__ as bench_main
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("engine_speed", "render_speed", "pings", "load", "policies", "lions_ai")
+PARTS = ("engine_speed", "render_speed", "pings", "load", "policies", "lions_ai", "replay", "takeover")
 
 
 @pytest.fixture
@@ -58,3 +58,23 @@ def test_the_quick_results_are_not_kept_in_git() -> None:
     assert bench_main.QUICK_RESULTS.parent == bench_main.RESULTS.parent == ROOT / "bench"
     ignored = subprocess.run(["git", "check-ignore", "-q", str(bench_main.QUICK_RESULTS)], cwd=ROOT)
     assert ignored.returncode == 0
+
+
+# issue #27, point 3: «Сильный» against three random players, 1,000 four-player games each
+STRONG_TARGETS = {"tishe": 0.75, "shishbesh": 0.82, "ludo": 0.70, "parchis": 0.85}
+GAME_NAMES = {"tishe": "«Тише едешь»", "shishbesh": "«Шиш-беш»", "ludo": "«Людо»", "parchis": "«Парчис»"}
+
+
+def test_the_levels_figures_meet_their_targets_and_the_readme_quotes_them() -> None:
+    rows = json.loads(bench_main.RESULTS.read_text(encoding="utf-8"))["policies"]["levels"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code, target in STRONG_TARGETS.items():
+        strong = next(r for r in rows if r["case"] == f"{code} 4p" and r["level"] == "strong")
+        medium = next(r for r in rows if r["case"] == f"{code} 2p" and r["level"] == "medium")
+        assert strong["opponents"] == "random" and strong["games"] == 1000 and strong["win_rate"] >= target, code
+        assert strong["think_ms"]["p95"] <= 50, code
+        assert medium["opponents"] == "easy" and medium["win_rate"] >= 0.70, code  # «Лёгкий» loses ≥ 70%
+        row = next(line for line in readme.splitlines() if line.startswith(f"| {GAME_NAMES[code]} | ")
+                   and "vs" not in line and f"/{strong['games']} (" in line and "met" in line)
+        assert f"{strong['policy_wins']}/1000" in row and f"{medium['policy_wins']}/1000" in row, code
+        assert f"{strong['think_ms']['p95']:g}" in row or f"{strong['think_ms']['p95']:.1f}" in row, code

@@ -186,7 +186,7 @@ def test_rule1_piece_goes_round_into_its_home():
     state, events = throw(state, 4, 2)  # 44 → 48 (own end cell, circuit) → 50, or 44 → 46 → 50
     assert set(codes(state)) == {"s40", "s20"}
     state, events = pick(state, "s40")
-    assert events == [step(0, 0, 44, 48, 4), step(0, 0, 48, 50, 2)]
+    assert events == [step(0, 0, 44, 48, 4), step(0, 0, 48, 50, 2), Event("home", 0, {"piece": 0})]
     assert state.pieces[0] == 50 and state.turn == 1
 
 
@@ -249,7 +249,7 @@ def test_rule2_either_but_not_both_the_player_picks():
     assert events == [step(0, 0, 47, 48, 1), no_move(0, 2)]
     assert after.pieces[:4] == (48, 50, 51, 52) and after.turn == 1
     after, events = pick(state, "s20")  # the other choice brings the last piece home: the game is won
-    assert events == [step(0, 0, 47, 49, 2), Event("win", 0)]
+    assert events == [step(0, 0, 47, 49, 2), Event("home", 0, {"piece": 0}), Event("win", 0)]
     assert after.pieces[:4] == (49, 50, 51, 52) and after.finished and after.winner == 0
 
 
@@ -572,14 +572,15 @@ def test_rule8_no_jumping_over_own_pieces_in_the_home():
 
 def test_rule8_moves_inside_the_home_by_exact_count():
     state, events = throw(game(4, pieces={0: (49, P, P, P)}), 2, 4)
-    assert events[1:] == [step(0, 0, 49, 51, 2), no_move(0, 4)]
+    assert events[1:] == [step(0, 0, 49, 51, 2), no_move(0, 4)]  # already home: no «home» event again
     assert state.pieces[:4] == (51, P, P, P)
 
 
 def test_rule8_all_four_home_wins_and_the_others_rank_by_home_then_progress():
     state = game(4, pieces={0: (48, 50, 51, 52), 1: (49, 50, 10, P), 2: (49, 40, 30, P), 3: (49, 50, 51, 5)})
     state, events = throw(state, 1, 5)
-    assert events[1:] == [step(0, 0, 48, 49, 1), Event("win", 0)]
+    # the last piece reaching the home is told (a replay lingers on it), then the win
+    assert events[1:] == [step(0, 0, 48, 49, 1), Event("home", 0, {"piece": 0}), Event("win", 0)]
     assert state.finished and state.winner == 0 and state.current_player is None
     out = ENGINE.outcome(state)
     assert out.kind == "win" and out.winners == (0,) and out.ranking == (0, 3, 1, 2)
@@ -916,7 +917,7 @@ def test_random_play_shows_every_event():
         for events in per_action:
             seen.update(kinds(events))
     assert seen == {"starter", "roll", "no_move", "choose", "enter", "step", "jump_forward", "jump_back",
-                    "jump_diagonal", "capture", "hut", "again", "charge", "win"}
+                    "jump_diagonal", "capture", "hut", "home", "again", "charge", "win"}
 
 
 def test_a_throw_is_two_dice():

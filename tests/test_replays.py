@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from engines.playout import at_random, playout
 from locales import Translator
 from tests.bot_harness import CHAT_ID, flow_of, game_id_of, group_world
 from tests.test_bot_results import open_for, play_out
+from tests.test_e2e_sosedi import open_lobby, play_to_end
 
 
 def labels_of(code: str) -> dict[str, str]:
@@ -85,6 +88,20 @@ def test_every_game_has_moments_a_replay_lingers_on(code: str) -> None:
         assert any(s.ticks == MOMENT_TICKS for s in shots) or spec.replay_moment(shots[-1].events[-1]), seed
 
 
+@pytest.mark.parametrize(("code", "arrival"), [("ludo", "centre"), ("parchis", "centre"), ("shishbesh", "home"),
+                                               ("tishe", "home")])
+def test_every_piece_reaching_home_is_a_moment(code: str, arrival: str) -> None:
+    spec = GAMES[code]
+    options, log, seed = random_game(code, 2, 1)
+    shots = shots_of(spec.engine, options, 2, seed, log, spec.replay_moment, max_ticks=10**9)
+    arrivals = [s for s in shots[1:-1] if any(e.kind == arrival for e in s.events)]  # the last shot: the end's
+    assert all(s.ticks == MOMENT_TICKS for s in arrivals) and shots[-1].ticks == END_TICKS
+    winner = spec.engine.outcome(shots[-1].state).winners[0]
+    homes = sum(e.kind == arrival and e.seat == winner for s in shots for e in s.events)
+    # each of the winner's pieces once, three of four before the end («Тише едешь»: one checker, at the end)
+    assert homes == (1 if code == "tishe" else 4) and (code == "tishe" or len(arrivals) >= 3)
+
+
 def test_a_lions_turn_that_takes_pieces_is_a_moment_and_one_that_takes_none_is_not() -> None:
     moment = GAMES["lions"].replay_moment
     assert moment(Event("turn", 0, {"side": "lions", "paths": [[1, 2]], "taken": [[5, False]], "isolated": False}))
@@ -115,6 +132,8 @@ def test_the_clip_is_a_silent_h264_mp4_of_its_ticks_within_the_limits() -> None:
     with av.open(io.BytesIO(clip)) as container:
         frames = list(container.decode(video=0))
     assert len(frames) == ticks(shots)
+    # x264 writes its settings into the stream: one thread, so a clip never takes every core from the bot
+    assert re.search(rb" threads=(\d+) ", clip) is not None and re.search(rb" threads=(\d+) ", clip)[1] == b"1"
     last = frames[-1].to_image()  # the end as the board drew it (within H.264's loss)
     drawn = Image.open(io.BytesIO(spec.render_board(shots[-1].state, names, labels, shots[-1].events)))
     drawn = drawn.convert("RGB").resize(last.size)
@@ -136,6 +155,31 @@ def test_a_clip_over_the_limit_is_made_smaller_or_refused() -> None:
 
 def animations(messages: list[StoredMessage]) -> list[StoredMessage]:
     return [m for m in messages if m.animation is not None]
+
+
+def _opened(fifo: str) -> bytes:
+    """A clip that is made only when the test lets it: reads a named pipe until its writer closes it."""
+    with open(fifo, "rb") as gate:
+        return gate.read()
+
+
+async def test_a_game_is_drawn_while_a_clip_is_being_made(tmp_path: Path) -> None:
+    """Clips have a drawing worker of their own: with one table worker, a whole game is drawn while
+    a clip is still being made (sharing the worker, every table would wait behind the clip)."""
+    async with group_world(tmp_path, first_seed=7, draw_processes=1) as (tg, runner, users):
+        flow = flow_of(runner)
+        fifo = tmp_path / "gate"
+        os.mkfifo(fifo)
+        clip = asyncio.create_task(flow.clips.draw(_opened, str(fifo)))
+        lobby = await open_lobby(runner, users)
+        await runner.press(users["anya"], lobby, "Начать")
+        await asyncio.wait_for(play_to_end(runner, users, runner.table()), timeout=25)  # below the clip's 30 s
+        assert not clip.done()  # still waiting for the gate
+        drawn = [r for r in tg.requests if r.method == "editMessageMedia" and r.ok]
+        assert len(drawn) > 3 and {r.params.get("chat_id") for r in drawn} == {CHAT_ID}
+        with open(fifo, "wb") as gate:
+            gate.write(b"clip")
+        assert await clip == b"clip"
 
 
 async def test_replay_a_finished_game_once_then_by_file_id_and_never_a_running_one(tmp_path: Path) -> None:

@@ -22,7 +22,17 @@ from bot.stats import (
     top_text,
     when,
 )
-from bot.store import GameTotals, PastGame, PlayerTotals, Seat, SQLiteStore, StaleVersionError, StorageError, Store
+from bot.store import (
+    GameTotals,
+    PastGame,
+    PlayerTotals,
+    RatingRow,
+    Seat,
+    SQLiteStore,
+    StaleVersionError,
+    StorageError,
+    Store,
+)
 from bot.store.sqlite_dialect import MIGRATIONS
 from bot.texts import CAPTION_LIMIT, visible_length
 from locales import Translator
@@ -240,6 +250,22 @@ def test_ranking_needs_three_games_and_keeps_ten() -> None:
     tied = [player(i, f"P{i:02}", 3, 1) for i in range(12)]
     assert {r.place for r in ranking(tied)} == {1} and len(ranking(tied)) == 10
     assert ranking(players, min_games=5) == []
+
+
+def test_a_games_board_ranks_by_rating_before_wins() -> None:
+    players = [player(1, "Аня", 10, 6), player(2, "Борис", 10, 2), player(3, "Вера", 4, 1), player(4, "Глеб", 8, 8)]
+    ratings = {"1": RatingRow("1", "Аня", 25.0, 8.0, 10),     # μ − 3σ = 1: 1 020
+               "2": RatingRow("2", "Борис", 30.0, 2.0, 10),   # 24: 1 480
+               "3": RatingRow("3", "Вера", 27.0, 3.0, 4)}     # 18: 1 360; Глеб not rated yet: 1 000
+    # by wins alone: Глеб, Аня, Борис, Вера; by rating (μ − 3σ): Борис, Вера, Аня, Глеб
+    assert places(ranking(players)) == [(1, "Глеб"), (2, "Аня"), (3, "Борис"), (4, "Вера")]
+    ranked = ranking(players, ratings=ratings)
+    assert places(ranked) == [(1, "Борис"), (2, "Вера"), (3, "Аня"), (4, "Глеб")]
+    assert [r.rating for r in ranked] == [1480, 1360, 1020, 1000]
+    # equal ratings fall back to wins
+    even = {key: RatingRow(key, row.name, 25.0, 5.0, 10) for key, row in ratings.items()} | {
+        "4": RatingRow("4", "Глеб", 25.0, 5.0, 8)}
+    assert places(ranking(players, ratings=even)) == [(1, "Глеб"), (2, "Аня"), (3, "Борис"), (4, "Вера")]
 
 
 @pytest.mark.parametrize(("wins", "games", "expected"), [(0, 3, 0), (1, 3, 33), (2, 3, 67), (1, 8, 13),

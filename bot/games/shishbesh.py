@@ -81,8 +81,8 @@ class ShishbeshUI(UIBase):
                             start=data["from"], to=data["to"], die=data["die"]))
             elif event.kind == "capture":
                 log.part(tr("shishbesh-ev-capture", name=name, piece=data["piece"] + 1))
-            elif event.kind == "hut":
-                log.part(tr("shishbesh-ev-hut", piece=data["piece"] + 1))
+            elif event.kind in ("hut", "home"):
+                log.part(tr(f"shishbesh-ev-{event.kind}", piece=data["piece"] + 1))
             elif event.kind == "again":
                 log.part(tr("shishbesh-ev-again-capture" if data.get("capture") else "shishbesh-ev-again"))
             elif event.kind == "charge":
@@ -108,7 +108,7 @@ class ShishbeshUI(UIBase):
 UI = ShishbeshUI()
 
 SPEC = GameSpec(
-    replay_moment=of_kinds("capture", "win"),
+    replay_moment=of_kinds("capture", "home", "win"),
     cover_art=covers.shishbesh_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_shishbesh.render_board, label_keys=render_shishbesh.LABEL_KEYS,
     dice_per_roll=2, policy=AI, levels=LEVELS, variant_option="board", places=in_ranking_order,

@@ -68,6 +68,7 @@ shishbesh-ev-jump-back = piece { $piece } jumps back { $start } ↶ { $to }
 shishbesh-ev-jump-diagonal = piece { $piece } jumps across { $start } ⤧ { $to }
 shishbesh-ev-capture = captures piece { $piece } ({ $name }) — back to the park
 shishbesh-ev-hut = piece { $piece } hides in the hut
+shishbesh-ev-home = piece { $piece } is home
 shishbesh-ev-no-move = no move
 shishbesh-ev-choose = chooses a move
 shishbesh-ev-again = a double — rolls again

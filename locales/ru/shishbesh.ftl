@@ -68,6 +68,7 @@ shishbesh-ev-jump-back = фишка { $piece } прыгает назад { $star
 shishbesh-ev-jump-diagonal = фишка { $piece } прыгает по диагонали { $start } ⤧ { $to }
 shishbesh-ev-capture = рубит фишку { $piece } ({ $name }) — в парк
 shishbesh-ev-hut = фишка { $piece } прячется в избушке
+shishbesh-ev-home = фишка { $piece } дома
 shishbesh-ev-no-move = хода нет
 shishbesh-ev-choose = выбирает ход
 shishbesh-ev-again = дубль — бросает ещё
