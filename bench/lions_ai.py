@@ -37,7 +37,7 @@ SLIPS = 0.2
 STANDOFF_GAMES = 20  # AI against AI without slips (issue #26: at least 18 of 20 end within STANDOFF_CAP turns)
 STANDOFF_CAP = 200
 DECISIONS = 300  # the single-process think-time sample
-LEVEL_GAMES = 100  # «Сильный» against «Средний», and «Лёгкий» against «Средний», sides alternating
+LEVEL_GAMES = 200  # «Сильный» against «Средний», and «Лёгкий» against «Средний», sides alternating
 # Each level slips into a random whole turn this often: without slips two careful players stand off
 # until the quiet-turns draw; at SLIPS (a fifth of all turns random) the slips decide more games than
 # the levels do (30 games, «Сильный» against «Средний»: 65% of the decided at 20%, 75% at 10%).

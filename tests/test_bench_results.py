@@ -78,3 +78,20 @@ def test_the_levels_figures_meet_their_targets_and_the_readme_quotes_them() -> N
                    and "vs" not in line and f"/{strong['games']} (" in line and "met" in line)
         assert f"{strong['policy_wins']}/1000" in row and f"{medium['policy_wins']}/1000" in row, code
         assert f"{strong['think_ms']['p95']:g}" in row or f"{strong['think_ms']['p95']:.1f}" in row, code
+
+
+def test_the_lions_levels_meet_their_targets_and_the_readme_quotes_them() -> None:
+    """Issue #26, point 4: «Сильный» beats «Средний» in at least 65% of the decided games, «Средний» beats
+    a random player at least 95% (as either side), and every level thinks p95 ≤ 0.5 s, max ≤ 2 s with
+    two games thinking at once."""
+    lions = json.loads(bench_main.RESULTS.read_text(encoding="utf-8"))["lions_ai"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    strong = lions["levels"]["strong_vs_medium"]
+    assert strong["games"] == 200 and strong["win_pct_of_decided"] >= 65
+    assert f"won {strong['wins']} of {strong['wins'] + strong['losses']} decided" in readme
+    assert f"**{strong['win_pct_of_decided']}%**" in readme
+    for side in lions["vs_random"].values():
+        assert side["wins"] >= 0.95 * side["games"]
+    for level, think in lions["levels"]["think_s_two_at_once"].items():
+        assert think["p95"] <= 0.5 and think["max"] <= 2, level
+        assert f"p95 {think['p95']} s" in readme, level

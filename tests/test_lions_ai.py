@@ -9,6 +9,7 @@ games, think times) are in bench/lions_ai.py.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -32,7 +33,21 @@ from engines.lions import (
     pushed,
     sides,
 )
-from engines.lions_ai import AI, LEVELS, LionsAI, codes_of, hanging, settled, whole_turns
+from engines.lions_ai import (
+    AI,
+    FEW,
+    LEVELS,
+    PIECE,
+    WIN,
+    LionsAI,
+    Turn,
+    codes_of,
+    hanging,
+    settled,
+    territory,
+    turn_results,
+    whole_turns,
+)
 from engines.lions_board import INDEX, NEIGHBOUR_MASKS, NEIGHBOURS, PUSH_LINES, SIZE, label
 
 SEED = "0" * 63 + "7"
@@ -188,13 +203,29 @@ def test_whole_turns_match_the_engine(name: str, state: LionsState) -> None:
         assert (mask_of(after.lions), mask_of(after.hunters), after.push_on) == key
 
 
+@pytest.mark.parametrize(("name", "state"), POSITIONS, ids=[n for n, _ in POSITIONS])
+def test_turn_results_are_the_positions_whole_turns_reach(name: str, state: LionsState) -> None:
+    """The search's replies (positions only, grown ring by ring) are exactly the positions of every
+    whole turn, the push rule and a pushed piece going first included; the budget pays for them."""
+    mover, opp = sides(state)
+    first = pushed(mover, opp) if state.push_on else 0
+    lions_move = state.side == LIONS
+    budget = [10**9]
+    positions = turn_results(mover, opp, state.push_on, lions_move, first, budget)
+    turns = whole_turns(mover, opp, state.push_on, lions_move, first)
+    assert positions == {(t.mover, t.opp, t.push_on) for t in turns}
+    engine = {(lion, h, on) if lions_move else (h, lion, on) for lion, h, on in engine_turns(state)}
+    assert positions == engine
+    assert 10**9 - budget[0] >= len(positions)
+
+
 @pytest.mark.parametrize("level", ["easy", "medium", "strong"])
 def test_plan_is_deterministic_and_legal(level: str) -> None:
     ai = LEVELS[level]
     for name, state in POSITIONS[::2]:
         codes = ai.plan(state, seed=4)
         # the answer does not depend on what was asked before
-        for cache in (lions_ai.evaluate, lions_ai.closing_in, lions_ai.isolated, lions_ai.hanging):
+        for cache in (lions_ai.evaluate, lions_ai.closing_in, lions_ai.isolated, lions_ai.hanging, lions_ai.territory):
             cache.cache_clear()
         assert codes == LionsAI(**vars(ai)).plan(state, seed=4) == ai.plan(state, seed=4), name
         ai_turn(state, ai, seed=4)
@@ -355,3 +386,111 @@ def test_hanging_counts_the_pieces_the_side_to_move_could_take_at_once() -> None
         state = position(" ".join(label(c) for c in range(SIZE) if prey >> c & 1),
                          " ".join(label(c) for c in range(SIZE) if attacker >> c & 1), HUNTERS)
         assert min(len(s.lions) for s in engine_turns(state).values()) == prey.bit_count() - 1
+
+
+def circles(mask: int) -> tuple[int, ...]:
+    return tuple(c for c in range(SIZE) if mask >> c & 1)
+
+
+def territory_by_rings(me: int, opp: int) -> int:
+    """:func:`territory` by another road, on lists of circles: both sides take the free circles next to
+    what they hold, ring after ring; a circle both reach in the same ring is no one's and stops both."""
+    owner: dict[int, str] = {c: "me" for c in range(SIZE) if me >> c & 1}
+    owner.update({c: "opp" for c in range(SIZE) if opp >> c & 1})
+    fronts = {"me": [c for c in owner if owner[c] == "me"], "opp": [c for c in owner if owner[c] == "opp"]}
+    while fronts["me"] or fronts["opp"]:
+        reached: dict[int, set[str]] = {}
+        for side, front in fronts.items():
+            for here in front:
+                for there in NEIGHBOURS[here]:
+                    if there not in owner:
+                        reached.setdefault(there, set()).add(side)
+        fronts = {"me": [], "opp": []}
+        for circle, sides_there in reached.items():
+            owner[circle] = sides_there.pop() if len(sides_there) == 1 else "no one"
+            if owner[circle] != "no one":
+                fronts[owner[circle]].append(circle)
+    free = [c for c in owner if not (me | opp) >> c & 1]
+    return sum(1 for c in free if owner[c] == "me") - sum(1 for c in free if owner[c] == "opp")
+
+
+def test_territory_counts_the_free_circles_a_side_reaches_first() -> None:
+    """«Сильный»'s room to run: a lone lion on «+8» with a hunter on «Д» (the isolation example's region of
+    eight circles behind the gate «Д») owns six of the region's circles, «19» beside both is no one's,
+    and the hunter owns everything outside; checked against a count on lists on every sampled
+    position, both ways round."""
+    lion, hunter = mask_of(at("+8")), mask_of(at("Д"))
+    outside = SIZE - 8 - 1  # every circle but the region's eight and «Д»
+    assert territory(lion, hunter) == 6 - outside
+    assert territory(lion | mask_of(at("19")), hunter) == 6 - outside  # 19 taken: the same split
+    checked = 0
+    for _, state in POSITIONS:
+        mover, opp = sides(state)
+        if mover and opp:
+            assert territory(mover, opp) == territory_by_rings(mover, opp) == -territory(opp, mover)
+            checked += 1
+    assert checked >= 15
+
+
+def test_strong_counts_room_to_run_only_for_the_last_pieces() -> None:
+    """«Сильный» adds SPACE per circle of territory once either side has FEW pieces or fewer, and
+    «Средний» never does."""
+    strong, medium = LEVELS["strong"], LEVELS["medium"]
+    assert strong.space > 0 and medium.space == 0
+    few, many = mask_of(at("+8 1")), mask_of(at("А Б В Г"))
+    plain = LionsAI(hunt=strong.hunt)
+    assert strong.score(few, many) - plain.score(few, many) == strong.space * territory(few, many) != 0
+    assert strong.score(many, few) - plain.score(many, few) == strong.space * territory(many, few)
+    crowd = mask_of(at("1 2 3 4 5 6"))
+    assert few.bit_count() <= FEW < min(crowd.bit_count(), many.bit_count())
+    assert strong.score(crowd, many) == plain.score(crowd, many)
+
+
+def first_turns(positions: list[tuple[str, LionsState]], count: int) -> Iterator[tuple[str, LionsState, Turn]]:
+    """The first ``count`` whole turns of each position where both sides still have pieces."""
+    for name, state in positions:
+        mover, opp = sides(state)
+        if not state.finished and mover and opp:
+            first = pushed(mover, opp) if state.push_on else 0
+            for turn in whole_turns(mover, opp, state.push_on, state.side == LIONS, first)[:count]:
+                yield name, state, turn
+
+
+def test_strong_weighs_the_average_reply_beside_the_best() -> None:
+    """«Сильный» scores a turn as (1 - trap) times the opponent's best reply plus trap times its
+    average reply (material after it, and the captures it leaves us), the replies found by the
+    engine's own moves here."""
+    strong = LEVELS["strong"]
+    assert 0 < strong.trap < 0.5
+    tried = 0
+    for name, state, turn in first_turns(POSITIONS[::3], 3):
+        lions_move = state.side == LIONS
+        if turn.opp:
+            lions, hunters = (turn.mover, turn.opp) if lions_move else (turn.opp, turn.mover)
+            reply_state = replace(state, lions=circles(lions), hunters=circles(hunters), push_on=turn.push_on,
+                                  turn=state.seat_of(HUNTERS if lions_move else LIONS))
+            replies = [(h, lion) if lions_move else (lion, h) for lion, h, _ in engine_turns(reply_state)]
+            best = max(strong.judge(theirs, ours) for theirs, ours in replies)
+            average = sum(PIECE * (ours.bit_count() - theirs.bit_count()) + strong.tactics * hanging(ours, theirs)
+                          for theirs, ours in replies) / len(replies)
+            expected = round((1 - strong.trap) * -best + strong.trap * average)
+            assert strong._reply_score(turn, lions_move, [10**9]) == expected, name
+            tried += 1
+    assert tried >= 10
+
+
+def test_a_turn_cut_short_by_the_best_so_far_is_never_chosen_over_it() -> None:
+    """The cut in «Сильный»'s search (a turn whose best reply already holds it below the best turn
+    found so far is not judged further) gives the exact score whenever that reaches the floor, and a
+    score below the floor otherwise, so the turn chosen is the one the full search chooses."""
+    strong = LEVELS["strong"]
+    cut = tried = 0
+    for name, state, turn in first_turns(POSITIONS, 4):
+        lions_move = state.side == LIONS
+        exact = strong._reply_score(turn, lions_move, [10**9])
+        for floor in (exact - PIECE, exact - 1, exact, exact + 1, exact + PIECE, WIN):
+            bounded = strong._reply_score(turn, lions_move, [10**9], floor)
+            assert bounded == exact if exact >= floor else bounded < floor, (name, floor)
+            cut += bounded != exact
+            tried += 1
+    assert tried >= 100 and cut >= 10
