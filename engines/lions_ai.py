@@ -104,8 +104,16 @@ class Turn(NamedTuple):
     push_on: bool
 
 
-def whole_turns(mover: int, opp: int, push_on: bool, lions_move: bool, first: int = 0,
-                budget: list[int] | None = None) -> list[Turn]:
+def close_turn_part(circle: int, mover: int, opp: int, local: bool, iso: bool,
+                    lions_move: bool) -> tuple[int, int, bool]:
+    """The position after a piece's part ends on ``circle`` (``mover`` already moved there): rule 4 by
+    :func:`close_at` where the position was :func:`settled` (``local``), else by the engine's full
+    check; and whether the push rule is on after it (rule 5: on for good once the lions are isolated)."""
+    mover, opp = close_at(circle, mover, opp) if local else close_part(mover, opp)[:2]
+    return mover, opp, iso or (isolated(mover, opp) if lions_move else isolated(opp, mover))
+
+
+def whole_turns(mover: int, opp: int, push_on: bool, lions_move: bool, first: int = 0) -> list[Turn]:
     """Every distinct result of one turn (rules 2, 4, 5); ``first``: pieces that must go first (rule 6)."""
     results: dict[tuple[int, int, bool], Turn] = {}
     seen: set[tuple[int, int, int, int, bool]] = set()
@@ -134,12 +142,9 @@ def whole_turns(mover: int, opp: int, push_on: bool, lions_move: bool, first: in
             low = free & -free
             free ^= low
             nxt = low.bit_length() - 1
-            if budget is not None:
-                budget[0] -= 1
             moved_mover = mover ^ (1 << here) ^ low
             new_path = (*path, nxt)
-            m2, o2 = close_at(nxt, moved_mover, opp) if local else close_part(moved_mover, opp)[:2]
-            iso2 = iso or (isolated(m2, o2) if lions_move else isolated(o2, m2))
+            m2, o2, iso2 = close_turn_part(nxt, moved_mover, opp, local, iso, lions_move)
             all_paths = (*paths, new_path)
             key = (m2, o2, iso2)
             if key not in results:
@@ -186,10 +191,8 @@ def turn_results(mover: int, opp: int, push_on: bool, lions_move: bool, first: i
                     stops ^= low
                     if budget is not None:
                         budget[0] -= 1
-                    moved_mover = mover ^ piece ^ low
-                    m2, o2 = (close_at(low.bit_length() - 1, moved_mover, opp) if local
-                              else close_part(moved_mover, opp)[:2])
-                    iso2 = iso or (isolated(m2, o2) if lions_move else isolated(o2, m2))
+                    m2, o2, iso2 = close_turn_part(low.bit_length() - 1, mover ^ piece ^ low, opp, local, iso,
+                                                   lions_move)
                     results.add((m2, o2, iso2))
                     if step < MAX_STEPS:
                         start(m2, o2, step, (moved | low) & m2, iso2, 0)
@@ -299,8 +302,7 @@ class LionsAI:
     def __init__(self, width: int = 10, budget: int = 40_000, deep_below: int = 3, deep_width: int = 6,
                  hunt: int = 0, blur: int = 0, tactics: int = 0, space: int = 0, trap: float = 0.0) -> None:
         self.width = width  # our best turns (by static score) searched against every reply
-        # whole_turns' steps or turn_results' parts generated, plus positions evaluated, all plies together
-        self.budget = budget
+        self.budget = budget  # parts generated (turn_results) plus positions evaluated, all plies together
         self.deep_below = deep_below  # three plies once the opponent has this many pieces or fewer
         self.deep_width = deep_width
         self.hunt = hunt  # weight of :func:`closing_in` (the module's AI uses HUNT)
@@ -362,7 +364,7 @@ class LionsAI:
             if budget[0] <= 0:
                 break
         scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-        if opp.bit_count() <= self.deep_below and budget[0] > 0:  # the hunt for the last pieces
+        if deep and budget[0] > 0:  # the hunt for the last pieces
             deeper = [(self._deep_score(t, lions_move, budget), n, t) for _, n, t in scored[: self.deep_width]]
             if budget[0] > 0:
                 scored = sorted(deeper, key=lambda s: (s[0], s[1]), reverse=True)
@@ -372,10 +374,8 @@ class LionsAI:
         """Our score after the opponent's best reply and our best answer to it (three plies)."""
         if not turn.opp:
             return WIN
-        first = pushed(turn.opp, turn.mover) if turn.push_on else 0
-        replies = turn_results(turn.opp, turn.mover, turn.push_on, not lions_move, first, budget)
         worst = WIN
-        for theirs, mine, push_on in sorted(replies, key=lambda r: r[1].bit_count()):  # the takers first
+        for theirs, mine, push_on in self._replies(turn, lions_move, budget):
             if not mine:
                 return -WIN
             first = pushed(mine, theirs) if push_on else 0
@@ -387,6 +387,12 @@ class LionsAI:
                 break
         return worst
 
+    def _replies(self, turn: Turn, lions_move: bool, budget: list[int]) -> list[tuple[int, int, bool]]:
+        """The opponent's replies to ``turn`` as positions (theirs, ours, push rule on), the takers first."""
+        first = pushed(turn.opp, turn.mover) if turn.push_on else 0
+        replies = turn_results(turn.opp, turn.mover, turn.push_on, not lions_move, first, budget)
+        return sorted(replies, key=lambda r: r[1].bit_count())
+
     def _reply_score(self, turn: Turn, lions_move: bool, budget: list[int], floor: int = -WIN - 1) -> int:
         """Our score after the opponent's reply to ``turn``: its best reply, mixed with its average one
         by ``trap`` (as the opponent's average reply: its captures and losses, and what it leaves for us
@@ -394,21 +400,17 @@ class LionsAI:
         replies are not judged: the answer is then only a bound below ``floor``."""
         if not turn.opp:
             return WIN
-        first = pushed(turn.opp, turn.mover) if turn.push_on else 0
-        replies = turn_results(turn.opp, turn.mover, turn.push_on, not lions_move, first, budget)
+        replies = self._replies(turn, lions_move, budget)
         budget[0] -= len(replies)
         if not replies:
             return self.score(turn.mover, turn.opp)
-        ours, theirs = turn.mover.bit_count(), turn.opp.bit_count()
         average = 0.0
-        if self.trap:
-            gain = 0
-            for their_pieces, our_pieces, _ in replies:
-                gain += (PIECE * (theirs - their_pieces.bit_count() - ours + our_pieces.bit_count())
-                         + self.tactics * hanging(our_pieces, their_pieces))
-            average = PIECE * (ours - theirs) + gain / len(replies)
+        if self.trap:  # our material after each reply, and the captures it leaves us
+            average = sum(PIECE * (our_pieces.bit_count() - their_pieces.bit_count())
+                          + self.tactics * hanging(our_pieces, their_pieces)
+                          for their_pieces, our_pieces, _ in replies) / len(replies)
         best = -WIN - 1
-        for their_pieces, our_pieces, _ in sorted(replies, key=lambda r: r[1].bit_count()):  # the takers first
+        for their_pieces, our_pieces, _ in replies:
             value = self.judge(their_pieces, our_pieces)
             if value > best:
                 best = value

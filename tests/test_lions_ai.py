@@ -28,6 +28,7 @@ from engines.lions import (
     OFFER,
     LionsOptions,
     LionsState,
+    bits,
     isolated,
     mask_of,
     pushed,
@@ -388,15 +389,11 @@ def test_hanging_counts_the_pieces_the_side_to_move_could_take_at_once() -> None
         assert min(len(s.lions) for s in engine_turns(state).values()) == prey.bit_count() - 1
 
 
-def circles(mask: int) -> tuple[int, ...]:
-    return tuple(c for c in range(SIZE) if mask >> c & 1)
-
-
 def territory_by_rings(me: int, opp: int) -> int:
     """:func:`territory` by another road, on lists of circles: both sides take the free circles next to
     what they hold, ring after ring; a circle both reach in the same ring is no one's and stops both."""
-    owner: dict[int, str] = {c: "me" for c in range(SIZE) if me >> c & 1}
-    owner.update({c: "opp" for c in range(SIZE) if opp >> c & 1})
+    owner: dict[int, str] = {c: "me" for c in bits(me)}
+    owner.update({c: "opp" for c in bits(opp)})
     fronts = {"me": [c for c in owner if owner[c] == "me"], "opp": [c for c in owner if owner[c] == "opp"]}
     while fronts["me"] or fronts["opp"]:
         reached: dict[int, set[str]] = {}
@@ -467,7 +464,7 @@ def test_strong_weighs_the_average_reply_beside_the_best() -> None:
         lions_move = state.side == LIONS
         if turn.opp:
             lions, hunters = (turn.mover, turn.opp) if lions_move else (turn.opp, turn.mover)
-            reply_state = replace(state, lions=circles(lions), hunters=circles(hunters), push_on=turn.push_on,
+            reply_state = replace(state, lions=tuple(bits(lions)), hunters=tuple(bits(hunters)), push_on=turn.push_on,
                                   turn=state.seat_of(HUNTERS if lions_move else LIONS))
             replies = [(h, lion) if lions_move else (lion, h) for lion, h, _ in engine_turns(reply_state)]
             best = max(strong.judge(theirs, ours) for theirs, ours in replies)
