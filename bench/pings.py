@@ -35,8 +35,7 @@ class VirtualTime:
         self.tg, self.flow = tg, runner.app.bot_data["flow"]
         self.now = self.flow.clock()
         self.flow.clock = lambda: self.now
-        window = runner.app.bot.rate_limiter._window  # the group budget's own clock goes along
-        window.clock = lambda: self.now
+        runner.app.bot.rate_limiter.clock = lambda: self.now  # the chats' budgets go along
 
     def to(self, when: float) -> None:
         if when > self.now:

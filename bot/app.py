@@ -20,6 +20,7 @@ from telegram.ext import (
 )
 
 from bot import handlers, stats
+from bot.chat_updates import ChatUpdateProcessor
 from bot.config import Config
 from bot.drawing import Drawing
 from bot.flow import GameFlow
@@ -28,7 +29,7 @@ from bot.games import GAMES, Registry
 from bot.http import AiohttpRequest
 from bot.metrics import Metrics
 from bot.outbox import Outbox
-from bot.ratelimit import GroupWindowLimiter
+from bot.ratelimit import ChatLimiter
 from bot.store import StorageError, open_store
 from locales import SUPPORTED, Translator
 
@@ -45,10 +46,14 @@ COMMANDS = ("newgame", "rules", "table", "stop", "leave", "kick", "lang", "tally
 def build_application(config: Config, translator: Translator | None = None, games: Registry = GAMES) -> Application:
     """The PTB application for ``config`` offering ``games``; storage opens in post_init, closes in post_shutdown."""
     translator = translator or Translator.load(default=config.default_locale, extra=games.locale_files())
-    limiter = GroupWindowLimiter(overall_max_rate=config.overall_max_rate, group_max_rate=config.group_max_rate,
-                                 group_time_period=config.group_time_period, max_retries=config.rate_limit_retries)
+    limiter = ChatLimiter(group_max_rate=config.group_max_rate, group_time_period=config.group_time_period,
+                          overall_max_rate=config.overall_max_rate, private_max_rate=config.private_max_rate,
+                          max_retries=config.rate_limit_retries)
     metrics = Metrics.for_app(games, config.poll_timeout, config.metrics_port)  # None: METRICS_PORT unset
     on_call = metrics.telegram_call if metrics is not None else None
+    updates = ChatUpdateProcessor()
+    if metrics is not None:
+        updates.on_dropped = metrics.updates_dropped.inc
     app = (
         ApplicationBuilder()
         .token(config.token)
@@ -57,7 +62,7 @@ def build_application(config: Config, translator: Translator | None = None, game
         .rate_limiter(limiter)
         .request(AiohttpRequest(HTTP_CONNECTIONS, read_timeout=READ_TIMEOUT_S, on_call=on_call))
         .get_updates_request(AiohttpRequest(1, read_timeout=config.poll_timeout + 10, on_call=on_call))
-        .concurrent_updates(True)
+        .concurrent_updates(updates)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
         .build()
@@ -123,9 +128,11 @@ async def _post_init(app: Application) -> None:
     metrics: Metrics | None = app.bot_data.get("metrics")
     if metrics is not None:
         store = metrics.timed(store)
-    budget = app.bot.rate_limiter
-    flow = GameFlow(config, store, translator, app.bot, app.bot_data["games"],
-                    outbox=Outbox(budget if isinstance(budget, GroupWindowLimiter) else None),
+    limiter = app.bot.rate_limiter
+    budget = limiter if isinstance(limiter, ChatLimiter) else None
+    if budget is not None:
+        budget.slow_mode_of = lambda chat_id: slow_mode_delay(app, chat_id)
+    flow = GameFlow(config, store, translator, app.bot, app.bot_data["games"], outbox=Outbox(budget),
                     drawing=Drawing(config.draw_processes))
     app.bot_data["flow"] = flow
     await register_commands(app, translator, config.default_locale)
@@ -137,6 +144,11 @@ async def _post_init(app: Application) -> None:
     app.job_queue.run_repeating(_expire_idle, interval=SWEEP_EVERY_S, first=SWEEP_EVERY_S, name="expiry")
     if metrics is not None and config.metrics_port is not None:
         await metrics.serve(flow, config.metrics_listen, config.metrics_port)
+
+
+async def slow_mode_delay(app: Application, chat_id: int) -> int:
+    """The group's slow mode in seconds between messages (0: off), as getChat tells it."""
+    return (await app.bot.get_chat(chat_id)).slow_mode_delay or 0
 
 
 async def _expire_idle(context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-GROUP_MAX_RATE, GROUP_RATE_PERIOD, OVERALL_MAX_RATE = 20, 60, 30  # Telegram's flood limits
+GROUP_MAX_RATE, GROUP_RATE_PERIOD = 20, 60  # Telegram's flood limit in a group
+OVERALL_MAX_RATE = 0  # off: Telegram limits each chat, not a bot that answers its chats (docs: operators)
+USER_COMMANDS_PER_MINUTE = 12  # a person's commands in one chat before the bot stops answering them for a minute
 TELEGRAM_BASE_URL = "https://api.telegram.org/bot"
 TELEGRAM_FILE_URL = "https://api.telegram.org/file/bot"
 MISSING_TOKEN = (
@@ -61,7 +63,9 @@ SETTINGS = (
     Setting("LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR"),
     Setting("GROUP_MAX_RATE", str(GROUP_MAX_RATE), "messages the bot sends to one group per GROUP_RATE_PERIOD"),
     Setting("GROUP_RATE_PERIOD", str(GROUP_RATE_PERIOD), "seconds of that window (Telegram's flood limit)"),
-    Setting("OVERALL_MAX_RATE", str(OVERALL_MAX_RATE), "messages per second over all chats"),
+    Setting("OVERALL_MAX_RATE", "0 (off)", "sends+edits per second over all chats, if you want a cap of your own"),
+    Setting("USER_COMMANDS_PER_MINUTE", str(USER_COMMANDS_PER_MINUTE),
+            "commands one person may send in a chat per minute; past it they are ignored for a minute"),
     Setting("DRAW_PROCESSES", "one per core", "processes that draw the boards; 0 draws in the bot's own process"),
     Setting("GAME_IDLE_HOURS", "24", "a running game no person acted in for this many hours is stopped"),
     Setting("METRICS_PORT", "off", "port serving Prometheus metrics at /metrics and a health check at /healthz"),
@@ -112,8 +116,10 @@ class Config:
     # server raise these to play fast.
     group_max_rate: int = GROUP_MAX_RATE
     group_time_period: int = GROUP_RATE_PERIOD
-    overall_max_rate: int = OVERALL_MAX_RATE
+    overall_max_rate: int = OVERALL_MAX_RATE  # 0: no overall cap
+    private_max_rate: int = 1  # sends+edits a second in a private chat (Telegram: «about one»)
     rate_limit_retries: int = 3
+    user_commands_per_minute: int = USER_COMMANDS_PER_MINUTE
     # processes that draw the boards (bot/drawing.py); 0 draws on threads of the bot's own
     # process, as the in-process tests do. From the environment: one per core by default.
     draw_processes: int = 0
@@ -149,7 +155,8 @@ class Config:
             token=token,
             group_max_rate=_positive(env, "GROUP_MAX_RATE", GROUP_MAX_RATE),
             group_time_period=_positive(env, "GROUP_RATE_PERIOD", GROUP_RATE_PERIOD),
-            overall_max_rate=_positive(env, "OVERALL_MAX_RATE", OVERALL_MAX_RATE),
+            overall_max_rate=_count(env, "OVERALL_MAX_RATE", OVERALL_MAX_RATE),
+            user_commands_per_minute=_positive(env, "USER_COMMANDS_PER_MINUTE", USER_COMMANDS_PER_MINUTE),
             draw_processes=_count(env, "DRAW_PROCESSES", os.cpu_count() or 1),
             base_url=env.get("BOT_API_BASE_URL", "").strip() or TELEGRAM_BASE_URL,
             base_file_url=env.get("BOT_API_FILE_URL", "").strip() or TELEGRAM_FILE_URL,

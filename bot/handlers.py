@@ -23,6 +23,7 @@ from telegram.ext import ContextTypes
 
 from bot import callback_data as cb
 from bot import verify as fair_dice
+from bot.flood import Verdict
 from bot.flow import AdminCheck, GameFlow, Reply, Say
 from bot.games.common import Html, Tr, html_words
 from bot.store import Seat, StorageError
@@ -70,23 +71,29 @@ def admin_check(context: ContextTypes.DEFAULT_TYPE, chat: Chat, message: Message
 async def send_reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: Markup,
                      markup: InlineKeyboardMarkup | None = None, to: int | None = None,
                      transient: bool = False) -> None:
-    """Answer in the update's chat (as a reply to ``to`` or the message); a refusal is logged. A
-    ``transient`` answer (a refusal) goes after a minute in a tidy group, with the command."""
+    """Answer in the update's chat (as a reply to ``to`` or the message), through the chat's outbox: a
+    courtesy that merges with the same answer waiting and is dropped if the chat's budget keeps it
+    back for long (see bot/outbox.py); a refusal is logged. A ``transient`` answer (a refusal) goes
+    after a minute in a tidy group, with the command."""
     chat, command = update.effective_chat, update.effective_message
     if chat is None:
         return
     reply_to = to if to is not None else (command.message_id if command else None)
-    flow = flow_of(context)
-    try:
-        sent = await context.bot.send_message(chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                              reply_to_message_id=reply_to, allow_sending_without_reply=True,
-                                              message_thread_id=thread_of(command) or None)
-    except TelegramError as exc:
-        log.warning("chat %s: reply failed: %s", chat.id, exc)
-        flow.chat_refused(chat.id, exc)
-        return
-    if transient and chat.type in GROUPS:
-        flow.tidy.later(await flow.chat(chat.id), sent.message_id, command.message_id if command else None)
+    thread, flow = thread_of(command), flow_of(context)
+
+    async def post() -> None:
+        try:
+            sent = await context.bot.send_message(chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                  reply_to_message_id=reply_to, allow_sending_without_reply=True,
+                                                  message_thread_id=thread or None)
+        except TelegramError as exc:
+            log.warning("chat %s: reply failed: %s", chat.id, exc)
+            flow.chat_refused(chat.id, exc)
+            return
+        if transient and chat.type in GROUPS:
+            flow.tidy.later(await flow.chat(chat.id), sent.message_id, command.message_id if command else None)
+
+    await flow.outbox.reply(chat.id, (thread, str(text), markup is not None), post)
 
 
 def _usable(update: Update) -> tuple[Chat, User] | None:
@@ -122,8 +129,10 @@ class Command:
         return self.chat.type in GROUPS
 
 
-async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Command | None:
-    """A command from a person, with its chat, flow, language and arguments; None to ignore it."""
+async def command(update: Update, context: ContextTypes.DEFAULT_TYPE, admins_always: bool = False) -> Command | None:
+    """A command from a person, with its chat, flow, language and arguments; None to ignore it (a
+    person over their commands a minute is told once, then ignored for a minute; ``admins_always``
+    lets the chat's admins through all the same)."""
     if (who := _usable(update)) is None:
         return None
     chat, user = who
@@ -133,9 +142,15 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Command
             transient: bool = False) -> Awaitable[None]:
         return send_reply(update, context, text, markup, to, transient)
 
+    is_admin = admin_check(context, chat, update.effective_message, user)
+    verdict = flow.flood.check(chat.id, user.id)
+    if verdict is not Verdict.HANDLE and not (admins_always and await is_admin()):
+        if verdict is Verdict.WARN:
+            await say((await flow.chat(chat.id)).html("too-many-commands"), transient=True)
+        return None
     words = await flow.chat(chat.id)
-    return Command(chat, user, flow, words.tr, words.html, list(context.args or []), say,
-                   admin_check(context, chat, update.effective_message, user), thread_of(update.effective_message))
+    return Command(chat, user, flow, words.tr, words.html, list(context.args or []), say, is_admin,
+                   thread_of(update.effective_message))
 
 
 async def group_command(update: Update, context: ContextTypes.DEFAULT_TYPE,
@@ -213,8 +228,8 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 
 
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/stop: the host or an admin ends the lobby or game."""
-    if (cmd := await command(update, context)) is not None:
+    """/stop: the host or an admin ends the lobby or game (an admin even past the flood limit)."""
+    if (cmd := await command(update, context, admins_always=True)) is not None:
         await cmd.flow.stop(cmd.chat.id, cmd.user.id, cmd.is_admin, cmd.say, cmd.thread)
 
 

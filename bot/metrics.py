@@ -61,6 +61,13 @@ class Metrics:
         self.outbox_wait = Histogram(f"{PREFIX}outbox_wait_seconds", "How long a send or edit waited in its "
                                      "chat's queue for the rate limit (0: sent at once)", buckets=WAIT_BUCKETS,
                                      registry=registry)
+        self.replies_dropped = Counter(f"{PREFIX}replies_dropped", "Courtesy replies (refusals, /help, /rules, "
+                                       "usage) dropped because their chat's budget kept them back for 30 s",
+                                       registry=registry)
+        self.commands_ignored = Counter(f"{PREFIX}commands_ignored", "Commands of a person ignored for sending "
+                                        "more than USER_COMMANDS_PER_MINUTE in a chat", registry=registry)
+        self.updates_dropped = Counter(f"{PREFIX}updates_dropped", "Updates dropped because their chat already "
+                                       "had too many waiting", registry=registry)
         self.games_active = Gauge(f"{PREFIX}games_active", "Running games by game, read from the database at "
                                   "each scrape", ["game"], registry=registry)
         self.store_seconds = Histogram(f"{PREFIX}store_seconds", "Time of each database call (a transaction or "
@@ -136,6 +143,8 @@ class Metrics:
         flow.on_press = self.pressed
         flow.table.on_shown = self.table_shown
         flow.outbox.on_wait = self.outbox_waited
+        flow.outbox.on_drop = self.replies_dropped.inc
+        flow.flood.on_ignored = self.commands_ignored.inc
         flow.drawing.on_drawn = self.drawn
 
     async def serve(self, flow: GameFlow | None, host: str, port: int) -> None:

@@ -1,55 +1,89 @@
-"""Telegram's flood limits as a PTB rate limiter: a moving window per group on top of AIORateLimiter."""
+"""Telegram's flood limits, per chat and nothing more, as a PTB rate limiter.
+
+What Telegram limits is each chat: about 20 sends and edits a minute in a group, about one a second
+in a private chat, and a group's slow mode for new messages. It has no overall limit for a bot that
+answers its chats (30 a second is its guidance for bulk notifications), and it does not limit
+``answerCallbackQuery`` or reads such as ``getChatMember``. So the bot throttles sends and edits per
+chat, never reads, and has no overall cap unless an operator sets ``OVERALL_MAX_RATE``. A 429
+(``RetryAfter``) pauses only the chat that got it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import collections
 import contextlib
+import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from typing import Any
 
-from telegram.ext import AIORateLimiter
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
 
-# what Telegram counts against a group's 20 messages a minute: posting and editing messages
+from bot.bounded import LruDict
+
+log = logging.getLogger(__name__)
+
+# what Telegram counts against a chat's budget: posting and editing messages
 COUNTED_PREFIXES = ("send", "edit", "copy", "forward")
 NOT_COUNTED = frozenset({"sendChatAction"})
+NEW_MESSAGE_PREFIXES = ("send", "copy", "forward")  # what a group's slow mode spaces out (not edits)
 # Telegram counts a call when it arrives, the bot when it leaves: a slow upload followed by a
 # quick one can land closer together than they left. A second more keeps them apart.
 MARGIN_S = 1
+PRIVATE_MAX_RATE, PRIVATE_PERIOD_S = 1, 1  # «about one message a second» in a private chat
+CHATS_KEPT = 100_000  # chats whose pause, slow mode and last post are remembered (least recently used go first)
+
+ChatKey = int | str  # a chat id, or a public chat's @username
+SlowModeOf = Callable[[int], Awaitable[int]]  # chat id → its slow_mode_delay in seconds (0: none), by getChat
 
 
-def group_of(data: dict[str, Any]) -> str | None:
-    """The group a request posts into, as the window's key (None for private chats and no chat)."""
+def chat_of(data: dict[str, Any]) -> ChatKey | None:
+    """The chat a request posts into (None: the request names no chat)."""
     chat_id = data.get("chat_id")
     if isinstance(chat_id, str) and chat_id.startswith("@"):
         return chat_id
     with contextlib.suppress(TypeError, ValueError):
-        if int(chat_id) < 0:  # type: ignore[arg-type]
-            return str(int(chat_id))  # type: ignore[arg-type]
+        return int(chat_id)  # type: ignore[arg-type]
     return None
+
+
+def group_of(data: dict[str, Any]) -> str | None:
+    """The group a request posts into, as text (None for private chats and no chat)."""
+    chat = chat_of(data)
+    return None if chat is None or not is_group(chat) else str(chat)
+
+
+def is_group(chat: ChatKey) -> bool:
+    """Groups and supergroups have negative ids (a public one may be named by its @username)."""
+    return isinstance(chat, str) or chat < 0
 
 
 def counted(endpoint: str) -> bool:
     return endpoint.startswith(COUNTED_PREFIXES) and endpoint not in NOT_COUNTED
 
 
+def posts_new(endpoint: str) -> bool:
+    return endpoint.startswith(NEW_MESSAGE_PREFIXES) and endpoint not in NOT_COUNTED
+
+
 class MovingWindow:
     """At most ``limit`` hits per key in any ``period`` seconds: each key's hit times, pruned on use.
 
     Written here rather than taken from ``limits``: its in-memory storage sweeps every key after
-    each hit, one thread hop per key (bench/load.py: with 100 busy groups the sweep never stopped,
-    and the hops took the event loop's time and the GIL); a deque per group is all this needs.
+    each hit, one thread hop per key (with 100 busy groups the sweep never stopped, and the hops
+    took the event loop's time and the GIL); a deque per chat is all this needs.
     """
 
-    SWEEP_EVERY = 1000  # hits between sweeps that forget quiet groups (a quiet group is never looked at)
+    SWEEP_EVERY = 1000  # hits between sweeps that forget quiet chats (a quiet chat is never looked at)
 
     def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit, self.period, self.clock = limit, period, clock
-        self._hits: dict[str, collections.deque[float]] = {}
+        self._hits: dict[Hashable, collections.deque[float]] = {}  # only keys with hits in the window
         self._until_sweep = self.SWEEP_EVERY
 
-    def _recent(self, key: str) -> collections.deque[float]:
+    def _recent(self, key: Hashable) -> collections.deque[float]:
         """The key's hits inside the window (a key with none is forgotten)."""
         hits = self._hits.get(key)
         if hits is None:
@@ -61,11 +95,11 @@ class MovingWindow:
             del self._hits[key]
         return hits
 
-    def test(self, key: str) -> bool:
+    def test(self, key: Hashable) -> bool:
         """Whether a hit now would fit."""
         return len(self._recent(key)) < self.limit
 
-    def hit(self, key: str) -> bool:
+    def hit(self, key: Hashable) -> bool:
         """Take a slot now if there is one."""
         if not self.test(key):
             return False
@@ -77,50 +111,101 @@ class MovingWindow:
                 self._recent(other)
         return True
 
-    def free(self, key: str) -> int:
+    def free(self, key: Hashable) -> int:
         """Hits that would fit now."""
         return max(0, self.limit - len(self._recent(key)))
 
-    def wait_s(self, key: str) -> float:
+    def wait_s(self, key: Hashable) -> float:
         """Seconds until a slot frees (0 if one is free now)."""
         hits = self._recent(key)
         return 0.0 if len(hits) < self.limit else max(0.0, hits[-self.limit] + self.period - self.clock())
 
+    def keys(self) -> int:
+        """How many keys have hits remembered (a bound test's measure)."""
+        return len(self._hits)
 
-class GroupWindowLimiter(AIORateLimiter):
-    """AIORateLimiter's overall rate and 429 retries, but each group's budget is a moving window.
 
-    Telegram's «20 messages a minute in a group» holds for any 60 s; AIORateLimiter's leaky
-    bucket lets a full bucket out and then keeps draining, so up to twice as many can land in
-    the first minute and Telegram answers 429. Here a send or edit waits until fewer than
-    ``group_max_rate`` went out in the last ``group_time_period`` seconds; :meth:`has_room` and
-    :meth:`wait_for_room` let the outbox hold back an edit (and coalesce it) instead.
+class ChatLimiter(BaseRateLimiter[int]):
+    """Each chat's budget: a moving window per group (any ``group_time_period`` seconds, not a leaky
+    bucket, which lets twice the budget land in the first minute), about one a second per private
+    chat, a group's slow mode between new messages, and a pause after that chat's 429.
+
+    :meth:`wait_s` and :meth:`free` let the outbox hold a call back (and coalesce it) instead of
+    waiting inside it; a call that does reach :meth:`process_request` without room waits there.
     """
 
-    def __init__(self, *, group_max_rate: int, group_time_period: int, overall_max_rate: float,
-                 max_retries: int) -> None:
-        super().__init__(overall_max_rate=overall_max_rate, overall_time_period=1, group_max_rate=0,
-                         max_retries=max_retries)
-        self._window = MovingWindow(group_max_rate, group_time_period + MARGIN_S)
+    def __init__(self, *, group_max_rate: int, group_time_period: int, max_retries: int,
+                 overall_max_rate: int = 0, private_max_rate: int = PRIVATE_MAX_RATE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        now = self._now
+        self._groups = MovingWindow(group_max_rate, group_time_period + MARGIN_S, now)
+        self._privates = MovingWindow(private_max_rate, PRIVATE_PERIOD_S, now)
+        # opt-in only (OVERALL_MAX_RATE): Telegram has no overall limit for a bot answering its chats
+        self._overall = MovingWindow(overall_max_rate, 1, now) if overall_max_rate > 0 else None
+        self._max_retries = max_retries
+        self._paused_until: LruDict[ChatKey, float] = LruDict(CHATS_KEPT)  # a 429's retry_after, per chat
+        self._slow_mode: LruDict[ChatKey, float] = LruDict(CHATS_KEPT)  # a group's slow_mode_delay, once known
+        self._last_post: LruDict[ChatKey, float] = LruDict(CHATS_KEPT)  # when a new message last went out
+        self._learning: set[ChatKey] = set()
+        self.slow_mode_of: SlowModeOf | None = None  # getChat's slow_mode_delay (set once the bot exists)
 
-    async def has_room(self, chat_id: int) -> bool:
-        """Whether a send or edit in this chat would go out now."""
-        group = group_of({"chat_id": chat_id})
-        return group is None or self._window.test(group)
+    def _now(self) -> float:
+        return self.clock()
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to free."""
+
+    def wait_s(self, chat_id: ChatKey, new_message: bool = True) -> float:
+        """Seconds until a send (or, with ``new_message`` false, an edit) in the chat may go out (0: now)."""
+        now = self.clock()
+        window = self._groups if is_group(chat_id) else self._privates
+        waits = [self._paused_until.get(chat_id, now) - now, window.wait_s(chat_id)]
+        if new_message and chat_id in self._last_post:
+            waits.append(self._last_post[chat_id] + self._slow_mode.get(chat_id, 0.0) - now)
+        if self._overall is not None:
+            waits.append(self._overall.wait_s("*"))
+        return max(0.0, *waits)
 
     def free(self, chat_id: int) -> int | None:
-        """How many sends and edits in this chat would go out now (None: no limit, not a group)."""
-        group = group_of({"chat_id": chat_id})
-        return None if group is None else self._window.free(group)
+        """How many sends and edits in this chat would go out now (None: not a group, about one a second)."""
+        if not is_group(chat_id):
+            return None
+        return 0 if self.wait_s(chat_id, new_message=False) > 0 else self._groups.free(chat_id)
 
-    async def wait_for_room(self, chat_id: int) -> None:
-        """Wait until a send or edit in this chat would go out now (takes no slot)."""
-        group = group_of({"chat_id": chat_id})
-        while group is not None and not self._window.test(group):
-            await self._sleep_until_room(group)
+    def _take(self, chat_id: ChatKey, new_message: bool) -> None:
+        """Count a call going out now (the caller saw :meth:`wait_s` say 0, with no await since)."""
+        (self._groups if is_group(chat_id) else self._privates).hit(chat_id)
+        if self._overall is not None:
+            self._overall.hit("*")
+        if new_message:
+            self._last_post[chat_id] = self.clock()
+            if isinstance(chat_id, int) and is_group(chat_id) and chat_id not in self._slow_mode:
+                self._learn_slow_mode(chat_id)
 
-    async def _sleep_until_room(self, group: str) -> None:
-        await asyncio.sleep(max(0.01, self._window.wait_s(group)))  # the oldest slot falls out of the window
+    def _learn_slow_mode(self, chat_id: int) -> None:
+        """Ask the group's slow_mode_delay once (beside the first post, which needs no wait)."""
+        if self.slow_mode_of is None or chat_id in self._learning:
+            return
+        self._learning.add(chat_id)
+        asyncio.get_running_loop().create_task(self._ask_slow_mode(chat_id, self.slow_mode_of))
+
+    async def _ask_slow_mode(self, chat_id: int, slow_mode_of: SlowModeOf) -> None:
+        try:
+            self._slow_mode[chat_id] = float(await slow_mode_of(chat_id))
+        except Exception as exc:  # unknown stays unknown: asked again at the next post
+            log.info("chat %s: could not read its slow mode: %s", chat_id, exc)
+        finally:
+            self._learning.discard(chat_id)
+
+    def pause(self, chat_id: ChatKey, seconds: float) -> None:
+        """Hold the chat's sends and edits for ``seconds`` (Telegram's retry_after), and read its slow
+        mode again: a 429 on a new message may be slow mode switched on since."""
+        self._paused_until[chat_id] = max(self._paused_until.get(chat_id, 0.0), self.clock() + seconds)
+        self._slow_mode.pop(chat_id, None)
 
     async def process_request(
         self,
@@ -131,8 +216,24 @@ class GroupWindowLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
-        """Take a slot in the group's window (waiting for one), then send as AIORateLimiter does."""
-        group = group_of(data) if counted(endpoint) else None
-        while group is not None and not self._window.hit(group):
-            await self._sleep_until_room(group)
-        return await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+        """A send or edit waits for its chat's room; after a 429 its chat pauses and it is tried
+        again (up to ``max_retries``). Everything else goes out at once."""
+        chat = chat_of(data)
+        if chat is None or not counted(endpoint):
+            return await callback(*args, **kwargs)
+        new_message = posts_new(endpoint)
+        retries = rate_limit_args or self._max_retries
+        for attempt in range(retries + 1):
+            while (wait := self.wait_s(chat, new_message)) > 0:
+                await asyncio.sleep(wait)
+            self._take(chat, new_message)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                # the timedelta itself, as PTB's own limiter reads it (.retry_after warns while it is an int)
+                self.pause(chat, exc._retry_after.total_seconds())
+                if attempt == retries:
+                    raise
+                log.info("chat %s: Telegram asked to wait %.0f s; only this chat waits", chat,
+                         exc._retry_after.total_seconds())
+        raise AssertionError("unreachable")  # the loop returns or raises

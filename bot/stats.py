@@ -244,10 +244,14 @@ async def _send(update: Update, context: ContextTypes.DEFAULT_TYPE, caption: Mar
     if chart is None or chat is None:
         await send_reply(update, context, caption)
         return
-    try:
-        await context.bot.send_photo(chat.id, chart, caption=caption, parse_mode=ParseMode.HTML,
-                                     reply_to_message_id=message.message_id if message else None,
-                                     allow_sending_without_reply=True)
-    except TelegramError as exc:
-        log.warning("chat %s: stats photo failed: %s", chat.id, exc)
-        flow_of(context).chat_refused(chat.id, exc)
+    reply_to, flow = message.message_id if message else None, flow_of(context)
+
+    async def post() -> None:
+        try:
+            await context.bot.send_photo(chat.id, chart, caption=caption, parse_mode=ParseMode.HTML,
+                                         reply_to_message_id=reply_to, allow_sending_without_reply=True)
+        except TelegramError as exc:
+            log.warning("chat %s: stats photo failed: %s", chat.id, exc)
+            flow.chat_refused(chat.id, exc)
+
+    await flow.outbox.reply(chat.id, ("chart", str(caption)), post)  # a courtesy, like every reply

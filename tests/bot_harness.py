@@ -81,7 +81,7 @@ class BotRunner:
         return Config(token=self.tg.token, base_url=self.tg.base_url, base_file_url=self.tg.file_url,
                       database_path=str(self.db_path), database_url=self.database_url,
                       group_max_rate=self.group_rate[0], group_time_period=self.group_rate[1],
-                      overall_max_rate=10_000, poll_timeout=1, draw_processes=self.draw_processes)
+                      private_max_rate=10_000, poll_timeout=1, draw_processes=self.draw_processes)
 
     async def start(self, wait_catch_up: bool = True) -> None:
         """Start the bot like run_polling does: initialize, post_init, polling, handlers; then

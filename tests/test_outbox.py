@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.outbox import Job, Outbox
-from bot.ratelimit import GroupWindowLimiter, counted, group_of
+from bot.outbox import REPLIES_WAITING, Job, Outbox
+from bot.ratelimit import ChatLimiter, counted, group_of
 
 CHAT = -100
 
@@ -20,11 +20,11 @@ class GateBudget:
         self.room = asyncio.Event()
         self.room.set()
 
-    async def has_room(self, chat_id: int) -> bool:
-        return self.room.is_set()
+    def wait_s(self, chat_id: int, new_message: bool = True) -> float:
+        return 0.0 if self.room.is_set() else 0.01
 
-    async def wait_for_room(self, chat_id: int) -> None:
-        await self.room.wait()
+    def free(self, chat_id: int) -> int | None:
+        return None
 
 
 def recorder(done: list[str]) -> Callable[[str], Job]:
@@ -138,8 +138,8 @@ async def test_chats_do_not_wait_for_each_other() -> None:
     job = recorder(done)
 
     class OneChatFull(GateBudget):
-        async def has_room(self, chat_id: int) -> bool:
-            return chat_id != CHAT or self.room.is_set()
+        def wait_s(self, chat_id: int, new_message: bool = True) -> float:
+            return 0.0 if chat_id != CHAT or self.room.is_set() else 0.01
 
     budget = OneChatFull()
     budget.room.clear()
@@ -162,7 +162,7 @@ def test_what_counts_against_a_group() -> None:
 
 
 async def test_the_window_holds_any_period_not_a_leaky_bucket() -> None:
-    limiter = GroupWindowLimiter(group_max_rate=3, group_time_period=60, overall_max_rate=1000, max_retries=0)
+    limiter = ChatLimiter(group_max_rate=3, group_time_period=60, max_retries=0)
     calls: list[str] = []
 
     async def call(name: str) -> str:
@@ -171,19 +171,17 @@ async def test_the_window_holds_any_period_not_a_leaky_bucket() -> None:
 
     for i in range(3):
         await limiter.process_request(call, (f"edit {i}",), {}, "editMessageMedia", {"chat_id": CHAT}, None)
-    assert not await limiter.has_room(CHAT)
-    assert await limiter.has_room(-200) and await limiter.has_room(7)  # other groups, private chats
+    assert limiter.wait_s(CHAT, new_message=False) > 59 and limiter.free(CHAT) == 0
+    assert limiter.wait_s(-200) == 0 and limiter.wait_s(7) == 0  # other groups, private chats
     # answering presses and reading members never use the group's slots
     await limiter.process_request(call, ("answer",), {}, "answerCallbackQuery", {"callback_query_id": "1"}, None)
     await limiter.process_request(call, ("member",), {}, "getChatMember", {"chat_id": CHAT, "user_id": 1}, None)
     # a fourth edit in the same minute waits for the window (here: forever)
     fourth = asyncio.create_task(
         limiter.process_request(call, ("edit 3",), {}, "editMessageMedia", {"chat_id": CHAT}, None))
-    waiter = asyncio.create_task(limiter.wait_for_room(CHAT))
-    done, _ = await asyncio.wait({fourth, waiter}, timeout=0.3)
+    done, _ = await asyncio.wait({fourth}, timeout=0.3)
     assert not done and calls == ["edit 0", "edit 1", "edit 2", "answer", "member"]
     fourth.cancel()
-    waiter.cancel()
 
 
 def test_moving_window_allows_at_most_limit_in_any_period() -> None:
@@ -206,3 +204,38 @@ def test_moving_window_allows_at_most_limit_in_any_period() -> None:
     assert "-2" in window._hits  # a group nobody looks at goes with the next sweep
     window._until_sweep = 1
     assert window.hit("-3") and set(window._hits) == {"-3"}
+
+
+async def test_a_courtesy_reply_merges_with_the_same_one_waiting_and_expires_unsent() -> None:
+    done: list[str] = []
+    job = recorder(done)
+    now = [0.0]
+    dropped: list[int] = []
+    budget = GateBudget()
+    budget.room.clear()
+    outbox = Outbox(budget, clock=lambda: now[0], on_drop=lambda: dropped.append(1))
+    for _ in range(300):  # one member's /help three hundred times: one answer waits
+        await outbox.reply(CHAT, "help", job("help"))
+    await outbox.reply(CHAT, "rules", job("rules"))
+    await outbox.send(CHAT, job("result"))  # a message that matters is never dropped
+    assert outbox.waiting(CHAT) == 3
+    now[0] = 31.0  # the window stayed full past REPLY_EXPIRES_S
+    await asyncio.sleep(0.05)
+    budget.room.set()
+    await outbox.idle()
+    assert done == ["result"] and len(dropped) == 2
+
+
+async def test_too_many_different_replies_waiting_drop_the_newest() -> None:
+    dropped: list[int] = []
+    budget = GateBudget()
+    budget.room.clear()
+    outbox = Outbox(budget, on_drop=lambda: dropped.append(1))
+    done: list[str] = []
+    job = recorder(done)
+    for i in range(REPLIES_WAITING + 5):
+        await outbox.reply(CHAT, f"usage {i}", job(f"usage {i}"))
+    assert outbox.waiting(CHAT) == REPLIES_WAITING and len(dropped) == 5
+    budget.room.set()
+    await outbox.idle()
+    assert done == [f"usage {i}" for i in range(REPLIES_WAITING)]

@@ -99,8 +99,8 @@ class BotApiCalls:
         if method in RATE_LIMITED:
             chat = world.chats.get(params.get("chat_id", 0))
             if chat is not None:
-                world.rate_limit.check(chat, world.clock())
+                world.rate_limit.check(chat, method, world.clock())
         result = await handler(world, params, files)
         if chat is not None:
-            world.rate_limit.note(chat, world.clock())
+            world.rate_limit.note(chat, method, world.clock())
         return result

@@ -57,7 +57,13 @@ class FaultInjection(World):
             raise ValueError("seconds must be >= 0 and times >= 1")
         self.faults.add_delay(name, Delay(seconds, times, applied))
 
-    def enforce_group_rate(self, per_minute: int | None = 20, period: float = 60.0) -> None:
+    def enforce_group_rate(self, per_minute: int | None = 20, period: float = 60.0,
+                           private_per_second: int | None = None) -> None:
         """Answer 429 once the bot sends/edits more than ``per_minute`` times in any ``period``
-        seconds in a group (tests shrink the minute to keep the suite fast)."""
-        self.rate_limit.configure(per_minute, period)
+        seconds in a group (tests shrink the minute to keep the suite fast), or more than
+        ``private_per_second`` in a second in a private chat."""
+        self.rate_limit.configure(per_minute, period, private_per_second)
+
+    def flood_chat(self, chat_id: int, seconds: float) -> None:
+        """Answer every send and edit of the bot in the chat with 429 for ``seconds`` (a flood wait)."""
+        self.rate_limit.flood(chat_id, self.clock() + seconds)

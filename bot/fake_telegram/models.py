@@ -98,6 +98,7 @@ class FakeChat:
     bot_can_delete: bool = True
     is_forum: bool = False
     migrated_to: int | None = None
+    slow_mode_delay: int = 0  # seconds between a member's messages (an admin's are not spaced)
 
     @property
     def is_group(self) -> bool:
@@ -172,6 +173,10 @@ class FakeChat:
         if self.is_forum:
             data["is_forum"] = True
         return data
+
+    def full_info(self) -> JSONDict:
+        """What getChat tells beyond the ``Chat`` object (the fields the bot reads)."""
+        return {**self.to_dict(), **({"slow_mode_delay": self.slow_mode_delay} if self.slow_mode_delay else {})}
 
 
 UserRef = FakeUser | int

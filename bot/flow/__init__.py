@@ -27,6 +27,7 @@ from bot import callback_data as cb
 from bot import texts
 from bot.config import Config
 from bot.drawing import Drawing
+from bot.flood import CommandFlood
 from bot.flow.alarms import Alarms, LoopAlarms
 from bot.flow.catch_up import CatchUp
 from bot.flow.chat_life import ChatLife
@@ -79,6 +80,7 @@ class GameFlow:
         self.config, self.store, self.translator, self.games = config, store, translator, games
         self.outbox, self.drawing = outbox or Outbox(), drawing or Drawing()
         self.sources, self.locks = Sources(), ChatLocks()
+        self.flood = CommandFlood(config.user_commands_per_minute)
         self.sources.clock = store.clock  # one clock for the deadlines the flow sets and the times stored
         self.caught_up = asyncio.Event()  # set once start-up's catch-up is done
         self.loader = Loader(store, games, translator, config.default_locale)

@@ -51,7 +51,7 @@ async def open_playground(port: int = 8080, database: Path | None = None, *,
         for member in members:
             tg.chats[CHAT_ID].add_member(member.id)
         config = Config(token=tg.token, base_url=tg.base_url, base_file_url=tg.file_url,
-                        database_path=str(database), group_max_rate=GROUP_MAX_RATE, overall_max_rate=GROUP_MAX_RATE,
+                        database_path=str(database), group_max_rate=GROUP_MAX_RATE, private_max_rate=GROUP_MAX_RATE,
                         poll_timeout=POLL_TIMEOUT_S)
         app = build_application(config)
         await start_app(app, POLL_TIMEOUT_S)

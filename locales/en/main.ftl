@@ -39,6 +39,7 @@ no-game = There is no game in this chat. Start one: /newgame
 stop-denied = Only the host or a chat admin can stop the game.
 stopped = “{ $game }” has been stopped.
 admins-only = Only chat admins can do this.
+too-many-commands = Too many commands — please wait a minute.
 anonymous-cannot-play = An anonymous admin can’t take a seat: send /newgame as yourself.
 lang-usage = Usage: /lang { $langs }
 lang-set = Chat language: English.

@@ -54,7 +54,7 @@ def chat_member(world: World, chat: FakeChat, user: FakeUser) -> JSONDict:
 @api_method("getChat")
 async def get_chat(world: World, p: JSONDict, files: Files) -> JSONDict:
     chat = bot_chat(world, p.get("chat_id"))
-    return {**chat.to_dict(), "accent_color_id": 0, "max_reaction_count": 11,
+    return {**chat.full_info(), "accent_color_id": 0, "max_reaction_count": 11,
             "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False,
                                     "unique_gifts": False, "premium_subscription": False,
                                     "gifts_from_channels": False}}
