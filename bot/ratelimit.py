@@ -33,6 +33,7 @@ NEW_MESSAGE_PREFIXES = ("send", "copy", "forward")  # what a group's slow mode s
 # quick one can land closer together than they left. A second more keeps them apart.
 MARGIN_S = 1
 PRIVATE_MAX_RATE, PRIVATE_PERIOD_S = 1, 1  # «about one message a second» in a private chat
+LEARNING_WAIT_S = 0.05  # how often a message waiting for its group's slow mode looks again
 CHATS_KEPT = 100_000  # chats whose pause, slow mode and last post are remembered (least recently used go first)
 
 ChatKey = int | str  # a chat id, or a public chat's @username
@@ -164,8 +165,11 @@ class ChatLimiter(BaseRateLimiter[int]):
         now = self.clock()
         window = self._groups if is_group(chat_id) else self._privates
         waits = [self._paused_until.get(chat_id, now) - now, window.wait_s(chat_id)]
-        if new_message and chat_id in self._last_post:
-            waits.append(self._last_post[chat_id] + self._slow_mode.get(chat_id, 0.0) - now)
+        if new_message and chat_id in self._learning:
+            waits.append(LEARNING_WAIT_S)  # the second message waits for getChat's slow mode; the first did not
+        elif new_message and chat_id in self._last_post:
+            slow = self._slow_mode.get(chat_id, 0.0)
+            waits.append(self._last_post[chat_id] + slow + (MARGIN_S if slow else 0) - now)
         if self._overall is not None:
             waits.append(self._overall.wait_s("*"))
         return max(0.0, *waits)
