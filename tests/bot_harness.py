@@ -65,6 +65,7 @@ class BotRunner:
     db_path: Path  # the SQLite file, unless database_url names a PostgreSQL database
     chat_id: int = CHAT_ID
     group_rate: tuple[int, int] = (10_000, 1)  # sends+edits per seconds in a group; high: tests play fast
+    commands_per_minute: int = 10_000  # a person's commands in a chat (flood control); high: tests type fast
     draw_processes: int = 0  # 0: boards drawn on threads here (quick to start); n: in n worker processes
     app: Application | None = None
     starts: int = 0
@@ -81,7 +82,8 @@ class BotRunner:
         return Config(token=self.tg.token, base_url=self.tg.base_url, base_file_url=self.tg.file_url,
                       database_path=str(self.db_path), database_url=self.database_url,
                       group_max_rate=self.group_rate[0], group_time_period=self.group_rate[1],
-                      private_max_rate=10_000, poll_timeout=1, draw_processes=self.draw_processes)
+                      private_max_rate=10_000, poll_timeout=1,
+                      user_commands_per_minute=self.commands_per_minute, draw_processes=self.draw_processes)
 
     async def start(self, wait_catch_up: bool = True) -> None:
         """Start the bot like run_polling does: initialize, post_init, polling, handlers; then

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.config import USER_COMMANDS_PER_MINUTE
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.bot_harness import CHAT_ID, BotRunner
 
@@ -27,7 +28,8 @@ async def two_groups(tmp_path: Path, rate: tuple[int, int] = (PER_PERIOD, PERIOD
         tg.add_chat(CHAT_ID, "supergroup", "Шумная", creator=1)
         tg.add_chat(OTHER, "supergroup", "Тихая", creator=1)
         tg.enforce_group_rate(*rate)
-        runner = BotRunner(tg, tmp_path / "bot.sqlite3", group_rate=rate)
+        runner = BotRunner(tg, tmp_path / "bot.sqlite3", group_rate=rate,
+                           commands_per_minute=USER_COMMANDS_PER_MINUTE)  # flood control as shipped
         await runner.start()
         seeds = (f"{i:064x}" for i in itertools.count(5))
         assert runner.app is not None
