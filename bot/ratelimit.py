@@ -220,24 +220,27 @@ class ChatLimiter(BaseRateLimiter[int]):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
-        """A send or edit waits for its chat's room; after a 429 its chat pauses and it is tried
-        again (up to ``max_retries``). Everything else goes out at once."""
-        chat = chat_of(data)
-        if chat is None or not counted(endpoint):
-            return await callback(*args, **kwargs)
+        """A send or edit waits for its chat's room and, after a 429, its chat pauses for retry_after;
+        everything else goes out at once (a 429 on it, which Telegram should not send, is waited out by
+        that call alone). Either is tried again up to ``max_retries`` times."""
+        chat = chat_of(data) if counted(endpoint) else None
         new_message = posts_new(endpoint)
         retries = rate_limit_args or self._max_retries
         for attempt in range(retries + 1):
-            while (wait := self.wait_s(chat, new_message)) > 0:
-                await asyncio.sleep(wait)
-            self._take(chat, new_message)
+            if chat is not None:
+                while (wait := self.wait_s(chat, new_message)) > 0:
+                    await asyncio.sleep(wait)
+                self._take(chat, new_message)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
                 # the timedelta itself, as PTB's own limiter reads it (.retry_after warns while it is an int)
-                self.pause(chat, exc._retry_after.total_seconds())
+                seconds = exc._retry_after.total_seconds()
                 if attempt == retries:
                     raise
-                log.info("chat %s: Telegram asked to wait %.0f s; only this chat waits", chat,
-                         exc._retry_after.total_seconds())
+                log.info("chat %s: Telegram asked to wait %.0f s; only this chat waits", chat, seconds)
+                if chat is None:
+                    await asyncio.sleep(seconds)
+                else:
+                    self.pause(chat, seconds)
         raise AssertionError("unreachable")  # the loop returns or raises

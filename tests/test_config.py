@@ -78,7 +78,8 @@ def test_defaults_and_overrides() -> None:
 
 def test_rate_limits_from_env() -> None:
     config = Config.from_env({"BOT_TOKEN": GOOD_TOKEN})
-    assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (20, 60, 0)  # no overall cap by default
+    # no overall cap by default: Telegram limits each chat
+    assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (20, 60, 0)
     config = Config.from_env({"BOT_TOKEN": GOOD_TOKEN, "GROUP_MAX_RATE": "100000", "GROUP_RATE_PERIOD": "2",
                               "OVERALL_MAX_RATE": "1000"})
     assert (config.group_max_rate, config.group_time_period, config.overall_max_rate) == (100000, 2, 1000)

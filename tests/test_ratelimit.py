@@ -119,3 +119,10 @@ async def test_what_a_chat_remembers_is_bounded(monkeypatch: pytest.MonkeyPatch)
         limits.pause(-1000 - i, 1)
         await calls.call(limits, "editMessageText", 5000 + i)
     assert len(limits._paused_until) == 50 and len(limits._last_post) == 0
+
+
+async def test_a_429_on_an_answer_is_waited_out_by_that_call_alone() -> None:
+    limits, calls = limiter(), Calls()
+    calls.flooded[None] = 1  # a fault: Telegram does not limit answerCallbackQuery
+    assert await asyncio.wait_for(calls.call(limits, "answerCallbackQuery", None), timeout=3) == "ok"
+    assert limits.wait_s(GROUP) == 0

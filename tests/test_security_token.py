@@ -151,7 +151,7 @@ async def test_the_token_is_in_no_log_record_and_no_message(tmp_path: Path, capl
             await app.shutdown()
     texts = [record_text(r) for r in caplog.records]
     # the session did meet every fault it was meant to
-    for sign in ("Internal Server Error", "Rate limit hit", "reply failed: Unauthorized", "Bad Gateway",
+    for sign in ("Internal Server Error", "Telegram asked to wait", "reply failed: Unauthorized", "Bad Gateway",
                  "Forbidden: bot was kicked", "edit failed: aiohttp.ClientConnectorError",
                  "Calling Bot API endpoint `getUpdates`", "Set Bot API URL: http://127.0.0.1:"):
         assert any(sign in t for t in texts), sign
