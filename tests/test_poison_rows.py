@@ -158,8 +158,10 @@ async def test_a_broken_game_is_quarantined_at_start_up_and_the_others_play_on(w
     assert await flow_of(runner).expire_idle() == 0
     await runner.restart()
     await runner.handled()
+    await runner.press_data(users["boris"], broken_table, old_button)  # met again by a fresh process
     assert len(notices(tg, CHAT_ID)) == 1
     assert len(problems(caplog)) == 1
+    assert len([r for r in caplog.records if f"game {broken} " in r.getMessage()]) == 1  # logged once, ever
 
 
 async def test_the_sweep_meets_a_broken_game_and_closes_the_other_idle_ones(world, database, kind, caplog) -> None:

@@ -20,7 +20,8 @@ from bot.flow.pings import TurnPings
 from bot.store import GameRow, Store
 
 log = logging.getLogger(__name__)
-SEEN_BOUND = 1024  # broken games already logged by this process (one that was over already is never stopped)
+SEEN_BOUND = 1024  # games that ended before they broke, logged by this process already (never stopped as broken)
+BROKEN = {"kind": "broken"}  # the result of a quarantined game
 REASON_CHARS = 120  # the decode error, cut short: it names a field or a position, never a person
 
 
@@ -34,12 +35,11 @@ class Quarantine:
     async def end(self, row: GameRow, exc: Exception) -> None:
         """Quarantine the game of ``row``, which ``exc`` kept from being decoded (the caller holds its chat's lock)."""
         reason = f"{type(exc).__name__}: {exc}"[:REASON_CHARS]
-        if not await self.store.stop_game(row.id, {"kind": "broken"}):  # over already, or quarantined before
-            if row.id not in self._seen:
+        if not await self.store.stop_game(row.id, BROKEN):  # over already, or quarantined before
+            if row.result != BROKEN and row.id not in self._seen:  # a game that ended before it broke
                 self._seen[row.id] = None
                 log.warning("game %s (%s) cannot be decoded (%s); it is over already", row.id, row.status, reason)
             return
-        self._seen[row.id] = None
         log.error("game %s in chat %s cannot be decoded (%s); ended as broken", row.id, row.chat_id, reason)
         await self.pings.end(row.chat_id, row.id)
         chat = await self.loader.chat(row.chat_id)
