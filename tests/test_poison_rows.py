@@ -164,6 +164,24 @@ async def test_a_broken_game_is_quarantined_at_start_up_and_the_others_play_on(w
     assert len([r for r in caplog.records if f"game {broken} " in r.getMessage()]) == 1  # logged once, ever
 
 
+async def test_start_up_redraws_the_other_tables_behind_a_broken_one(world, database, caplog) -> None:
+    """Two tables were left behind their game by a crash; one game has gone bad meanwhile."""
+    tg, runner, users = world
+    broken_table = await spichki_in(runner, users, CHAT_ID)
+    healthy_table = await spichki_in(runner, users, OTHER_CHATS[0])
+    broken, healthy = game_id_of(broken_table), game_id_of(healthy_table)
+    await runner.stop()
+    for game_id in (broken, healthy):  # the broken one comes first (by id)
+        await execute(database, "UPDATE games SET shown_version = version - 1, deadline = NULL WHERE id = ?", game_id)
+    await poison(database, broken, "old_schema")
+    await runner.start()
+    await runner.handled()
+    ((shown, version),) = await fetch(database, "SELECT shown_version, version FROM games WHERE id = ?", healthy)
+    assert shown == version  # its table was shown again
+    assert (await stored(database, broken))[:2] == ("stopped", '{"kind": "broken"}')
+    assert notices(tg, CHAT_ID) == [f"Игра #{broken} {NOTICE}"] and len(problems(caplog)) == 1
+
+
 async def test_the_sweep_meets_a_broken_game_and_closes_the_other_idle_ones(world, database, kind, caplog) -> None:
     tg, runner, users = world
     table = await spichki_in(runner, users, CHAT_ID)
