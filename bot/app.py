@@ -23,7 +23,7 @@ from bot import handlers, stats
 from bot.chat_updates import ChatUpdateProcessor
 from bot.config import Config
 from bot.drawing import Drawing
-from bot.flow import GameFlow
+from bot.flow import BrokenGame, GameFlow
 from bot.flow.expiry import SWEEP_EVERY_S
 from bot.games import GAMES, Registry
 from bot.http import AiohttpRequest
@@ -207,6 +207,8 @@ async def _deadline_due(context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("storage failed (%s) at game %s's turn timer; trying again in %.0f s",
                   exc, context.job.data, STORAGE_RETRY_S)
         arm_deadline(context.application, context.job.data, STORAGE_RETRY_S)
+    except BrokenGame:  # quarantined when the timer met it: that game has no turn to play
+        pass
     except Exception:  # a job must not die silently: log it, the game stays as stored
         log.exception("turn timer of game %s failed", context.job.data)
 

@@ -24,7 +24,7 @@ from telegram.ext import ContextTypes
 from bot import callback_data as cb
 from bot import verify as fair_dice
 from bot.flood import Verdict
-from bot.flow import AdminCheck, GameFlow, Reply, Say
+from bot.flow import AdminCheck, BrokenGame, GameFlow, Reply, Say
 from bot.games.common import Html, Tr, html_words
 from bot.store import Seat, StorageError
 from bot.texts import TALLY_LINES, display_name, tally_lines
@@ -317,6 +317,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         storage_failed(exc, f"a button press in chat {chat.id if chat else '?'}")
         if not answered and chat is not None:
             await answer(Reply((await safe_tr(flow_of(context), chat.id))("storage-error"), alert=True))
+    except BrokenGame as broken:  # quarantined where it was met (bot/flow/quarantine.py): only say so
+        flow_of(context).on_press("broken", broken.game_id, 0.0)
+        if not answered:
+            where = query.message.chat.id if query.message is not None else broken.chat_id
+            await answer(Reply((await safe_tr(flow_of(context), where))("toast-game-broken")))
     finally:
         if not answered:  # an unexpected error: still never leave the button spinning
             await answer(Reply())
@@ -431,7 +436,11 @@ async def safe_tr(flow: GameFlow, chat_id: int) -> Tr:
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log unexpected errors once; the update's game is untouched (its transaction rolled back)."""
+    """Log unexpected errors once; the update's game is untouched (its transaction rolled back). A
+    game that cannot be decoded was quarantined, logged and its chat told where it was met."""
+    if isinstance(context.error, BrokenGame):
+        log.debug("an update met the broken game %s", context.error.game_id)
+        return
     if isinstance(context.error, StorageError) and isinstance(update, Update):
         chat = update.effective_chat
         storage_failed(context.error, f"a command in chat {chat.id if chat else '?'}")

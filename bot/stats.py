@@ -36,6 +36,8 @@ TOP_SIZE = 10
 HISTORY_SIZE = 10
 MESSAGE_LIMIT = 4096  # characters of a text message
 ARG_LIMIT = 32  # a game code longer than this is junk: it is not looked at further
+# how /history says a stopped game ended, by its result's kind (a «broken» one could not be decoded any more)
+STOPPED_LINES = {"abandoned": "history-abandoned", "broken": "history-broken"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,8 +192,8 @@ def outcome_text(game: PastGame, tr: Tr, places: Places | None = None) -> Markup
     """How a past game ended: who won, who paid, a draw, or stopped; every place, best first, where
     the game ranks everyone (``places``) and its stored result has the ranking."""
     html, kind = html_words(tr), game.result.get("kind")
-    if game.status != "finished":
-        return html("history-abandoned" if kind == "abandoned" else "history-stopped")
+    if game.status != "finished":  # stopped: by a person, for want of players, or unreadable (no stats either way)
+        return html(STOPPED_LINES.get(str(kind), "history-stopped"))
     if placed := place_lines(places, game.result, game.names, html, "history-place"):
         return html("history-places", places=Markup(", ").join(placed))
     if kind == "draw":

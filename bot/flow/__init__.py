@@ -36,11 +36,12 @@ from bot.flow.dealer import Dealer
 from bot.flow.departures import Departures
 from bot.flow.dice_check import DiceCheck
 from bot.flow.expiry import Expiry
-from bot.flow.loader import Loader
+from bot.flow.loader import BrokenGame, Loader
 from bot.flow.lobby import Lobby
 from bot.flow.messages import Messages
 from bot.flow.moves import Moves
 from bot.flow.pings import TurnPings
+from bot.flow.quarantine import Quarantine
 from bot.flow.replays import Replays
 from bot.flow.settings_menu import SettingsMenu
 from bot.flow.table_settings import level_of
@@ -55,7 +56,7 @@ from bot.store import GameRow, GameTotals, LoggedAction, PastGame, PlayerTotals,
 from engines.base import OptionsError
 from locales import Translator
 
-__all__ = ["AdminCheck", "Chat", "GameFlow", "Reply", "Say"]
+__all__ = ["AdminCheck", "BrokenGame", "Chat", "GameFlow", "Reply", "Say"]
 Answer = Callable[[Reply], Awaitable[None]]  # answers the press (the toast or the alert)
 log = logging.getLogger(__name__)
 REPOST_EVERY_S = 30  # /table re-posts a game's table at most this often
@@ -91,6 +92,8 @@ class GameFlow:
         self.pings = TurnPings(self.loader, self.locks, self.messages, self.sources, self.loop_alarms)
         self.tidy = Tidy(self.messages, self.sources, self.loop_alarms)
         self.pings.tidy = self.tidy
+        self.quarantine = Quarantine(store, self.loader, self.messages, self.pings)
+        self.loader.on_broken = self.quarantine.end  # a game that cannot be decoded is ended where it is met
         self.ratings = Ratings(store, {code: games[code].places for code in games}, level_of)
         self.moves = Moves(store, self.table, self.messages, self.timer, self.sources, self.pings, self.ratings)
         self.dealer = Dealer(store, self.moves, self.sources)
@@ -359,14 +362,25 @@ class GameFlow:
         down, arm the other timers; (tables redrawn, timers) counted."""
         repaired = await self.catch_up.repair_tables()
         await self.rate_unrated()
-        games = await self.store.games_with_deadlines()
-        for game in games:
-            assert game.deadline is not None
-            if game.deadline <= self.clock():
-                await self.on_deadline(game.id)
-            else:
-                self.timer.start(game.id, game.deadline)
-        return repaired, len(games)
+        timers = 0
+        for game in await self.store.games_with_deadlines():
+            try:
+                await self._resume_timer(game)
+                timers += 1
+            except BrokenGame:  # quarantined where it was met: the other games' timers go on
+                continue
+        return repaired, timers
+
+    async def _resume_timer(self, row: GameRow) -> None:
+        """Play the turn whose timer ran out while the bot was down, or arm the timer of a game that
+        decodes (one that does not is quarantined now rather than when its timer rings)."""
+        assert row.deadline is not None
+        if row.deadline <= self.clock():
+            await self.on_deadline(row.id)
+            return
+        async with self.locks(row.chat_id):
+            await self.loader.decode(row)
+        self.timer.start(row.id, row.deadline)
 
     async def rate_unrated(self) -> int:
         """Rate the finished games not rated yet (those played before ratings existed, or whose rating a

@@ -1,5 +1,6 @@
 """Catching up what a crash, a restart or a fault left behind: tables behind their game, turns the
-computer could not store, games whose message is gone."""
+computer could not store, games whose message is gone. A game that cannot be decoded is quarantined
+by the loader and stepped over (:class:`BrokenGame`), so it never keeps the other games behind."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import asyncio
 import logging
 
 from bot.flow.context import ChatLocks
-from bot.flow.loader import Loader
+from bot.flow.loader import BrokenGame, Loader
 from bot.flow.lobby import Lobby
 from bot.flow.messages import Messages
 from bot.flow.moves import Moves
 from bot.flow.table_view import TableView
-from bot.store import StorageError, Store
+from bot.store import GameRow, StorageError, Store
 
 log = logging.getLogger(__name__)
 TABLE_RETRY_S = 2.0  # a table edit lost to a server error or a timeout is tried again once after this
@@ -66,6 +67,8 @@ class CatchUp:
                     await self.table.show(game, chat)
         except StorageError as exc:
             log.error("game %s: storage failed (%s) while catching the table up", game_id, exc)
+        except BrokenGame:  # quarantined where it was met: there is no table to catch up
+            return
 
     async def show_anew(self, game_id: int) -> None:
         """Post the lobby or table of a game whose message is gone (the caller holds the lock)."""
@@ -81,15 +84,24 @@ class CatchUp:
     async def repair_tables(self) -> int:
         """At start-up: re-send every table edit that a crash or a fault left undone."""
         behind = await self.store.games_behind()
+        repaired = 0
         for row in behind:
-            async with self.locks(row.chat_id):
-                chat, game = await self.loader.load(row.chat_id, row.id)
-                if game is None or game.row.paused:
-                    continue
-                if game.row.message_id is None:  # never posted, or left behind by a migration
-                    await self.show_anew(game.id)
-                elif game.row.status == "running":  # the computer may still owe its turn
-                    await self.moves.after_move(chat, game, autoroll=False)
-                elif game.row.status == "finished":
-                    await self.table.show(game, chat)
-        return len(behind)
+            try:
+                await self._repair(row)
+                repaired += 1
+            except BrokenGame:  # quarantined where it was met: the next game's table goes on
+                continue
+        return repaired
+
+    async def _repair(self, row: GameRow) -> None:
+        """Re-send the game's table edit (or post it anew), under its chat's lock."""
+        async with self.locks(row.chat_id):
+            chat, game = await self.loader.load(row.chat_id, row.id)
+            if game is None or game.row.paused:
+                return
+            if game.row.message_id is None:  # never posted, or left behind by a migration
+                await self.show_anew(game.id)
+            elif game.row.status == "running":  # the computer may still owe its turn
+                await self.moves.after_move(chat, game, autoroll=False)
+            elif game.row.status == "finished":
+                await self.table.show(game, chat)

@@ -71,6 +71,7 @@ class GameRow:
     next_seed: str | None = None  # a finished game's seed for «Ещё раунд» (secret; its SHA-256 is shown)
     active_at: float = 0.0  # when a person last changed the lobby, or last acted in the game (unix seconds)
     thread_id: int = 0  # the forum topic it lives in (0: General, or a chat that is not a forum)
+    unreadable: str = ""  # the JSON columns that could not be read back (the game is broken: bot/flow/loader.py)
 
     @property
     def names(self) -> list[str]:

@@ -65,15 +65,30 @@ def games_of(rows: Iterable[Row]) -> list[GameRow]:
 
 
 def game_of(row: Row, seats: Sequence[Seat]) -> GameRow:
+    """A game row; a JSON column that is not JSON any more is named in ``unreadable`` instead of
+    raising here, so one broken game neither fails a list of games nor hides which game it is."""
+    unreadable: list[str] = []
+
+    def parsed(column: str, empty: Any) -> Any:
+        if not row[column]:
+            return empty
+        try:
+            return json.loads(row[column])
+        except ValueError:
+            unreadable.append(column)
+            return empty
+
+    options, state = parsed("options", {}), parsed("state", None)
+    result, timeouts = parsed("result", None), parsed("timeouts", {})
     return GameRow(
-        id=row["id"], chat_id=row["chat_id"], code=row["code"], options=json.loads(row["options"]),
-        seed=row["seed"], state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
+        id=row["id"], chat_id=row["chat_id"], code=row["code"], options=options,
+        seed=row["seed"], state=state, version=row["version"],
         shown_version=row["shown_version"], status=row["status"], host_id=row["host_id"],
-        message_id=row["message_id"], result=json.loads(row["result"]) if row["result"] else None,
-        seats=tuple(seats), deadline=row["deadline"], timeouts=json.loads(row["timeouts"]),
+        message_id=row["message_id"], result=result,
+        seats=tuple(seats), deadline=row["deadline"], timeouts=timeouts,
         paused=bool(row["paused"]), next_seed=row["next_seed"],
         active_at=row["updated_at"] if row["status"] == "lobby" or row["acted_at"] is None else row["acted_at"],
-        thread_id=row["thread_id"])
+        thread_id=row["thread_id"], unreadable=", ".join(unreadable))
 
 
 def move_params(move: Move, at: float) -> tuple[Any, ...]:

@@ -187,3 +187,5 @@ leave-not-a-player = You are not playing in this game.
 leave-already-left = You have left this game — the computer plays on for you.
 kick-denied = Only the host or a chat admin can skip a player.
 btn-kick = ⏭ Skip this player
+game-broken = Game #{ $id } is damaged and has been stopped; start a new one: /newgame
+toast-game-broken = This game is damaged and has been stopped.

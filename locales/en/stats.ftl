@@ -73,4 +73,5 @@ history-paid = 🍺 { $names } pays
 history-draw = 🤝 draw
 history-stopped = ⏹ stopped
 history-abandoned = 💤 abandoned: nobody played
+history-broken = ⚠️ damaged: stopped by the bot
 history-empty = No games played in this chat yet. Start one: /newgame

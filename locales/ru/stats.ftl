@@ -80,4 +80,5 @@ history-paid = 🍺 проставляется { $names }
 history-draw = 🤝 ничья
 history-stopped = ⏹ остановлена
 history-abandoned = 💤 брошена: никто не ходил
+history-broken = ⚠️ повреждена: остановлена ботом
 history-empty = В этом чате ещё нет сыгранных игр. Начать: /newgame
