@@ -2,8 +2,8 @@
 
 The bot registers the URL with setWebhook (its secret token, the update types it handles and
 WEBHOOK_MAX_CONNECTIONS) and serves the URL's path on WEBHOOK_LISTEN:WEBHOOK_PORT with
-:class:`bot.webhook_server.WebhookServer`, which puts each update into PTB's update queue as
-PTB's own server does. It answers 403 to a request without the right
+:class:`bot.webhook_server.WebhookServer` (its limits are told there), which puts each update into
+PTB's update queue as PTB's own server does. It answers 403 to a request without the right
 X-Telegram-Bot-Api-Secret-Token header or not JSON by its Content-Type, 413 to a body over 1 MB,
 all before reading the body, and 400 to a body that is no Update; none of those reaches a handler.
 

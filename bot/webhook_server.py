@@ -68,11 +68,12 @@ class WebhookServer:
         route = re.escape(path.rstrip("/")) + "/?"  # the URL's path as it is, with or without a last slash
         app = tornado.web.Application([(route, UpdateHandler, {"server": self})],
                                       log_function=lambda handler: None)  # no access log: a flood would fill it
-        self.http = HTTPServer(app, max_body_size=limits.max_body, max_buffer_size=2 * limits.max_body,
-                               idle_connection_timeout=limits.header_timeout_s, body_timeout=limits.body_timeout_s)
+        self.http = HTTPServer(app, max_body_size=limits.max_body, idle_connection_timeout=limits.header_timeout_s,
+                               body_timeout=limits.body_timeout_s)
         self._sockets: list[socket.socket] = []
         self._retry: asyncio.TimerHandle | None = None
         self._short_of_descriptors = self._full = False
+        self.accept_pauses = 0  # times accepting paused for want of file descriptors
 
     def listen(self, address: str, port: int) -> None:
         """Bind ``address:port`` and start accepting (an OSError if it cannot be bound)."""
@@ -92,6 +93,7 @@ class WebhookServer:
 
     @property
     def open_connections(self) -> int:
+        """Connections accepted and not yet closed (tornado's own set of them)."""
         return len(self.http._connections)
 
     def refusal(self, headers: HTTPHeaders) -> HTTPStatus | None:
@@ -160,6 +162,7 @@ class WebhookServer:
             log.warning("webhook: cannot accept connections (%s); trying again every %.1f s until it can",
                         exc.strerror or exc, self.limits.accept_retry_s)
         self._short_of_descriptors = True
+        self.accept_pauses += 1
         loop = asyncio.get_running_loop()
         for sock in self._sockets:
             loop.remove_reader(sock.fileno())
