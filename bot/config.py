@@ -27,6 +27,7 @@ BAD_TOKEN = (  # never quotes the token: a mistyped one is still mostly the real
 )
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 WEBHOOK_PORT = 8443
+WEBHOOK_MAX_CONNECTIONS = 40  # Telegram's default for setWebhook, which allows 1 to 100
 WEBHOOK_SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # Telegram's rule for setWebhook's secret_token
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")  # the only hosts a plain http:// webhook may name (tests)
 BAD_WEBHOOK_URL = (
@@ -76,6 +77,8 @@ SETTINGS = (
             "the secret Telegram sends with every update: 1-256 of A-Z a-z 0-9 _ -"),
     Setting("WEBHOOK_LISTEN", "127.0.0.1", "address the webhook server listens on (the proxy forwards to it)"),
     Setting("WEBHOOK_PORT", str(WEBHOOK_PORT), "port the webhook server listens on; it serves WEBHOOK_URL's path"),
+    Setting("WEBHOOK_MAX_CONNECTIONS", str(WEBHOOK_MAX_CONNECTIONS),
+            "connections Telegram may open to the webhook (1-100), and requests it serves at once"),
 )
 
 
@@ -91,6 +94,7 @@ class Webhook:
     secret: str
     listen: str = "127.0.0.1"
     port: int = WEBHOOK_PORT
+    max_connections: int = WEBHOOK_MAX_CONNECTIONS  # given to setWebhook; more requests at once get 503
 
     def __repr__(self) -> str:  # never print the secret
         return f"Webhook(url={self.url!r}, listen={self.listen!r}, port={self.port})"
@@ -218,13 +222,20 @@ def _port(env: Mapping[str, str], name: str, default: int | None = None) -> int 
     return port
 
 
+MAX_CONNECTIONS_KIND = "a whole number from 1 to 100 (setWebhook's max_connections)"
+
+
 def webhook_from_env(env: Mapping[str, str]) -> Webhook | None:
-    """The webhook settings, or None for polling (WEBHOOK_URL unset); all four are read either way."""
+    """The webhook settings, or None for polling (WEBHOOK_URL unset); all five are read either way."""
     url = env.get("WEBHOOK_URL", "").strip()
     secret = env.get("WEBHOOK_SECRET", "").strip()
     listen = env.get("WEBHOOK_LISTEN", "").strip() or "127.0.0.1"
     port = _port(env, "WEBHOOK_PORT", WEBHOOK_PORT)
     assert port is not None
+    connections = _whole(env, "WEBHOOK_MAX_CONNECTIONS", WEBHOOK_MAX_CONNECTIONS, least=1, kind=MAX_CONNECTIONS_KIND)
+    if connections > 100:
+        raise ConfigError(f"WEBHOOK_MAX_CONNECTIONS must be {MAX_CONNECTIONS_KIND}, "
+                          f"not {env['WEBHOOK_MAX_CONNECTIONS'].strip()!r}")
     if not url:
         return None
     parts = urlsplit(url)
@@ -235,7 +246,7 @@ def webhook_from_env(env: Mapping[str, str]) -> Webhook | None:
         raise ConfigError(MISSING_WEBHOOK_SECRET)
     if not WEBHOOK_SECRET_SHAPE.fullmatch(secret):
         raise ConfigError(BAD_WEBHOOK_SECRET)
-    return Webhook(url=url, secret=secret, listen=listen, port=port)
+    return Webhook(url=url, secret=secret, listen=listen, port=port, max_connections=connections)
 
 
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:

@@ -1,9 +1,11 @@
-"""Webhook mode (WEBHOOK_URL set): PTB's webhook server behind a TLS-terminating proxy.
+"""Webhook mode (WEBHOOK_URL set): the bot's webhook server behind a TLS-terminating proxy.
 
-The bot registers the URL with setWebhook (its secret token and the update types it handles) and
-serves the URL's path on WEBHOOK_LISTEN:WEBHOOK_PORT. PTB's handler answers 403 to a request
-without the right X-Telegram-Bot-Api-Secret-Token header, 403 to one that is not JSON by its
-Content-Type, and an error to a body that is no Update; none of those reaches a handler.
+The bot registers the URL with setWebhook (its secret token, the update types it handles and
+WEBHOOK_MAX_CONNECTIONS) and serves the URL's path on WEBHOOK_LISTEN:WEBHOOK_PORT with
+:class:`bot.webhook_server.WebhookServer` (its limits are told there), which puts each update into
+PTB's update queue as PTB's own server does. It answers 403 to a request without the right
+X-Telegram-Bot-Api-Secret-Token header or not JSON by its Content-Type, 413 to a body over 1 MB,
+all before reading the body, and 400 to a body that is no Update; none of those reaches a handler.
 
 Telegram sends an update again when it did not get a 2xx answer, so an update the bot already
 queued can come twice (the answer lost on the way back, or the bot killed before it answered).
@@ -26,10 +28,10 @@ from telegram.ext import Application, ApplicationHandlerStop, ContextTypes, Type
 
 from bot.app import ALLOWED_UPDATES, start_app
 from bot.config import Config, Webhook
+from bot.webhook_server import Limits, WebhookServer, WebhookUpdater
 
 log = logging.getLogger(__name__)
-REMEMBERED_UPDATES = 1024  # far more than Telegram has in flight at once (max_connections is 40)
-MAX_CONNECTIONS = 40  # Telegram's default; the bot handles updates concurrently
+REMEMBERED_UPDATES = 1024  # far more than Telegram has in flight at once (WEBHOOK_MAX_CONNECTIONS, at most 100)
 WEBHOOK_CHECK_S = 30.0  # how often a webhook bot asks getWebhookInfo whether deliveries fail (/healthz)
 LISTEN_FAILED = ("Вебхук не может слушать WEBHOOK_LISTEN:WEBHOOK_PORT={address} ({reason}) · "
                  "the webhook cannot listen on WEBHOOK_LISTEN:WEBHOOK_PORT={address} ({reason})")
@@ -37,15 +39,6 @@ LISTEN_FAILED = ("Вебхук не может слушать WEBHOOK_LISTEN:WEB
 
 class WebhookListenError(Exception):
     """The webhook server cannot listen where it was told to; the message is one line."""
-
-
-class QuietBootstrap(logging.Filter):
-    """Drops PTB's traceback of a setWebhook that failed at start-up: the error goes on to the caller,
-    and python -m bot says it in one line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        prefix = record.args[0] if isinstance(record.args, tuple) and record.args else ""
-        return not (record.levelno >= logging.ERROR and str(prefix).startswith("Network Retry Loop (Bootstrap"))
 
 
 class SeenUpdates:
@@ -117,26 +110,27 @@ def check_listen(hook: Webhook) -> None:
         raise WebhookListenError(LISTEN_FAILED.format(address=address, reason=exc.strerror or exc)) from None
 
 
-async def start_webhook_app(app: Application, hook: Webhook) -> None:
+async def start_webhook_app(app: Application, hook: Webhook, limits: Limits | None = None) -> None:
     """Start ``app`` like :func:`bot.app.start_app` does, receiving through the webhook: initialize,
-    post_init, setWebhook and the webhook server, handlers."""
+    post_init, setWebhook and the webhook server (within ``limits``), handlers."""
     await app.initialize()
     if app.post_init is not None:
         await app.post_init(app)
     guard_redeliveries(app)
     check_listen(hook)
-    assert app.updater is not None
-    quiet, ptb_log = QuietBootstrap(), logging.getLogger("telegram.ext")
-    ptb_log.addFilter(quiet)
+    # a failure is the caller's to say in one line (python -m bot), so no retry loop that logs it
+    await app.bot.set_webhook(url=hook.url, secret_token=hook.secret, allowed_updates=list(ALLOWED_UPDATES),
+                              max_connections=hook.max_connections)
+    server = WebhookServer(app.bot, app.update_queue, hook.path, hook.secret, hook.max_connections,
+                           limits or Limits())
     try:
-        await app.updater.start_webhook(
-            listen=hook.listen, port=hook.port, url_path=hook.path, webhook_url=hook.url,
-            secret_token=hook.secret, allowed_updates=list(ALLOWED_UPDATES), max_connections=MAX_CONNECTIONS)
+        server.listen(hook.listen, hook.port)
     except OSError as exc:  # taken between the check and the bind
         raise WebhookListenError(LISTEN_FAILED.format(address=f"{hook.listen}:{hook.port}",
                                                       reason=exc.strerror or exc)) from None
-    finally:
-        ptb_log.removeFilter(quiet)
+    updater = WebhookUpdater(app.bot, app.update_queue)
+    updater.server = server  # stopped where PTB's Updater would be (python -m bot's shut_down, stop_app)
+    app.updater = updater
     await app.start()
     assert app.job_queue is not None
     app.job_queue.run_repeating(check_webhook, interval=WEBHOOK_CHECK_S, first=WEBHOOK_CHECK_S, name="webhook-check")

@@ -63,3 +63,17 @@ def test_a_secret_telegram_would_refuse_is_one_line_without_it(secret: str) -> N
 def test_a_bad_port_is_one_line(port: str) -> None:
     assert refused(WEBHOOK_URL="https://bot.example.com/hook", WEBHOOK_SECRET=SECRET, WEBHOOK_PORT=port) == (
         f"WEBHOOK_PORT must be a port number (1 to 65535), not {port!r}")
+
+
+def test_webhook_max_connections() -> None:
+    assert webhook_of(WEBHOOK_URL="https://bot.example.com/hook", WEBHOOK_SECRET=SECRET) == Webhook(
+        url="https://bot.example.com/hook", secret=SECRET, max_connections=40)
+    hook = webhook_of(WEBHOOK_URL="https://bot.example.com/hook", WEBHOOK_SECRET=SECRET, WEBHOOK_MAX_CONNECTIONS="100")
+    assert hook is not None and hook.max_connections == 100
+
+
+@pytest.mark.parametrize("value", ["0", "101", "-3", "forty"])
+def test_webhook_max_connections_telegram_would_refuse_is_one_line(value: str) -> None:
+    text = refused(WEBHOOK_URL="https://bot.example.com/hook", WEBHOOK_SECRET=SECRET, WEBHOOK_MAX_CONNECTIONS=value)
+    assert text == f"WEBHOOK_MAX_CONNECTIONS must be a whole number from 1 to 100 (setWebhook's max_connections), " \
+                   f"not {value!r}"
