@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from bot.bounded import LruDict
 from bot.flow.context import Chat, Game, chat_of
 from bot.games import Registry
 from bot.games.common import Tr
-from bot.store import ChatRow, Store
+from bot.store import ChatRow, Store, caches
 from locales import Translator
 
 
@@ -14,7 +15,7 @@ class Loader:
 
     def __init__(self, store: Store, games: Registry, translator: Translator, default_lang: str) -> None:
         self.store, self.games, self.translator, self.default_lang = store, games, translator, default_lang
-        self._chats: dict[int, tuple[ChatRow, Chat]] = {}  # the chat made of each row the store gave last
+        self._chats: LruDict[int, tuple[ChatRow, Chat]] = LruDict(caches.CHATS_KEPT)  # as the store's rows
 
     def words(self, lang: str) -> Tr:
         """The messages of ``lang``: ``tr(key, **args)``."""
