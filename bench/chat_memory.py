@@ -8,7 +8,9 @@ have been answered and again once all have; the target is that all of them cost 
 than the first 1,000: every per-chat memory of the bot is bounded (bot/bounded.py).
 
 The chats write a window of at most :data:`IN_FLIGHT` unanswered commands at a time, so the bot is
-driven as fast as it answers and the fake server's update queue stays short.
+driven as fast as it answers and the fake server's update queue stays short. With an overall cap on
+the bot's sends (``OVERALL_MAX_RATE``, 30 a second) that is about 30 chats a second, so 100,000 take
+about 55 minutes; ``--chats N`` measures fewer.
 `python -m bench.chat_memory [--quick] [--chats N]`; a full run writes its figures to
 bench/results.json under "chat_memory".
 """
@@ -156,11 +158,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--chats must be at least 1")
     figures = run(args.quick, args.chats)
     if not args.quick:
-        results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
-        results["chat_memory"] = figures
-        RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write(figures)
         print(f"written to {RESULTS} under chat_memory")
     return 0
+
+
+def write(figures: dict[str, Any]) -> None:
+    """``figures`` into bench/results.json under "chat_memory"; the other benches' text is left as it is."""
+    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "{}\n"
+    results = json.loads(text)
+    if results and "chat_memory" not in results:  # appended: the file's other lines stay byte for byte
+        block = json.dumps({"chat_memory": figures}, indent=2, ensure_ascii=False)[1:-1].strip("\n")
+        RESULTS.write_text(text.rstrip()[:-1].rstrip() + ",\n" + block + "\n}\n", encoding="utf-8")
+        return
+    results["chat_memory"] = figures
+    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
