@@ -1,9 +1,9 @@
 """`python -m bench [--quick] [--lions] [--takeover]`: engine speed, render time and size, one e2e
 game's Telegram cost, a burst in one group against Telegram's 20 a minute, turn pings in a game people
 look away from, the bot process under 100 chats on SQLite and on PostgreSQL (latency, presses/s, RSS,
-start-up; with ``--takeover`` also a standby's takeover after a SIGKILL of the active process), the
-dice games' computer players against random players, and the «Охота на львов» AI (strength, balance,
-think time).
+start-up; with ``--takeover`` also a standby's takeover after a SIGKILL of the active process), its
+memory after 100,000 chats each sent one command, the dice games' computer players against random
+players, and the «Охота на львов» AI (strength, balance, think time).
 
 The full lions AI run takes over an hour on two cores (with the levels), so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
@@ -22,7 +22,19 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import burst, e2e_game, engine_speed, lions_ai, load, pings, policies, render_speed, replay, takeover
+from bench import (
+    burst,
+    chat_memory,
+    e2e_game,
+    engine_speed,
+    lions_ai,
+    load,
+    pings,
+    policies,
+    render_speed,
+    replay,
+    takeover,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results.json"  # the full run's figures, quoted by the README
 QUICK_RESULTS = RESULTS.with_name("results-quick.json")  # a smoke run's (ignored by git)
@@ -53,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         "pings": pings.run(1 if args.quick else 3),  # a virtual clock: a minute of waiting costs nothing
         # the bot as its own process, on SQLite and on PostgreSQL: 100 chats, 1000 stored games, start-up
         "load": load.run(args.quick),
+        # the bot process with its default settings: RSS after 1,000 and after 100,000 chats (600 and 100 quick)
+        "chat_memory": chat_memory.run(args.quick),
         "policies": policies.run(20 if args.quick else policies.GAMES_PER_TABLE),
         "lions_ai": lions_ai.run(1.0 if args.lions else lions_ai.SAMPLE_SCALE),
         "replay": replay.run(1, replay.QUICK_ACTIONS) if args.quick else replay.run(),

@@ -186,7 +186,9 @@ async def _catch_up(context: ContextTypes.DEFAULT_TYPE) -> None:
 def arm_deadline(app: Application, game_id: int, delay: float) -> None:
     """(Re)schedule the game's turn timer on PTB's JobQueue, replacing an earlier one."""
     assert app.job_queue is not None
-    armed: dict[int, Job[Any]] = app.bot_data.setdefault("deadlines", {})  # not get_jobs_by_name: it scans every job
+    # not get_jobs_by_name: it scans every job. Bounded by the running games: one entry per armed timer,
+    # gone when it rings (a game that ends meanwhile still lets it ring, and the flow finds nothing due)
+    armed: dict[int, Job[Any]] = app.bot_data.setdefault("deadlines", {})
     old = armed.pop(game_id, None)
     if old is not None and not old.removed:
         old.schedule_removal()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from bot.bounded import LruDict
 from bot.health import Health
 from bot.store import Store
 
@@ -81,7 +82,9 @@ class Metrics:
         for game in self.games:  # a game nobody plays shows 0, not nothing
             self.games_active.labels(game)
         self.set_role("active")
-        self._pressed: dict[int, float] = {}  # game id → when the first move not yet on its table arrived
+        # game id → when the first move not yet on its table arrived (bounded: tables that are never shown,
+        # the bot kicked from their chat, leave theirs behind)
+        self._pressed: LruDict[int, float] = LruDict(PRESS_TIMES_KEPT)
         self._server: MetricsServer | None = None
         self._flow: GameFlow | None = None  # the flow it answers for (None: a standby, or not started yet)
         self._store_timers: dict[str, Histogram] = {}
@@ -102,10 +105,8 @@ class Metrics:
     def pressed(self, outcome: str, game_id: int, arrived: float) -> None:
         """A press came to ``outcome``; a move's time is kept until its table is shown."""
         self.presses.labels(outcome).inc()
-        if outcome == "moved":
-            if len(self._pressed) >= PRESS_TIMES_KEPT:  # tables that never got shown (the bot was kicked)
-                self._pressed.clear()
-            self._pressed.setdefault(game_id, arrived)
+        if outcome == "moved" and game_id not in self._pressed:
+            self._pressed[game_id] = arrived
 
     def table_shown(self, game_id: int) -> None:
         """A game's table edit was sent and answered: the oldest press it shows has its latency."""

@@ -13,7 +13,7 @@ import pytest
 import bench.__main__ as bench_main
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("engine_speed", "render_speed", "pings", "load", "policies", "lions_ai", "replay", "takeover")
+PARTS = ("engine_speed", "render_speed", "pings", "load", "chat_memory", "policies", "lions_ai", "replay", "takeover")
 
 
 @pytest.fixture

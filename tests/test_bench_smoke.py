@@ -62,6 +62,11 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     assert load["durability"]["journal_mode"] == "wal"
     assert {row["backend"] for row in load["targets"]} == {"sqlite", "postgres", "postgres/sqlite"}
     assert all(isinstance(row["met"], bool) for row in load["targets"])
+    # the memory of chats (600 chats against the first 100 in a quick run): every one answered, none crashed
+    memory = results["chat_memory"]
+    assert memory["chats"] == memory["answered"] == 600 and memory["first"] == 100
+    assert memory["after_100"]["rss_mb"] > 0 and memory["after_600"]["rss_mb"] > 0 and memory["seconds"] > 0
+    assert memory["bot_log_tracebacks"] == 0 and memory["fake_server_violations"] == 0
     # the dice games' computer players: every table adds up (20 games each in a quick run)
     policies = results["policies"]
     assert {row["case"] for row in policies["default"]} == {f"{code} {n}p" for code in

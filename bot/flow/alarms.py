@@ -28,6 +28,8 @@ class LoopAlarms:
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
+        # bounded by expiry: each alarm is forgotten when it rings (a tidy-up a minute on, a ping the chat's
+        # ping delay on) or is set again; what rings is held only while its job runs
         self._handles: dict[Hashable, asyncio.TimerHandle] = {}
         self._running: set[asyncio.Task[None]] = set()
 

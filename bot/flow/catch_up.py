@@ -26,7 +26,8 @@ class CatchUp:
                  table: TableView, messages: Messages) -> None:
         self.store, self.loader, self.locks = store, loader, locks
         self.moves, self.lobby, self.table, self.messages = moves, lobby, table, messages
-        self._retries: dict[int, asyncio.Task[None]] = {}  # game → its lost table edit, again
+        # game → its lost table edit, again; bounded by expiry: each entry goes when its retry has run
+        self._retries: dict[int, asyncio.Task[None]] = {}
 
     def pending(self) -> int:
         """How many games wait for their retry."""

@@ -129,6 +129,7 @@ class ChatLocks:
     """One lock per chat around load → engine → save (one move at a time in a chat)."""
 
     def __init__(self) -> None:
+        # weak: a chat's lock is kept only while someone holds or waits for it, so idle chats cost nothing
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def __call__(self, chat_id: int) -> asyncio.Lock:

@@ -19,7 +19,8 @@ class DiceCheck:
 
     def __init__(self, logs: GameLogs, messages: Messages, sources: Sources) -> None:
         self.logs, self.messages, self.sources = logs, messages, sources
-        self._posted: dict[int, float] = {}  # game id → when its check was last posted
+        # game id → when its check was last posted; bounded by expiry: only the last minute's are kept
+        self._posted: dict[int, float] = {}
 
     def press(self, chat: Chat, game: Game, message_id: int | None) -> Reply:
         """The button under ``game``'s result (message ``message_id``) pressed; the caller holds the chat's lock

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.bounded import LruDict
 from bot.flow.context import Chat, Game, chat_of
 from bot.games import Registry
 from bot.games.common import Tr
-from bot.store import ChatRow, GameRow, Store
+from bot.store import ChatRow, GameRow, Store, caches
 from locales import Translator
 
 # what decoding a stored game raises on data it cannot read (json's errors are ValueErrors, and so
@@ -38,7 +39,7 @@ class Loader:
 
     def __init__(self, store: Store, games: Registry, translator: Translator, default_lang: str) -> None:
         self.store, self.games, self.translator, self.default_lang = store, games, translator, default_lang
-        self._chats: dict[int, tuple[ChatRow, Chat]] = {}  # the chat made of each row the store gave last
+        self._chats: LruDict[int, tuple[ChatRow, Chat]] = LruDict(caches.CHATS_KEPT)  # as the store's rows
 
     def words(self, lang: str) -> Tr:
         """The messages of ``lang``: ``tr(key, **args)``."""

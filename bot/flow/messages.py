@@ -35,7 +35,8 @@ class Messages:
     def __init__(self, bot: Bot, outbox: Outbox, drawing: Drawing) -> None:
         self.bot, self.outbox, self.drawing = bot, outbox, drawing
         self.on_refused: Refused = lambda chat_id, exc, thread: False
-        self.cover_ids: dict[tuple[str, str, CoverArt], str] = {}  # title card → Telegram's file id of its upload
+        # title card → Telegram's file id of its upload; bounded by nature: one card per game and language
+        self.cover_ids: dict[tuple[str, str, CoverArt], str] = {}
         self._drawing_cover = asyncio.Lock()
 
     def refused(self, chat_id: int, exc: TelegramError, thread: int = 0) -> bool:

@@ -5,7 +5,7 @@ waited the chat's ``ping`` seconds the bot posts one short message that mentions
 At most one ping per turn. It goes as soon as its turn is played, the game ends or the next ping goes
 out; never for a computer, and never when the group's window has fewer than :data:`ROOM` free sends
 (the table's next edit comes first). What is pinged lives in memory: after a restart the next
-action arms the next ping.
+action arms the next ping, and so it does for a turn forgotten to keep memory bounded.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot import texts
+from bot.bounded import LruDict
 from bot.flow.alarms import Alarms
 from bot.flow.context import Chat, ChatLocks, Game, Sources
 from bot.flow.loader import Loader
@@ -23,6 +24,10 @@ from bot.flow.tidy import Tidy
 from engines.base import LogEntry
 
 ROOM = 3  # free sends the group's 60-second window must still have for a ping to go out
+# games whose waiting turn is remembered (the least recently used go first): a game that ends without a
+# review (its chat lost to the bot, say) leaves its turn behind, so the map is bounded, not trusted to
+# empty; a forgotten turn goes unpinged and the game's next action arms the next one
+TURNS_KEPT = 100_000
 
 
 @dataclass
@@ -42,7 +47,7 @@ class TurnPings:
     def __init__(self, loader: Loader, locks: ChatLocks, messages: Messages, sources: Sources,
                  alarms: Alarms) -> None:
         self.loader, self.locks, self.messages, self.sources, self.alarms = loader, locks, messages, sources, alarms
-        self.turns: dict[int, Turn] = {}  # game id → the turn that waits on a person
+        self.turns: LruDict[int, Turn] = LruDict(TURNS_KEPT)  # game id → the turn that waits on a person
         self.tidy: Tidy | None = None  # a ping is transient too: in a tidy chat it goes after a minute
 
     def acted(self, game_id: int, entries: Sequence[LogEntry]) -> None:

@@ -36,7 +36,7 @@ class Replays:
 
     def __init__(self, logs: GameLogs, store: Store, messages: Messages, drawing: Drawing) -> None:
         self.logs, self.store, self.messages, self.drawing = logs, store, messages, drawing
-        self._busy: set[int] = set()  # chats whose clip is being made or sent
+        self._busy: set[int] = set()  # chats whose clip is being made or sent (each leaves when it is done)
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def ask(self, chat: Chat, game_id: int, thread: int, reply_to: int | None) -> tuple[str, dict[str, Any]]:

@@ -30,7 +30,8 @@ class TableView:
 
     def __init__(self, store: Store, messages: Messages, drawing: Drawing, clock: Callable[[], float]) -> None:
         self.store, self.messages, self.drawing, self.clock = store, messages, drawing, clock
-        self.reposted: dict[int, float] = {}  # game id → when /table last re-posted its table
+        # game id → when /table last re-posted its table; bounded by expiry (repost_wait keeps the marks that count)
+        self.reposted: dict[int, float] = {}
         self.on_lost_edit: Callable[[int], None] = lambda game_id: None
         self.on_shown: Callable[[int], None] = lambda game_id: None  # a game's table edit went out (bot/metrics.py)
 

@@ -15,6 +15,7 @@ import logging
 from telegram import ChatMember, ChatMemberAdministrator, ChatMemberOwner
 from telegram.error import TelegramError
 
+from bot.bounded import LruDict
 from bot.flow.alarms import Alarms
 from bot.flow.context import Chat, Sources
 from bot.flow.messages import Messages
@@ -22,6 +23,9 @@ from bot.flow.messages import Messages
 log = logging.getLogger(__name__)
 
 TIDY_AFTER_S = 60
+# chats whose right to delete is remembered (the least recently used go first): a forgotten one costs
+# one getChatMember at its next tidy-up; as many as the chat rows kept (bot/store/caches.py)
+RIGHTS_KEPT = 25_000
 
 
 class Tidy:
@@ -29,7 +33,8 @@ class Tidy:
 
     def __init__(self, messages: Messages, sources: Sources, alarms: Alarms) -> None:
         self.messages, self.sources, self.alarms = messages, sources, alarms
-        self.may_delete: dict[int, bool] = {}  # chat → whether the bot may delete people's messages there
+        # chat → whether the bot may delete people's messages there
+        self.may_delete: LruDict[int, bool] = LruDict(RIGHTS_KEPT)
 
     def later(self, chat: Chat, own: int | None, theirs: int | None = None) -> None:
         """Delete the bot's message ``own`` and the person's ``theirs`` in a minute (if the chat wants it)."""

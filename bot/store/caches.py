@@ -9,8 +9,14 @@ from __future__ import annotations
 import collections
 from collections.abc import Awaitable, Callable
 
+from bot.bounded import LruDict
 from bot.store.rows import JSON, ChatRow, RecentEvents
 
+# chats whose row stays in memory (the least recently used go first; a forgotten one costs one indexed
+# read at its next command or press). A row and the chat decoded from it (bot/flow/loader.py keeps as
+# many) take about 1.1 KB, 1.6 KB of the process's RSS: the chats of a busy bot's last hours in about
+# 40 MB, where one per chat that ever wrote grew without end (bench/chat_memory.py: target 50 MB)
+CHATS_KEPT = 25_000
 RECENT_KEPT = 16  # per game, the last actions' events kept for the table caption's log
 RECENT_GAMES = 1024  # games whose last actions are kept (least recently used go first)
 
@@ -18,10 +24,10 @@ ReadRecent = Callable[[int, int], Awaitable[RecentEvents]]  # (game id, how many
 
 
 class ChatCache:
-    """Each chat's locale and settings, read once."""
+    """Each chat's locale and settings, read once (again, once forgotten: at most CHATS_KEPT are kept)."""
 
     def __init__(self) -> None:
-        self._rows: dict[int, ChatRow] = {}
+        self._rows: LruDict[int, ChatRow] = LruDict(CHATS_KEPT)
 
     def get(self, chat_id: int) -> ChatRow | None:
         return self._rows.get(chat_id)
@@ -32,6 +38,9 @@ class ChatCache:
     def forget(self, *chat_ids: int) -> None:
         for chat_id in chat_ids:
             self._rows.pop(chat_id, None)
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
 
 class RecentLog:
