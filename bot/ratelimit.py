@@ -34,7 +34,9 @@ NEW_MESSAGE_PREFIXES = ("send", "copy", "forward")  # what a group's slow mode s
 MARGIN_S = 1
 PRIVATE_MAX_RATE, PRIVATE_PERIOD_S = 1, 1  # «about one message a second» in a private chat
 LEARNING_WAIT_S = 0.05  # how often a message waiting for its group's slow mode looks again
-CHATS_KEPT = 100_000  # chats whose pause, slow mode and last post are remembered (least recently used go first)
+# chats whose pause, slow mode and last post are remembered (least recently used go first): a group
+# forgotten is asked its slow mode again, a read Telegram does not limit; a few hundred bytes a chat
+CHATS_KEPT = 10_000
 
 ChatKey = int | str  # a chat id, or a public chat's @username
 SlowModeOf = Callable[[int], Awaitable[int]]  # chat id → its slow_mode_delay in seconds (0: none), by getChat
