@@ -18,6 +18,8 @@ any 60 s per group, answering 429 when the bot breaks it. 1,000 groups exist in 
    Telegram's minute plus the second the bot keeps apart). Accepted presses/s: moves answered with
    the dice thrown (the move stored) within the window. A group stalled when a press of it was not
    answered within 15 s (Telegram's limit for answerCallbackQuery) or a /newgame got no lobby in 15 s.
+   A press never answered (or a move never redrawn) by the end of the drain enters the percentiles
+   with the time it waited, so a p99 that falls on one is a lower bound.
 2. Saturation: all 1,000 groups (a stored game each) press the moment their table is redrawn.
    A press counts as accepted when it is answered with the dice thrown: its move is stored, even if
    its table edit has to wait for the group's window; the player still waits for the redraw, as
@@ -199,6 +201,18 @@ class Run:
     tally: Tally = field(default_factory=Tally)
 
 
+def _never(run: Run, pressed: float, room: bool, *, answered: bool, move: bool) -> None:
+    """A press of the window not answered (or a move not redrawn) by the end of the drain counts
+    as late as it waited: a percentile that falls on it is a lower bound, not a press left out."""
+    if not run.start <= pressed < run.end:
+        return
+    waited = (run.until - pressed) * 1000
+    if not answered:
+        run.tally.answer_ms.append(waited)
+    if move:
+        run.tally.edit_ms.append((waited, room))
+
+
 async def _press(run: Run, chat: Chat, user: FakeUser, message: StoredMessage, data: str,
                  method: str | None) -> tuple[RecordedRequest, RecordedRequest | None] | None:
     """One press: its answer, and (when ``method`` is given and the press was accepted) the chat's
@@ -213,6 +227,7 @@ async def _press(run: Run, chat: Chat, user: FakeUser, message: StoredMessage, d
     if answer is None:
         t.unanswered += 1
         t.stalled.add(chat.chat_id)
+        _never(run, pressed, room, answered=False, move=method == "editMessageMedia")
         return None
     if counted:
         t.answer_ms.append((answer.at - pressed) * 1000)
@@ -230,6 +245,7 @@ async def _press(run: Run, chat: Chat, user: FakeUser, message: StoredMessage, d
     done = await w.next(chat.chat_id, method, run.until)
     if done is None:
         t.no_redraw += 1
+        _never(run, pressed, room, answered=True, move=method == "editMessageMedia")
         return None
     if counted and method == "editMessageMedia":
         t.edit_ms.append(((done.at - pressed) * 1000, room))
