@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--takeover", action="store_true", help="also the takeover after SIGKILL of the active "
                         "bot process on PostgreSQL, 10 times (bench/takeover.py; needs the bot's failover)")
     parser.add_argument("--crowd", action="store_true", help="also 1,000 groups on the bot with its default settings, "
-                        "with and without a flood, and saturated, on both backends (bench/crowd.py; ~15 minutes); "
+                        "with and without a flood, and saturated, on both backends (bench/crowd.py; ~20 minutes); "
                         "without it the file's earlier crowd figures are kept")
     args = parser.parse_args(argv)
     out = args.out or (QUICK_RESULTS if args.quick else RESULTS)
