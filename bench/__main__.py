@@ -1,9 +1,10 @@
-"""`python -m bench [--quick] [--lions] [--takeover]`: engine speed, render time and size, one e2e
+"""`python -m bench [--quick] [--lions] [--takeover] [--crowd]`: engine speed, render time and size, one e2e
 game's Telegram cost, a burst in one group against Telegram's 20 a minute, turn pings in a game people
 look away from, the bot process under 100 chats on SQLite and on PostgreSQL (latency, presses/s, RSS,
 start-up; with ``--takeover`` also a standby's takeover after a SIGKILL of the active process), its
 memory after 100,000 chats each sent one command, the dice games' computer players against random
-players, and the «Охота на львов» AI (strength, balance, think time).
+players, and the «Охота на львов» AI (strength, balance, think time); with ``--crowd`` also a crowd
+of groups on the bot with its default settings (bench/crowd.py).
 
 The full lions AI run takes over an hour on two cores (with the levels), so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
@@ -21,10 +22,12 @@ import json
 import platform
 import sys
 from pathlib import Path
+from typing import Any
 
 from bench import (
     burst,
     chat_memory,
+    crowd,
     e2e_game,
     engine_speed,
     lions_ai,
@@ -50,12 +53,15 @@ def main(argv: list[str] | None = None) -> int:
                         f"{QUICK_RESULTS.name}, both in bench/)")
     parser.add_argument("--takeover", action="store_true", help="also the takeover after SIGKILL of the active "
                         "bot process on PostgreSQL, 10 times (bench/takeover.py; needs the bot's failover)")
+    parser.add_argument("--crowd", action="store_true", help="also 1,000 groups on the bot with its default settings, "
+                        "with and without a flood, and saturated, on both backends (bench/crowd.py; ~20 minutes); "
+                        "without it the file's earlier crowd figures are kept")
     args = parser.parse_args(argv)
     out = args.out or (QUICK_RESULTS if args.quick else RESULTS)
     if args.quick and out.resolve() == RESULTS.resolve():
         parser.error(f"--quick does not write {RESULTS.name}: its figures are the full run's")
     scale = 0.02 if args.quick else 1.0
-    results = {
+    results: dict[str, Any] = {
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "engines": engine_speed.run(scale),
         "render": render_speed.run(scale),
@@ -73,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.takeover:
         results["load"]["takeover"] = takeover.run()
+    if args.crowd:
+        results["crowd"] = crowd.run(args.quick)
+    elif out.exists() and "crowd" in (earlier := json.loads(out.read_text(encoding="utf-8"))):
+        results["crowd"] = earlier["crowd"]  # its own run (`python -m bench.crowd`) wrote them
     out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwritten to {out}")
     return 0

@@ -11,9 +11,13 @@ from pathlib import Path
 import pytest
 
 import bench.__main__ as bench_main
+from bench import crowd, crowd_report
+from bot.config import SETTINGS
+from bot.fake_telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("engine_speed", "render_speed", "pings", "load", "chat_memory", "policies", "lions_ai", "replay", "takeover")
+PARTS = ("engine_speed", "render_speed", "pings", "load", "chat_memory", "policies", "lions_ai", "replay", "takeover",
+         "crowd")
 
 
 @pytest.fixture
@@ -52,6 +56,51 @@ def test_quick_refuses_to_write_the_full_results_even_when_told(stubbed: tuple[P
     with pytest.raises(SystemExit) as exited:
         bench_main.main(["--quick", "--out", str(full)])
     assert exited.value.code == 2 and not full.exists()
+
+
+def test_crowd_is_opt_in_and_its_earlier_figures_survive_a_run_without_it(stubbed: tuple[Path, Path]) -> None:
+    full, _ = stubbed
+    full.write_text('{"crowd": {"earlier": "run"}, "load": "old"}\n', encoding="utf-8")
+    assert bench_main.main([]) == 0
+    assert json.loads(full.read_text(encoding="utf-8"))["crowd"] == {"earlier": "run"}
+    assert bench_main.main(["--crowd"]) == 0
+    assert json.loads(full.read_text(encoding="utf-8"))["crowd"] == {"stub": True}
+
+
+def test_crowd_alone_writes_only_its_key_and_never_the_full_file_when_quick(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    out.write_text('{"load": {"kept": true}}\n', encoding="utf-8")
+    crowd.write({"figures": 1}, out)
+    assert json.loads(out.read_text(encoding="utf-8")) == {"load": {"kept": True}, "crowd": {"figures": 1}}
+    with pytest.raises(SystemExit) as exited:
+        crowd.main(["--quick", "--out", str(crowd.RESULTS)])
+    assert exited.value.code == 2
+
+
+def test_the_crowd_bot_runs_with_none_of_its_settings_lifted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the caller's environment says, the bot gets its defaults (a README reader's)."""
+    for name in ("GROUP_MAX_RATE", "OVERALL_MAX_RATE", "GROUP_RATE_PERIOD", "DRAW_PROCESSES", "DATABASE_PATH"):
+        monkeypatch.setenv(name, "1000000")
+    env = crowd.bot_env(FakeTelegram(token=crowd.TOKEN), "/tmp/x.sqlite3", 9999)
+    chosen = {s.name for s in SETTINGS if s.name in env}
+    assert chosen == {"BOT_TOKEN", "BOT_API_BASE_URL", "BOT_API_FILE_URL", "DATABASE_PATH", "METRICS_PORT"}
+    assert env["METRICS_PORT"] == "9999" and env["DATABASE_PATH"] == "/tmp/x.sqlite3"
+
+
+def test_the_crowd_figures_are_a_full_run_on_both_backends_with_their_targets_checked() -> None:
+    """bench/results.json's "crowd": 1,000 groups, 200 at a human pace, both backends, and the
+    targets as crowd_report computes them from the figures beside them."""
+    r = json.loads(bench_main.RESULTS.read_text(encoding="utf-8"))["crowd"]
+    assert r["mode"] == "full" and r["flood_per_min"] == 600
+    for backend in ("sqlite", "postgres"):
+        runs = r[backend]
+        assert runs["quiet"]["playing"] == runs["flood"]["playing"] == 200
+        assert runs["saturation"]["playing"] == runs["quiet"]["groups"] == 1000
+        assert runs["flood"]["flood_commands"] >= 0.95 * 600 * runs["flood"]["seconds"] / 60
+        for name in crowd_report.RUNS:
+            assert runs[name]["presses"] > 0 and runs[name]["seconds"] >= 60
+    assert r["targets"] == crowd_report.targets(r)
+    assert {row["backend"] for row in r["targets"]} == {"sqlite", "postgres"}
 
 
 def test_the_quick_results_are_not_kept_in_git() -> None:
