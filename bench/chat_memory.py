@@ -20,20 +20,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import signal
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bench.bot_process import default_env, running_bot
 from bench.load import _proc
-from bot.config import SETTINGS
 from bot.fake_telegram import FakeTelegram
-from tests.backends import database_env
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results.json"
@@ -44,35 +39,6 @@ IN_FLIGHT = 500  # commands sent and not yet answered, at most
 FIRST_CHAT, FIRST_USER = -1_000_000_000_000, 10_000_000
 TARGET_MB = 50.0
 SETTLE_S = 2.0  # after the last answer, before reading the memory: the handlers' last frames are gone
-
-
-def bot_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
-    """`python -m bot`'s environment against ``tg``: none of the bot's own settings taken from this
-    shell, so every limit is the default one."""
-    own = {setting.name for setting in SETTINGS} | {"DATABASE_URL", "DATABASE_PATH"}
-    env = {k: v for k, v in os.environ.items() if k not in own}
-    return {**env, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
-            **database_env(database), "PYTHONPATH": str(ROOT)}
-
-
-@asynccontextmanager
-async def _bot(tg: FakeTelegram, folder: Path) -> AsyncIterator[int]:
-    """`python -m bot` on a fresh SQLite database in ``folder`` (its log there too); its pid once it polls."""
-    polls, log = tg.polls_started, folder / "bot.log"
-    bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=folder,
-                                               env=bot_env(tg, folder / "bot.sqlite3"),
-                                               stdout=asyncio.subprocess.DEVNULL, stderr=log.open("ab"))
-    try:
-        await tg.wait_for(lambda s: s.polls_started > polls, timeout=60)
-        yield bot.pid
-    finally:
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(bot.wait(), 30)
-            except TimeoutError:
-                bot.kill()
-                await bot.wait()
 
 
 class Chats:
@@ -111,7 +77,9 @@ async def _measure(pid: int) -> dict[str, float]:
 
 async def _run(chats: int, first: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
-        async with (FakeTelegram(token=TOKEN, bot_username="MemoryBot") as tg, _bot(tg, Path(tmp)) as pid):
+        folder = Path(tmp)
+        async with (FakeTelegram(token=TOKEN, bot_username="MemoryBot") as tg,
+                    running_bot(tg, default_env(tg, TOKEN, folder / "bot.sqlite3"), folder / "bot.log") as (pid, _)):
             driver, t0 = Chats(tg), time.monotonic()
             await driver.send_upto(first)
             base, base_s = await _measure(pid), time.monotonic() - t0

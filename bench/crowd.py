@@ -41,7 +41,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import socket
 import sys
 import tempfile
@@ -56,13 +55,12 @@ from typing import Any
 import aiohttp
 
 from bench import crowd_report, databases
+from bench.bot_process import default_env, running_bot
 from bench.load import GAME, TURN, Chat, _build_db, _chats, _measuring, _proc, _quiet
-from bot.config import SETTINGS
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.fake_telegram.methods import RATE_LIMITED
 from bot.fake_telegram.models import RecordedRequest
 from tests import postgres_server
-from tests.backends import database_env
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results.json"
@@ -320,36 +318,13 @@ async def _flood(tg: FakeTelegram, member: FakeUser, chat_id: int, end: float) -
 def bot_env(tg: FakeTelegram, database: str | Path, metrics_port: int) -> dict[str, str]:
     """The environment of `python -m bot`: none of its settings set (their defaults, as a README
     reader gets them), but the token, the fake server's address, the database and the metrics port."""
-    own = {s.name for s in SETTINGS} | {"DATABASE_URL", "DATABASE_PATH", "METRICS_PORT"}
-    env = {k: v for k, v in os.environ.items() if k not in own}
-    return {**env, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
-            **database_env(database), "METRICS_PORT": str(metrics_port), "PYTHONPATH": str(ROOT)}
+    return default_env(tg, TOKEN, database, METRICS_PORT=str(metrics_port))
 
 
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-@asynccontextmanager
-async def _bot(tg: FakeTelegram, database: str | Path, log: Path, port: int) -> AsyncIterator[int]:
-    """`python -m bot` on ``database`` (stderr to ``log``) once it polls: its pid; SIGTERM at the end."""
-    polls = tg.polls_started
-    bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=log.parent,
-                                               env=bot_env(tg, database, port),
-                                               stdout=asyncio.subprocess.DEVNULL, stderr=log.open("ab"))
-    try:
-        await tg.wait_for(lambda s: s.polls_started > polls, timeout=60)
-        yield bot.pid
-    finally:
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(bot.wait(), 30)
-            except TimeoutError:
-                bot.kill()
-                await bot.wait()
 
 
 async def dropped_replies(port: int) -> dict[str, float] | None:
@@ -417,7 +392,7 @@ async def _scenario(tg: FakeTelegram, database: str | Path, folder: Path, mode: 
     flooded = tg.add_chat(-299_999, creator=everyone[0].host.id)
     member = tg.add_user(2_999_990, "Флуд")
     port = _free_port()
-    async with _bot(tg, database, folder / f"{name}.log", port) as pid:
+    async with running_bot(tg, bot_env(tg, database, port), folder / f"{name}.log") as (pid, _):
         caught_up = await _quiet(pid)  # the start-up catch-up of the stored games, before the clock starts
         w = Watcher(tg)
         watching = asyncio.create_task(w.run())

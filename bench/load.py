@@ -28,12 +28,10 @@ import json
 import os
 import random
 import re
-import signal
-import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +39,7 @@ from typing import Any
 from PIL import Image
 
 from bench import databases, load_report
+from bench.bot_process import default_env, running_bot
 from bot import texts
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.fake_telegram.models import RecordedRequest
@@ -50,7 +49,6 @@ from bot.store import Move, NewAction, Seat, open_store
 from engines.base import new_seed
 from locales import Translator
 from tests import postgres_server
-from tests.backends import database_env
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "777:LOAD-bench-token-000000000000000000"
@@ -353,32 +351,15 @@ async def _build_db(tg: FakeTelegram, database: str | Path, chats: list[Chat]) -
 
 
 def bot_env(tg: FakeTelegram, database: str | Path) -> dict[str, str]:
-    """The environment of `python -m bot` against ``tg`` on ``database``, with no rate limits of its own."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
-    return {**env, "BOT_TOKEN": TOKEN, "BOT_API_BASE_URL": tg.base_url, "BOT_API_FILE_URL": tg.file_url,
-            **database_env(database), "GROUP_MAX_RATE": "1000000", "OVERALL_MAX_RATE": "1000000",
-            "PYTHONPATH": str(ROOT)}
+    """The environment of `python -m bot` against ``tg`` on ``database``, the group window lifted: this
+    bench measures what a press costs the bot, not what Telegram lets a group do (bench/crowd.py does)."""
+    return default_env(tg, TOKEN, database, GROUP_MAX_RATE="1000000")
 
 
-@asynccontextmanager
-async def _bot(tg: FakeTelegram, database: str | Path, log: Path) -> AsyncIterator[tuple[int, float]]:
+def _bot(tg: FakeTelegram, database: str | Path, log: Path) -> AbstractAsyncContextManager[tuple[int, float]]:
     """`python -m bot` on ``database`` (stderr to ``log``): its pid and the seconds until its first
     getUpdates; SIGTERM at the end."""
-    polls, t0 = tg.polls_started, tg.clock()
-    bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=log.parent, env=bot_env(tg, database),
-                                               stdout=asyncio.subprocess.DEVNULL, stderr=log.open("ab"))
-    try:
-        # a long poll is recorded only when it returns: wait for the new bot's first one to arrive
-        await tg.wait_for(lambda s: s.polls_started > polls, timeout=60)
-        yield bot.pid, tg.clock() - t0
-    finally:
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(bot.wait(), 30)
-            except TimeoutError:
-                bot.kill()
-                await bot.wait()
+    return running_bot(tg, bot_env(tg, database), log)
 
 
 async def _scenarios(tg: FakeTelegram, empty: str | Path, full: str | Path, folder: Path, seconds: float,
