@@ -29,8 +29,8 @@ log = logging.getLogger(__name__)
 COUNTED_PREFIXES = ("send", "edit", "copy", "forward")
 NOT_COUNTED = frozenset({"sendChatAction"})
 NEW_MESSAGE_PREFIXES = ("send", "copy", "forward")  # what a group's slow mode spaces out (not edits)
-# Telegram counts a call when it arrives, the bot when it leaves: a slow upload followed by a
-# quick one can land closer together than they left. A second more keeps them apart.
+# Telegram counts a call when it arrives; the bot counts it from its answer (by then it arrived), and a
+# second more keeps apart calls whose answers were themselves slow to come back.
 MARGIN_S = 1
 PRIVATE_MAX_RATE, PRIVATE_PERIOD_S = 1, 1  # «about one message a second» in a private chat
 LEARNING_WAIT_S = 0.05  # how often a message waiting for its group's slow mode looks again
@@ -114,6 +114,15 @@ class MovingWindow:
                 self._recent(other)
         return True
 
+    def restamp(self, key: Hashable, hit_at: float) -> None:
+        """Move the key's hit made at ``hit_at`` to now: the call it counted is answered, so it reached
+        Telegram by now (its slot is then held a full period after its latest possible arrival)."""
+        hits = self._hits.get(key)
+        if hits is None or hit_at not in hits:
+            return
+        hits.remove(hit_at)
+        hits.append(self.clock())  # the latest stamp: the deque stays in order
+
     def free(self, key: Hashable) -> int:
         """Hits that would fit now."""
         return max(0, self.limit - len(self._recent(key)))
@@ -182,8 +191,8 @@ class ChatLimiter(BaseRateLimiter[int]):
             return None
         return 0 if self.wait_s(chat_id, new_message=False) > 0 else self._groups.free(chat_id)
 
-    def _take(self, chat_id: ChatKey, new_message: bool) -> None:
-        """Count a call going out now (the caller saw :meth:`wait_s` say 0, with no await since)."""
+    def _take(self, chat_id: ChatKey, new_message: bool) -> float:
+        """Count a call going out now (the caller saw :meth:`wait_s` say 0, with no await since); when."""
         (self._groups if is_group(chat_id) else self._privates).hit(chat_id)
         if self._overall is not None:
             self._overall.hit("*")
@@ -191,6 +200,15 @@ class ChatLimiter(BaseRateLimiter[int]):
             self._last_post[chat_id] = self.clock()
             if isinstance(chat_id, int) and is_group(chat_id) and chat_id not in self._slow_mode:
                 self._learn_slow_mode(chat_id)
+        return self.clock()
+
+    def _answered(self, chat_id: ChatKey, new_message: bool, taken_at: float) -> None:
+        """A call counted at ``taken_at`` was answered now. Telegram counts it when it arrives, which may
+        be well after it was taken (a busy process, a slow upload, a wait for a connection): it arrived
+        by now, so its slot is held from now."""
+        (self._groups if is_group(chat_id) else self._privates).restamp(chat_id, taken_at)
+        if new_message and self._last_post.get(chat_id) == taken_at:
+            self._last_post[chat_id] = self.clock()
 
     def _learn_slow_mode(self, chat_id: int) -> None:
         """Ask the group's slow_mode_delay once (beside the first post, which needs no wait)."""
@@ -232,7 +250,7 @@ class ChatLimiter(BaseRateLimiter[int]):
             if chat is not None:
                 while (wait := self.wait_s(chat, new_message)) > 0:
                     await asyncio.sleep(wait)
-                self._take(chat, new_message)
+                taken_at = self._take(chat, new_message)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -245,4 +263,7 @@ class ChatLimiter(BaseRateLimiter[int]):
                     await asyncio.sleep(seconds)
                 else:
                     self.pause(chat, seconds)
+            finally:
+                if chat is not None:
+                    self._answered(chat, new_message, taken_at)
         raise AssertionError("unreachable")  # the loop returns or raises

@@ -126,3 +126,20 @@ async def test_a_429_on_an_answer_is_waited_out_by_that_call_alone() -> None:
     calls.flooded[None] = 1  # a fault: Telegram does not limit answerCallbackQuery
     assert await asyncio.wait_for(calls.call(limits, "answerCallbackQuery", None), timeout=3) == "ok"
     assert limits.wait_s(GROUP) == 0
+
+
+async def test_a_slow_answer_holds_its_slot_from_when_it_came_back() -> None:
+    now = [0.0]
+    limits = limiter(group_max_rate=2, clock=lambda: now[0])
+
+    async def slow() -> str:  # Telegram may have counted it as late as its answer
+        now[0] += 5.0
+        return "ok"
+
+    async def quick() -> str:
+        return "ok"
+
+    await limits.process_request(slow, (), {}, "editMessageMedia", {"chat_id": GROUP}, None)
+    await limits.process_request(quick, (), {}, "editMessageMedia", {"chat_id": GROUP}, None)
+    # the slow call left at 0 and came back at 5: its slot frees 60 s (and the margin) after 5, not after 0
+    assert limits.wait_s(GROUP, new_message=False) == pytest.approx(61.0)
