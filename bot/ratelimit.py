@@ -102,11 +102,11 @@ class MovingWindow:
         """Whether a hit now would fit."""
         return len(self._recent(key)) < self.limit
 
-    def hit(self, key: Hashable) -> bool:
-        """Take a slot now if there is one."""
+    def hit(self, key: Hashable, at: float | None = None) -> bool:
+        """Take a slot now (stamped ``at``, the clock's now, if given) if there is one."""
         if not self.test(key):
             return False
-        self._hits.setdefault(key, collections.deque()).append(self.clock())
+        self._hits.setdefault(key, collections.deque()).append(self.clock() if at is None else at)
         self._until_sweep -= 1
         if not self._until_sweep:
             self._until_sweep = self.SWEEP_EVERY
@@ -193,14 +193,15 @@ class ChatLimiter(BaseRateLimiter[int]):
 
     def _take(self, chat_id: ChatKey, new_message: bool) -> float:
         """Count a call going out now (the caller saw :meth:`wait_s` say 0, with no await since); when."""
-        (self._groups if is_group(chat_id) else self._privates).hit(chat_id)
+        now = self.clock()
+        (self._groups if is_group(chat_id) else self._privates).hit(chat_id, at=now)
         if self._overall is not None:
-            self._overall.hit("*")
+            self._overall.hit("*", at=now)
         if new_message:
-            self._last_post[chat_id] = self.clock()
+            self._last_post[chat_id] = now
             if isinstance(chat_id, int) and is_group(chat_id) and chat_id not in self._slow_mode:
                 self._learn_slow_mode(chat_id)
-        return self.clock()
+        return now
 
     def _answered(self, chat_id: ChatKey, new_message: bool, taken_at: float) -> None:
         """A call counted at ``taken_at`` was answered now. Telegram counts it when it arrives, which may
