@@ -5,14 +5,17 @@ when it is gone), now or once the chat's budget has room; a newer picture replac
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Callable
 
 from markupsafe import Markup
 from telegram import InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.warnings import PTBUserWarning
 
 from bot import texts
+from bot.bounded import LruDict
 from bot.drawing import Drawing
 from bot.flow.context import Chat, Game
 from bot.flow.messages import Messages, not_modified
@@ -20,6 +23,9 @@ from bot.store import StorageError, Store
 from engines.base import Event
 
 log = logging.getLogger(__name__)
+# the table's edit goes out raw (see TableView._edit); PTB asks to use its method instead, which is the point
+warnings.filterwarnings("ignore", message=r"Please use 'Bot\.editMessageMedia'", category=PTBUserWarning)
+LINES_KEPT = 8_000  # actions whose log lines are kept (a few hundred bytes each; least recently shown go first)
 MAX_LOG_ACTIONS = 40  # the caption's log shows every action since the last edit (bot turns), up to this many
 Recent = list[tuple[int, list[Event]]]  # (action number, its events), oldest first
 
@@ -34,6 +40,10 @@ class TableView:
         self.reposted: dict[int, float] = {}
         self.on_lost_edit: Callable[[int], None] = lambda game_id: None
         self.on_shown: Callable[[int], None] = lambda game_id: None  # a game's table edit went out (bot/metrics.py)
+        # (game, action, language, the seats' names then) → its log lines: every redraw shows the last few
+        # actions again, and putting them into words took a twentieth of the bot's time under load
+        self._lines: LruDict[tuple[int, int, str, tuple[str, ...]], tuple[list[Event], list[Markup]]] = \
+            LruDict(LINES_KEPT)
 
     async def recent(self, game: Game) -> Recent:
         """The events of the last few actions, oldest first, with their action numbers: at least every
@@ -44,11 +54,18 @@ class TableView:
         recent = await self.store.recent_events(game.id, limit)
         return [(n, [Event.from_json(e) for e in events]) for n, events in recent]
 
-    @staticmethod
-    def log_lines(recent: Recent, game: Game, chat: Chat) -> list[Markup]:
+    def log_lines(self, recent: Recent, game: Game, chat: Chat) -> list[Markup]:
+        """The caption's log of the actions ``recent``, each put into words once."""
+        return [line for n, events in recent for line in self._action_lines(n, events, game, chat)]
+
+    def _action_lines(self, n: int, events: list[Event], game: Game, chat: Chat) -> list[Markup]:
         # each line names the seats as they were then: a person's moves stay theirs once a computer took over
-        return [line for n, events in recent
-                for line in texts.event_lines(game.spec.ui, events, game.row.names_at(n), chat.tr)]
+        names = tuple(game.row.names_at(n))
+        key = (game.id, n, chat.lang, names)
+        kept = self._lines.get(key)
+        if kept is None or kept[0] != events:  # the same action again (a store put back from a copy may differ)
+            kept = self._lines[key] = (events, texts.event_lines(game.spec.ui, events, names, chat.tr))
+        return kept[1]
 
     async def show(self, game: Game, chat: Chat) -> None:
         """Edit the table message to ``game``'s state, now or once the chat has room (coalesced)."""
@@ -137,9 +154,11 @@ class TableView:
         if row.message_id is None:
             return False
         try:
-            await self.messages.bot.edit_message_media(InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML),
-                                                       chat_id=row.chat_id, message_id=row.message_id,
-                                                       reply_markup=keyboard)
+            # the raw call: PTB would parse the whole edited message back, which nothing here reads (every
+            # press pays for its table's edit, and the parse was a twentieth of the bot's time under load)
+            await self.messages.bot.do_api_request("editMessageMedia", api_kwargs={
+                "chat_id": row.chat_id, "message_id": row.message_id, "reply_markup": keyboard,
+                "media": InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML)})
             return True
         except BadRequest as exc:
             if not_modified(exc):
