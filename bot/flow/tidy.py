@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 TIDY_AFTER_S = 60
 # chats whose right to delete is remembered (the least recently used go first): a forgotten one costs
 # one getChatMember at its next tidy-up; as many as the chat rows kept (bot/store/caches.py)
-RIGHTS_KEPT = 25_000
+RIGHTS_KEPT = 10_000
 
 
 class Tidy:

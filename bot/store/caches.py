@@ -14,9 +14,10 @@ from bot.store.rows import JSON, ChatRow, RecentEvents
 
 # chats whose row stays in memory (the least recently used go first; a forgotten one costs one indexed
 # read at its next command or press). A row and the chat decoded from it (bot/flow/loader.py keeps as
-# many) take about 1.1 KB, 1.6 KB of the process's RSS: the chats of a busy bot's last hours in about
-# 40 MB, where one per chat that ever wrote grew without end (bench/chat_memory.py: target 50 MB)
-CHATS_KEPT = 25_000
+# many) take about 1.1 KB, 1.6 KB of the process's RSS: the chats of a busy bot's last hour in about
+# 16 MB, where one per chat that ever wrote grew without end (bench/chat_memory.py: target 50 MB, with
+# the limiter's and flood control's minute of chats beside it)
+CHATS_KEPT = 10_000
 RECENT_KEPT = 16  # per game, the last actions' events kept for the table caption's log
 RECENT_GAMES = 1024  # games whose last actions are kept (least recently used go first)
 
