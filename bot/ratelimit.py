@@ -161,7 +161,8 @@ class ChatLimiter(BaseRateLimiter[int]):
         self._paused_until: LruDict[ChatKey, float] = LruDict(CHATS_KEPT)  # a 429's retry_after, per chat
         self._slow_mode: LruDict[ChatKey, float] = LruDict(CHATS_KEPT)  # a group's slow_mode_delay, once known
         self._last_post: LruDict[ChatKey, float] = LruDict(CHATS_KEPT)  # when a new message last went out
-        self._learning: set[ChatKey] = set()
+        self._learning: dict[ChatKey, asyncio.Task[None]] = {}  # the getChat under way per group (kept: a task
+        # only the loop refers to may be collected before it ends)
         self.slow_mode_of: SlowModeOf | None = None  # getChat's slow_mode_delay (set once the bot exists)
 
     def _now(self) -> float:
@@ -217,8 +218,8 @@ class ChatLimiter(BaseRateLimiter[int]):
         """Ask the group's slow_mode_delay once (beside the first post, which needs no wait)."""
         if self.slow_mode_of is None or chat_id in self._learning:
             return
-        self._learning.add(chat_id)
-        asyncio.get_running_loop().create_task(self._ask_slow_mode(chat_id, self.slow_mode_of))
+        asking = self._ask_slow_mode(chat_id, self.slow_mode_of)
+        self._learning[chat_id] = asyncio.get_running_loop().create_task(asking)
 
     async def _ask_slow_mode(self, chat_id: int, slow_mode_of: SlowModeOf) -> None:
         try:
@@ -226,7 +227,7 @@ class ChatLimiter(BaseRateLimiter[int]):
         except Exception as exc:  # unknown stays unknown: asked again at the next post
             log.info("chat %s: could not read its slow mode: %s", chat_id, exc)
         finally:
-            self._learning.discard(chat_id)
+            self._learning.pop(chat_id, None)
 
     def pause(self, chat_id: ChatKey, seconds: float) -> None:
         """Hold the chat's sends and edits for ``seconds`` (Telegram's retry_after), and read its slow
