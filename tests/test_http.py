@@ -1,25 +1,17 @@
-"""The aiohttp transport: failures mapped to PTB's errors, and forms that read back as they were sent (the e2e
-tests use it for everything else)."""
+"""The aiohttp transport maps failures to PTB's errors (the e2e tests use it for everything else)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.policy
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
-from email.parser import BytesParser
 
 import pytest
 from aiohttp import web
-from hypothesis import given
-from hypothesis import strategies as st
-from telegram import InputFile
 from telegram.error import NetworkError, TimedOut
-from telegram.request import RequestData
-from telegram.request._requestparameter import RequestParameter
 
-from bot.http import AiohttpRequest, encode
+from bot.http import AiohttpRequest
 
 
 @contextlib.asynccontextmanager
@@ -113,59 +105,3 @@ async def test_an_upload_leaves_in_a_few_writes_and_arrives_whole(monkeypatch: p
             assert 1 <= len(writes) <= 2 and sum(writes) > 30_000
         finally:
             await bot.shutdown()
-
-
-def _request_data(params: dict[str, str], files: dict[str, tuple[str, bytes]]) -> RequestData:
-    parameters = [RequestParameter.from_input(name, value) for name, value in params.items()]
-    parameters += [RequestParameter.from_input(name, InputFile(data, filename=filename))
-                   for name, (filename, data) in files.items()]
-    return RequestData(parameters)
-
-
-def _parsed(content_type: str, body: bytes) -> dict[str, tuple[str | None, bytes]]:
-    """The form as a standard multipart parser reads it: field → (file name, content)."""
-    message = BytesParser(policy=email.policy.HTTP).parsebytes(
-        f"Content-Type: {content_type}\r\n\r\n".encode() + body)
-    assert message.is_multipart()
-    return {part.get_param("name", header="content-disposition"): (part.get_filename(), part.get_payload(decode=True))
-            for part in message.iter_parts()}
-
-
-NAMES = st.text(st.characters(codec="ascii", categories=("L", "N"), include_characters="_"), min_size=1, max_size=12)
-
-
-@given(params=st.dictionaries(NAMES, st.text(max_size=50), max_size=4),
-       # (a reader strips a name's outer spaces: that is the parser's way, not the form's)
-       filename=st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1,
-                        max_size=20).filter(lambda name: name == name.strip()),
-       data=st.binary(max_size=2000))
-def test_prop_a_form_with_a_file_reads_back_as_it_was_sent(params: dict[str, str], filename: str, data: bytes) -> None:
-    content_type, body = encode(_request_data(params, {"photo": (filename, data)}))
-    form = _parsed(content_type, body)
-    assert {name: content.decode() for name, (_, content) in form.items() if name != "photo"} == {
-        name: value for name, value in _request_data(params, {}).json_parameters.items()}
-    assert form["photo"] == (filename, data)
-
-
-async def test_a_form_with_a_file_reaches_a_server_whole() -> None:
-    got: dict[str, object] = {}
-
-    async def edit(request: web.Request) -> web.Response:
-        form = await request.post()
-        got.update(chat_id=form["chat_id"], caption=form["caption"])
-        upload = form["photo"]
-        assert isinstance(upload, web.FileField)
-        got["photo"] = (upload.filename, upload.file.read())
-        return web.json_response({"ok": True, "result": True})
-
-    png = bytes(range(256)) * 40 + b"--\r\n--"  # a boundary-like run inside the file changes nothing
-    async with _serving({"editMessageMedia": edit}) as port:
-        request = AiohttpRequest()
-        await request.initialize()
-        try:
-            status, _ = await request.do_request(
-                f"http://127.0.0.1:{port}/botX/editMessageMedia", "POST",
-                _request_data({"chat_id": "-100", "caption": "Аня «бросает»"}, {"photo": ("board.png", png)}))
-        finally:
-            await request.shutdown()
-    assert status == 200 and got == {"chat_id": "-100", "caption": "Аня «бросает»", "photo": ("board.png", png)}
