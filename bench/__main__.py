@@ -1,10 +1,11 @@
-"""`python -m bench [--quick] [--lions] [--takeover] [--crowd]`: engine speed, render time and size, one e2e
+"""`python -m bench [--quick] [--lions] [--takeover] [--tempo] [--crowd]`: engine speed, render time and size, one e2e
 game's Telegram cost, a burst in one group against Telegram's 20 a minute, turn pings in a game people
 look away from, the bot process under 100 chats on SQLite and on PostgreSQL (latency, presses/s, RSS,
 start-up; with ``--takeover`` also a standby's takeover after a SIGKILL of the active process), its
 memory after 100,000 chats each sent one command, the dice games' computer players against random
-players, and the «Охота на львов» AI (strength, balance, think time); with ``--crowd`` also a crowd
-of groups on the bot with its default settings (bench/crowd.py).
+players, and the «Охота на львов» AI (strength, balance, think time); with ``--tempo`` also the
+length of race games in a group at Telegram's 20 updates a minute (bench/tempo.py), with ``--crowd``
+a crowd of groups on the bot with its default settings (bench/crowd.py).
 
 The full lions AI run takes over an hour on two cores (with the levels), so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
@@ -37,6 +38,7 @@ from bench import (
     render_speed,
     replay,
     takeover,
+    tempo,
 )
 
 RESULTS = Path(__file__).resolve().parent / "results.json"  # the full run's figures, quoted by the README
@@ -53,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"{QUICK_RESULTS.name}, both in bench/)")
     parser.add_argument("--takeover", action="store_true", help="also the takeover after SIGKILL of the active "
                         "bot process on PostgreSQL, 10 times (bench/takeover.py; needs the bot's failover)")
+    parser.add_argument("--tempo", action="store_true", help="also the length of race games in a real group, "
+                        "classic and fast table (bench/tempo.py; ~10 minutes); without it the file's earlier "
+                        "tempo figures are kept")
     parser.add_argument("--crowd", action="store_true", help="also 1,000 groups on the bot with its default settings, "
                         "with and without a flood, and saturated, on both backends (bench/crowd.py; ~20 minutes); "
                         "without it the file's earlier crowd figures are kept")
@@ -79,10 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.takeover:
         results["load"]["takeover"] = takeover.run()
+    if args.tempo:
+        results["tempo"] = tempo.run(tempo.QUICK_GAMES if args.quick else tempo.GAMES_EACH)
     if args.crowd:
         results["crowd"] = crowd.run(args.quick)
-    elif out.exists() and "crowd" in (earlier := json.loads(out.read_text(encoding="utf-8"))):
-        results["crowd"] = earlier["crowd"]  # its own run (`python -m bench.crowd`) wrote them
+    earlier = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    for own in ("tempo", "crowd"):  # their own runs (`python -m bench.tempo`, `python -m bench.crowd`) wrote them
+        if own not in results and own in earlier:
+            results[own] = earlier[own]
     out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwritten to {out}")
     return 0

@@ -7,7 +7,7 @@ Formats (all ≤ 64 bytes):
                                             or unseat a computer player, timer: this
                                             game's turn timer's next choice, ping: its
                                             turn ping's, level: its computer's next
-                                            level)
+                                            level, pace: fast or classic table)
 - ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
   is stale and changes nothing
 - ``y:<game id>:<version>:<action code>`` the second press of an action that asks first
@@ -20,7 +20,7 @@ Formats (all ≤ 64 bytes):
 - ``w:<game id>``                         «🎬 Повтор» under a finished game's result: its replay clip
                                             (what ``/replay <id>`` sends), as a reply to the result
 - ``s:[<game code>.]<key>:<value>``       a /settings button (issue #11): the chat's default
-                                            ``<key>`` (lang, timer, ping, auto, tidy, zone, or a
+                                            ``<key>`` (lang, timer, ping, pace, tidy, zone, or a
                                             game's variant option) becomes ``<value>``
 Game ids are base 36.
 """
@@ -35,7 +35,8 @@ _TOKEN = r"[a-z0-9_\-]{1,24}"
 _SETTING = r"[a-z0-9_\-]{1,20}"  # lobby option names and values
 _PATTERNS = {
     "n": re.compile(rf"n:(?P<code>{_TOKEN})"),
-    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot|timer|ping|level)"
+    "l": re.compile(rf"l:(?P<gid>[0-9a-z]{{1,10}}):"
+                    rf"(?P<cmd>join|leave|start|cancel|set|ai|bot|unbot|timer|ping|level|pace)"
                     rf"(?::(?P<key>{_SETTING}):(?P<value>{_SETTING}))?"),
     "g": re.compile(rf"g:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),
     "y": re.compile(rf"y:(?P<gid>[0-9a-z]{{1,10}}):(?P<ver>[0-9]{{1,7}}):(?P<code>{_TOKEN})"),

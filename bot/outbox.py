@@ -57,6 +57,8 @@ class Outbox:
     on_wait: Callable[[float], None] = lambda seconds: None  # how long each job waited to run (bot/metrics.py)
     on_drop: Callable[[], None] = lambda: None  # a courtesy reply was dropped (bot/metrics.py)
     clock: Callable[[], float] = time.monotonic
+    # how a chat waits for room (bench.tempo moves a virtual clock instead)
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     _chats: dict[int, _ChatQueue] = field(default_factory=dict)  # only chats with work: an idle one is forgotten
 
     async def edit(self, chat_id: int, key: Hashable, job: Job) -> None:
@@ -150,7 +152,7 @@ class Outbox:
                 break
             wait = self._wait_s(chat_id, queue.items[0].new_message)
             if wait > 0:  # a second at most: a waiting reply may expire meanwhile
-                await asyncio.sleep(min(wait, 1.0))
+                await self.sleep(min(wait, 1.0))
                 continue
             async with queue.sending:
                 self._expire(queue)

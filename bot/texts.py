@@ -155,7 +155,7 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
 def lobby_keyboard(game: Game, tr: Tr, table: TableSettings | None = None) -> InlineKeyboardMarkup:
     """Join/leave, the game's settings, the computer players (if the game has them: «🤖 Играть с
     ботом» in a two-player game, «🤖 Добавить бота» / «Убрать бота» otherwise, and their level if the
-    game offers levels), the game's turn timer and turn ping (from ``table``), start/cancel."""
+    game offers levels), the game's turn timer, turn ping and pace (from ``table``), start/cancel."""
     row, engine = game.row, game.spec.engine
     rows = [[
         InlineKeyboardButton(tr("btn-join"), callback_data=cb.lobby(row.id, "join")),
@@ -182,6 +182,8 @@ def lobby_keyboard(game: Game, tr: Tr, table: TableSettings | None = None) -> In
         rows.append([InlineKeyboardButton(tr("btn-timer", minutes=table.turn_timer),
                                           callback_data=cb.lobby(row.id, "timer"))])
         rows.append([InlineKeyboardButton(tr("btn-ping", seconds=table.ping), callback_data=cb.lobby(row.id, "ping"))])
+        if game.spec.fast_table:
+            rows.append([InlineKeyboardButton(tr("btn-pace", pace=table.pace), callback_data=cb.lobby(row.id, "pace"))])
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(row.id, "cancel"))]
     if engine.min_players <= len(row.seats) <= engine.max_players:
         last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(row.id, "start")))

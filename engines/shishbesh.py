@@ -434,6 +434,14 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
 ENGINE = ShishbeshEngine()
 
 
+def position(state: ShishbeshState) -> tuple[object, ...]:
+    """What the players see of a state, without its bookkeeping (the version, the last move): two
+    orders of one throw's dice that put the same pieces in the same places (rule 2) give the same
+    position, so they are one choice (the fast table plays it)."""
+    return (state.pieces, state.huts, state.turn, state.phase, state.dice, state.bonus, state.charges,
+            state.finished, state.winner)
+
+
 def describe_position(geo: Geometry, position: int) -> tuple[int, int]:
     """(where, number) for the buttons: 0 park, 1 circuit (steps from the start), 2 home cell."""
     if position == PARK:

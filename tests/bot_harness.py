@@ -250,6 +250,13 @@ def flow_of(runner: BotRunner) -> GameFlow:
     return runner.app.bot_data["flow"]
 
 
+async def use_classic_table(runner: BotRunner) -> None:
+    """The chat plays the race games on the classic table, every roll a press (the chat's /settings
+    default; the fast table is the default of every chat: README, the fast table)."""
+    assert runner.app is not None
+    await runner.app.bot_data["flow"].store.set_chat_setting(runner.chat_id, "pace", "classic")
+
+
 async def start_for_two(runner: BotRunner, users: dict[str, FakeUser], code: str) -> StoredMessage:
     """Аня opens a lobby of ``code``, Борис joins, Аня starts; the table."""
     await runner.say(users["anya"], f"/newgame {code}")

@@ -17,6 +17,7 @@ from bot.fake_telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTS = ("engine_speed", "render_speed", "pings", "load", "chat_memory", "policies", "lions_ai", "replay", "takeover",
+         "tempo",
          "crowd")
 
 
@@ -58,13 +59,15 @@ def test_quick_refuses_to_write_the_full_results_even_when_told(stubbed: tuple[P
     assert exited.value.code == 2 and not full.exists()
 
 
-def test_crowd_is_opt_in_and_its_earlier_figures_survive_a_run_without_it(stubbed: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize("part", ["crowd", "tempo"])
+def test_a_long_part_is_opt_in_and_its_earlier_figures_survive_a_run_without_it(stubbed: tuple[Path, Path],
+                                                                               part: str) -> None:
     full, _ = stubbed
-    full.write_text('{"crowd": {"earlier": "run"}, "load": "old"}\n', encoding="utf-8")
+    full.write_text(f'{{"{part}": {{"earlier": "run"}}, "load": "old"}}\n', encoding="utf-8")
     assert bench_main.main([]) == 0
-    assert json.loads(full.read_text(encoding="utf-8"))["crowd"] == {"earlier": "run"}
-    assert bench_main.main(["--crowd"]) == 0
-    assert json.loads(full.read_text(encoding="utf-8"))["crowd"] == {"stub": True}
+    assert json.loads(full.read_text(encoding="utf-8"))[part] == {"earlier": "run"}
+    assert bench_main.main([f"--{part}"]) == 0
+    assert json.loads(full.read_text(encoding="utf-8"))[part] == {"stub": True}
 
 
 def test_crowd_alone_writes_only_its_key_and_never_the_full_file_when_quick(tmp_path: Path) -> None:

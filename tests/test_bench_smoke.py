@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
 
+from bench import tempo
 from bench.__main__ import main
 from bench.e2e_game import cases as e2e_cases
 from bench.policies import CHOICE_GAMES, LEVEL_TABLES
@@ -95,3 +97,13 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     think = lions["levels"]["think_s_two_at_once"]
     assert set(think) == {"easy", "medium", "strong"}
     assert all(row["decisions"] >= 10 and 0 <= row["p50"] <= row["p95"] <= row["max"] for row in think.values())
+
+
+def test_bench_tempo_plays_a_game_on_each_table() -> None:
+    """bench.tempo's game on a virtual clock: on the fast table every press is a choice and costs one table
+    update; on the classic one the rolls are presses too, and the game takes longer."""
+    fast = asyncio.run(tempo.play("ludo", "fast", 2, 0))
+    classic = asyncio.run(tempo.play("ludo", "classic", 2, 0))
+    assert fast["presses"] == fast["decisions"] == fast["table_updates"] > 0
+    assert classic["presses"] == classic["table_updates"] > classic["decisions"] > 0
+    assert fast["minutes"] < classic["minutes"] and fast["http_429"] == classic["http_429"] == 0

@@ -3,10 +3,12 @@ one run of :func:`bot.turns.bot_actions`, and every policy only ever answers leg
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.games import GAMES
-from bot.turns import MAX_BOT_ACTIONS, bot_actions, turn_for
+from bot.turns import MAX_BOT_ACTIONS, bot_actions, only_choice, turn_for, until_choice
 from engines.base import BestScorePolicy, seed_digest
 
 # A game one leaves by resigning («Охота на львов») is never left to bots alone, and two copies of
@@ -55,3 +57,65 @@ def test_the_policy_of_a_game_without_choices_plays_its_only_action() -> None:
     engine = GAMES["sosedi"].engine
     state, _ = engine.new_game(engine.options_from_json({}), 3, seed_digest("sosedi roll"))
     assert policy.plan(state) == [a.code for a in engine.legal_actions(state)]
+
+
+FAST_TABLE = sorted(code for code, spec in GAMES.items() if spec.fast_table)
+
+
+def test_the_fast_table_is_the_race_games() -> None:
+    # a game has a fast table when it has dice and a roll is not its whole turn (README: the fast table)
+    with_dice = [code for code, spec in GAMES.items() if spec.dice_per_roll and not spec.roll_is_the_turn]
+    assert sorted(with_dice) == FAST_TABLE
+    assert set(FAST_TABLE) == {"ludo", "parchis", "shishbesh", "tishe"}
+
+
+@pytest.mark.parametrize("code", FAST_TABLE)
+def test_until_choice_plays_only_what_nobody_chooses(code: str) -> None:
+    """From positions of random games, people at seats 0 and 2, the computer at 1 and 3: the run stops at a
+    person's real choice (or the end), each of a person's actions in it was their only legal one, and without
+    ``for_people`` nothing is played for a person."""
+    engine, policy, position = GAMES[code].engine, POLICIES[code], GAMES[code].position
+    bots = (False, True, False, True)
+    rng = random.Random(code)
+    for game in range(4):
+        state, _ = engine.new_game(engine.options_from_json({}), 4, seed_digest(f"until choice {code} {game}"))
+        for _ in range(60):
+            final, applied = until_choice(engine, policy, state, bots, True, position)
+            seat = final.current_player
+            assert seat is None or (not bots[seat] and only_choice(engine, final, position) is None)
+            replayed = state
+            for entry, _ in applied:
+                if not bots[replayed.current_player]:
+                    assert only_choice(engine, replayed, position) == entry.code
+                replayed, _, again = engine.apply(replayed, entry.code)
+                assert again == entry  # the same fair throw from the seed
+            assert replayed == final
+            if seat is not None and not bots[seat]:
+                assert until_choice(engine, policy, final, bots, False, position) == (final, [])
+            if final.finished:
+                break
+            state, _, _ = engine.apply(final, rng.choice(engine.legal_actions(final)).code)
+
+
+def test_two_orders_of_the_dice_to_one_position_are_one_choice() -> None:
+    """«Шиш-беш», rule 2: one piece that takes both dice in either order ends in one place; the fast table
+    plays that without asking, while a real choice (two places) is left to the person."""
+    spec = GAMES["shishbesh"]
+    engine = spec.engine
+    collapsed = chosen = 0
+    for game in range(30):
+        rng = random.Random(game)
+        state, _ = engine.new_game(engine.options_from_json({}), 2, seed_digest(f"one position {game}"))
+        while not state.finished and (collapsed < 3 or chosen < 3):
+            legal = engine.legal_actions(state)
+            if len(legal) > 1:
+                code = only_choice(engine, state, spec.position)
+                assert only_choice(engine, state, None) is None  # without the position, every choice is asked
+                ends = {spec.position(engine.apply(state, a.code)[0]) for a in legal}
+                if code is not None:
+                    collapsed += 1
+                    assert code == legal[0].code
+                elif len(ends) > 1:
+                    chosen += 1
+            state, _, _ = engine.apply(state, rng.choice(legal).code)
+    assert collapsed >= 3 and chosen >= 3

@@ -41,7 +41,9 @@ async def test_four_players_play_to_the_end(world, bonuses: bool) -> None:
     tg, runner, users = world
     table = await open_table(runner, users, bonuses)
     game_id = game_id_of(table)
-    assert "Жребий: начинает" in table.caption and table.buttons[0][0] == "🎲 Бросить"
+    assert len(table.buttons) > 1  # the fast table: the throws and only moves up to a real choice, in one update
+    # the log of that run, oldest lines dropped only when the caption is full
+    assert "Жребий: начинает" in table.caption or len(table.caption) > 900
     captions = await play_to_end(runner, table, ENGINE, [users[p] for p in PLAYERS], seed=3)
     log = "\n".join(captions)
     assert "выводит фишку" in log and "в центре" in log and "рубит фишку" in log

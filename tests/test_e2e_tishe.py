@@ -56,7 +56,8 @@ async def open_table(runner: BotRunner, users: dict[str, FakeUser], both_home: b
 async def test_three_players_play_to_the_end(world, both_home: bool) -> None:
     tg, runner, users = world
     table = await open_table(runner, users, both_home)
-    assert "Жребий: начинает" in table.caption
+    # the fast table's first update: the run up to a real choice, oldest lines dropped only when full
+    assert "Жребий: начинает" in table.caption or len(table.caption) > 900
     by_name = {u.first_name: u for u in users.values()}
     rng = random.Random(5)
     presses, edits, choices, skips = 0, table.edit_count, 0, 0
@@ -77,15 +78,13 @@ async def test_three_players_play_to_the_end(world, both_home: bool) -> None:
                 other = by_name["Глеб"]
                 answer = await runner.press(other, table, labels[0])
                 assert answer["text"] == f"Сейчас ходит {mover.first_name}." and table.edit_count == edits
-        else:
-            assert labels == ["🎲 Бросить"]
-        answer = await runner.press(mover, table, rng.choice(labels))
+        else:  # the fast table: the bot rolls and plays an only move itself, so a press is always a choice
+            pytest.fail(f"a table with one button: {labels}")
+        await runner.press(mover, table, rng.choice(labels))
         presses += 1
         assert presses < MAX_PRESSES
         assert table.edit_count == edits + 1  # one edit per press
         edits = table.edit_count
-        if labels == ["🎲 Бросить"]:
-            assert answer["text"].startswith("🎲 ")
         skips += table.caption.count("пропускает ход")
     result = tg.last_bot_message(CHAT_ID)
     state = await stored_state(runner, table)
@@ -93,7 +92,7 @@ async def test_three_players_play_to_the_end(world, both_home: bool) -> None:
     winner = ("Аня", "Борис", "Вера")[state.winner]
     expected = "приводит обе фишки к 100" if both_home else "первым доводит фишку до 100"
     assert result.text is not None and f"{winner} {expected} и побеждает!" in result.text
-    assert choices > 0 and presses > 20
+    assert choices == presses > 5
 
 
 async def test_missed_turns_are_skipped_with_a_line(world) -> None:

@@ -22,13 +22,17 @@ from tests.bot_harness import (
     game_id_of,
     group_world,
     start_for_two,
+    use_classic_table,
 )
 
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[tuple[World, ManualAlarms]]:
+    """The classic table: a turn here is the presses of one person, a roll among them (the fast table's
+    turns: test_the_fast_table_gives_each_new_turn_its_own_ping)."""
     async with group_world(tmp_path, first_seed=300, count=3) as world:
         alarms = flow_of(world[1]).alarms = ManualAlarms()
+        await use_classic_table(world[1])
         yield world, alarms
 
 
@@ -178,3 +182,33 @@ async def test_no_ping_when_the_groups_window_has_fewer_than_three_free_sends(ti
     assert await alarms.ring(ping_key(table)) is False
     await runner.handled()
     assert pings(runner) == []
+
+
+async def test_the_fast_table_gives_each_new_turn_its_own_ping(world) -> None:
+    """On the fast table a press is a real choice, and the bot's throws after it may pass the turn on:
+    the pinged person's ping goes at their press, and whoever's choice the table then waits on gets an
+    alarm of their own (even the same person, once someone else has thrown in between)."""
+    (_, runner, users), alarms = world
+    await flow_of(runner).store.set_chat_setting(runner.chat_id, "pace", "fast")
+    table = await start_for_two(runner, users, "ludo")
+    store, game_id = flow_of(runner).store, game_id_of(table)
+    new_turns = 0
+    for _ in range(6):
+        assert await alarms.ring(ping_key(table)) is True
+        await runner.handled()
+        [ping] = pings(runner)
+        assert ping.text is not None and ping.text.startswith(to_move(table, users).first_name)
+        done = len(await store.actions(game_id))
+        mover = await play(runner, table, users)
+        assert ping.deleted  # gone at the press
+        if not table.buttons:
+            break
+        others = [a for a in (await store.actions(game_id))[done:] if a.seat is not None
+                  and a.seat != ("Аня", "Борис").index(mover.first_name)]
+        if others or to_move(table, users) is not mover:  # a new turn: armed again
+            assert alarms.when(ping_key(table)) is not None
+            new_turns += 1
+        else:  # the same person's turn goes on (a 6): pinged once already
+            assert alarms.when(ping_key(table)) is None
+            await play(runner, table, users)
+    assert new_turns >= 3

@@ -1,6 +1,7 @@
-"""/settings (issue #11) through the fake Bot API: the chat's defaults (language, turn timer,
-«автобросок», each game's variant) in one message with buttons only admins may press, new
-lobbies starting from them, and «автобросок» rolling for the next person in the same edit.
+"""/settings through the fake Bot API: the chat's defaults (language, turn timer, the table's
+pace, each game's variant) in one message with buttons only admins may press, new lobbies
+starting from them, and the fast table: the bot rolls for people and plays their only move, in
+the same edit, up to a person's real choice (README: the fast table).
 
 In :func:`group_world` Аня created the chat (an admin); Борис and Вера are members.
 """
@@ -8,6 +9,7 @@ In :func:`group_world` Аня created the chat (an admin); Борис and Вер
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,7 @@ from bot.fake_telegram import FakeUser, StoredMessage
 from bot.flow.context import default_options
 from bot.games import GAMES
 from bot.store import LoggedAction
+from bot.turns import only_choice
 from tests.bot_harness import (
     CHAT_ID,
     BotRunner,
@@ -63,21 +66,21 @@ async def test_the_admin_sees_the_defaults_and_every_button_switches_one(world) 
     message = await open_settings(runner, users["anya"])
     text = message.text
     assert text is not None
-    for line in ("🌐 Язык: русский", "⏱ Таймер хода: 3 мин", "🎲 Автобросок: выкл.",
+    for line in ("🌐 Язык: русский", "⏱ Таймер хода: 3 мин", "🎲 Стол: быстрый",
                  "Помоги своему соседу: классика", "Тише едешь — дальше будешь: до 100 одной фишкой",
                  "Шиш-беш: обычное поле", "Людо: классика"):
         assert line in text.splitlines(), text
-    assert "«Помоги своему соседу», «Спички»" in text  # where «автобросок» does nothing, said so
+    assert "«Помоги своему соседу», «Спички»" in text  # where the roll button stays, said so
     assert "Спички:" not in text and "Парчис:" not in text  # no variant to pick: no line, no button
     assert all(len(data.encode()) <= 64 and data.startswith("s:") for _, data in message.buttons)
     presses = [("⏱ Таймер хода → 10 мин", "⏱ Таймер хода: 10 мин"),
-               ("🎲 Автобросок → вкл.", "🎲 Автобросок: вкл."),
+               ("🎲 Стол → классический", "🎲 Стол: классический"),
                ("Помоги своему соседу → наоборот", "Помоги своему соседу: наоборот"),
                ("Помоги своему соседу → Башня", "Помоги своему соседу: Башня"),
                ("Тише едешь — дальше будешь → обе фишки до 100", "Тише едешь — дальше будешь: обе фишки до 100"),
                ("Шиш-беш → длинное поле", "Шиш-беш: длинное поле"),
                ("Людо → с бонусами", "Людо: с бонусами"),
-               ("🎲 Автобросок → выкл.", "🎲 Автобросок: выкл.")]
+               ("🎲 Стол → быстрый", "🎲 Стол: быстрый")]
     for label, line in presses:
         edits = message.edit_count
         answer = await runner.press(users["anya"], message, label)
@@ -85,7 +88,7 @@ async def test_the_admin_sees_the_defaults_and_every_button_switches_one(world) 
         assert message.edit_count == edits + 1  # edited in place, once
         assert message.text is not None and line in message.text.splitlines(), (label, message.text)
     _, settings = await stored(runner)
-    assert settings["turn_timer"] == 10 and settings["autoroll"] is False
+    assert settings["turn_timer"] == 10 and settings["pace"] == "fast"
     assert settings["defaults"] == {"sosedi": {"mode": "tower"}, "tishe": {"both_home": True},
                                     "shishbesh": {"board": "long"}, "ludo": {"bonuses": True}}
     # a double tap (the same button data again) sets the same value: nothing to edit, still answered
@@ -104,7 +107,8 @@ async def test_only_admins_may_open_or_press_and_forged_data_changes_nothing(wor
     for _, data in message.buttons:  # every real button, pressed by a member who is no admin
         answer = await runner.press_data(users["boris"], message, data)
         assert answer["text"] == ADMINS_ONLY
-    forged = ["s:lang:de", "s:timer:5", "s:timer:03", "s:auto:yes", "s:ludo.bonuses:1", "s:ludo.bonuses:yes",
+    forged = ["s:lang:de", "s:timer:5", "s:timer:03", "s:auto:on", "s:pace:slow", "s:pace:FAST",
+              "s:ludo.bonuses:1", "s:ludo.bonuses:yes",
               "s:ludo.mode:tower", "s:ludo.bonuses:maybe",
               "s:sosedi.mode:nonsense", "s:sosedi.chips:15", "s:spichki.goal:12", "s:parchis.bonuses:on",
               "s:nosuch.mode:tower", "s:colour:red", "s:lang:ru:x", "s:LANG:en", "s:" + "a" * 70]
@@ -114,7 +118,7 @@ async def test_only_admins_may_open_or_press_and_forged_data_changes_nothing(wor
     assert await stored(runner) == before
     assert message.text == text and message.edit_count == edits
     settings = (await flow_of(runner).chat(CHAT_ID)).settings
-    assert settings.turn_timer == 3 and not settings.autoroll
+    assert settings.turn_timer == 3 and settings.pace == "fast"
 
 
 async def test_in_a_private_chat_settings_are_for_groups(world) -> None:
@@ -178,14 +182,14 @@ async def test_the_language_switch_speaks_the_new_language(world) -> None:
     assert tg.violations == []
 
 
-# «автобросок» ------------------------------------------------------------------------------
+# the fast table ---------------------------------------------------------------------------
 
 
-async def set_autoroll(runner: BotRunner, admin: FakeUser, on: bool) -> None:
+async def set_pace(runner: BotRunner, admin: FakeUser, pace: str) -> None:
     message = await open_settings(runner, admin)
-    if on:
-        await runner.press(admin, message, "🎲 Автобросок → вкл.")
-    assert (await flow_of(runner).chat(CHAT_ID)).settings.autoroll is on
+    if pace == "classic":
+        await runner.press(admin, message, "🎲 Стол → классический")
+    assert (await flow_of(runner).chat(CHAT_ID)).settings.pace == pace
 
 
 async def actions(runner: BotRunner, game_id: int) -> list[LoggedAction]:
@@ -194,11 +198,14 @@ async def actions(runner: BotRunner, game_id: int) -> list[LoggedAction]:
 
 @dataclass
 class Press:
-    """What one press stored, the caption after it, and whether a person is left with only a roll."""
+    """What one press stored, the state before it, the caption and buttons after it, and whether the
+    game then waits for a person's real choice (or a computer's turn, or nobody: it ended)."""
 
+    before: Any
     stored: list[LoggedAction]
     caption: str
-    roll_left: bool
+    labels: list[str]
+    choice_left: bool
 
 
 async def play_presses(runner: BotRunner, table: StoredMessage, code: str, players: list[FakeUser],
@@ -213,56 +220,102 @@ async def play_presses(runner: BotRunner, table: StoredMessage, code: str, playe
             break
         done, edits = len(await actions(runner, game_id)), table.edit_count
         await runner.press(players[state.current_player], table, rng.choice([label for label, _ in table.buttons]))
-        assert table.edit_count == edits + 1  # one edit per press, the roll for the next player included
+        assert table.edit_count == edits + 1  # one edit per press, whatever the bot played after it
         after = await stored_state(runner, engine, game_id)
-        roll_left = after.current_player is not None and only_roll(code, after)
-        per_press.append(Press((await actions(runner, game_id))[done:], table.caption, roll_left))
+        choice_left = after.current_player is None or len(GAMES[code].engine.legal_actions(after)) > 1
+        per_press.append(Press(state, (await actions(runner, game_id))[done:], table.caption,
+                               [label for label, _ in table.buttons], choice_left))
     return per_press
 
 
-def only_roll(code: str, state: Any) -> bool:
-    legal = GAMES[code].engine.legal_actions(state)
-    return len(legal) == 1 and legal[0].kind == "roll"
+def assert_only_moves_after(code: str, press: Press, people: set[int]) -> None:
+    """Every action stored after the press itself was one a person had no choice about (or a computer's)."""
+    engine = GAMES[code].engine
+    state, _, _ = engine.apply(press.before, press.stored[0].code)
+    for action in press.stored[1:]:
+        if action.seat in people:
+            assert only_choice(engine, state, GAMES[code].position) == action.code, action
+        state, _, entry = engine.apply(state, action.code)
+        assert entry.dice == action.dice  # the same fair dice: each throw from the committed seed
 
 
-@pytest.mark.parametrize("code", ["ludo", "shishbesh"])
-async def test_autoroll_rolls_once_for_the_next_person_in_the_same_edit(world, code: str) -> None:
+@pytest.mark.parametrize("code", ["ludo", "shishbesh", "tishe", "parchis"])
+async def test_the_fast_table_plays_on_to_a_real_choice_in_the_same_edit(world, code: str) -> None:
     _, runner, users = world
-    await set_autoroll(runner, users["anya"], True)
-    table = await start_for_two(runner, users, code)
+    table = await start_for_two(runner, users, code)  # the chat never chose: the fast table
     game_id = game_id_of(table)
     first = await actions(runner, game_id)
-    assert first and first[0].code == "r"  # the starter's roll came with the deal (the start is a move too)
-    players = [users["anya"], users["boris"]]
-    per_press = await play_presses(runner, table, code, players, presses=60, seed=5)
-    assert sum(len(p.stored) == 2 for p in per_press) >= 10, "seldom a roll for the next player"
+    assert first and first[0].code == "r"  # the starter's throw came with the deal
+    assert len(table.buttons) > 1 and "🎲 Бросить" not in [label for label, _ in table.buttons]
+    per_press = await play_presses(runner, table, code, [users["anya"], users["boris"]], presses=60, seed=5)
+    assert sum(len(p.stored) > 2 for p in per_press) >= 3, "never a run of throws after a press"
     for press in per_press:
-        assert 1 <= len(press.stored) <= 2  # the press, and at most one roll (never a chain through players)
-        if len(press.stored) == 2:
-            assert press.stored[1].code == "r"
-            # the roll shows in the caption of the very edit that showed the press
-            assert f"{('Аня', 'Борис')[press.stored[1].seat]}: 🎲 " in press.caption
-        if press.roll_left:  # someone must press «Бросить» only if this press has rolled once already
-            assert len(press.stored) == 2
+        assert press.choice_left  # never left waiting for a roll or a forced move
+        assert press.labels == [] or len(press.labels) > 1
+        assert_only_moves_after(code, press, people={0, 1})
     await assert_replays(runner, game_id)
     game = await flow_of(runner).store.game(game_id)
     assert game is not None and (game.deadline is not None or game.status != "running")  # the timer runs
 
 
-async def test_autoroll_off_rolls_for_nobody(world) -> None:
+async def test_the_fast_table_logs_an_only_move(world) -> None:
     _, runner, users = world
-    await set_autoroll(runner, users["anya"], False)
+    table = await start_for_two(runner, users, "ludo")
+    per_press = await play_presses(runner, table, "ludo", [users["anya"], users["boris"]], presses=120, seed=3)
+    forced = [p for p in per_press if any(a.dice and len(a.dice) == 1 and a.code == "r" for a in p.stored[1:])
+              and ", единственный ход" in p.caption]
+    assert forced, "no throw with its only move logged as such"
+    assert any(":" in line and "→" in line and "единственный ход" in line for line in forced[0].caption.splitlines())
+    # throws that moved nothing, two or more in a row, share one line; one alone keeps the game's words
+    captions = [p.caption for p in per_press]
+    shared = [line for c in captions for line in c.splitlines() if line.startswith("🎲 хода нет: ")]
+    assert shared and all(re.fullmatch(r"🎲 хода нет: (?:(?:Аня|Борис) \d)(?: · (?:Аня|Борис) \d)+", line)
+                          for line in shared), shared
+    assert any(re.fullmatch(r"(?:Аня|Борис): 🎲 \d → хода нет", line) for c in captions for line in c.splitlines())
+
+
+async def test_the_classic_table_rolls_for_nobody(world) -> None:
+    _, runner, users = world
+    await set_pace(runner, users["anya"], "classic")
     table = await start_for_two(runner, users, "ludo")
     game_id = game_id_of(table)
     assert table.buttons == [("🎲 Бросить", table.buttons[0][1])] and await actions(runner, game_id) == []
     per_press = await play_presses(runner, table, "ludo", [users["anya"], users["boris"]], presses=40, seed=5)
     assert all(len(stored) == 1 for stored in [p.stored for p in per_press])
+    assert any(p.labels == ["🎲 Бросить"] for p in per_press[1:])
     await assert_replays(runner, game_id)
 
 
-async def test_autoroll_does_nothing_where_the_roll_is_the_whole_turn(world) -> None:
+async def test_the_lobby_chooses_the_table_for_its_own_game(world) -> None:
     _, runner, users = world
-    await set_autoroll(runner, users["anya"], True)
+    await runner.say(users["anya"], "/newgame ludo")
+    lobby = runner.table()
+    await runner.press(users["boris"], lobby, "Играю")
+    answer = await runner.press(users["boris"], lobby, "🎲 Стол: быстрый")  # not the host
+    assert answer["text"] != "Классический стол: каждый бросок — нажатие."
+    answer = await runner.press(users["anya"], lobby, "🎲 Стол: быстрый")
+    assert answer["text"] == "Классический стол: каждый бросок — нажатие."
+    assert "🎲 Стол: классический" in [label for label, _ in lobby.buttons]
+    await runner.press(users["anya"], lobby, "Начать")
+    table = runner.table()
+    assert [label for label, _ in table.buttons] == ["🎲 Бросить"]
+    assert (await flow_of(runner).chat(CHAT_ID)).settings.pace == "fast"  # the chat's default stays
+
+
+async def test_a_forged_pace_press_changes_nothing(world) -> None:
+    _, runner, users = world
+    await runner.say(users["anya"], "/newgame sosedi")
+    lobby = runner.table()
+    assert not any("Стол" in label for label, _ in lobby.buttons)  # the roll is the whole turn there
+    game_id = game_id_of(lobby)
+    before = await flow_of(runner).store.game(game_id)
+    answer = await runner.press_data(users["anya"], lobby, cb.lobby(game_id, "pace"))
+    assert answer["text"] == STALE
+    assert await flow_of(runner).store.game(game_id) == before
+
+
+async def test_the_fast_table_does_nothing_where_the_roll_is_the_whole_turn(world) -> None:
+    _, runner, users = world
     table = await start_for_two(runner, users, "sosedi")
     game_id = game_id_of(table)
     assert await actions(runner, game_id) == [] and table.buttons[0][0].startswith("🎲")
@@ -272,33 +325,33 @@ async def test_autoroll_does_nothing_where_the_roll_is_the_whole_turn(world) -> 
     await assert_replays(runner, game_id)
 
 
-async def test_autoroll_after_the_computer_moved(world) -> None:
+async def test_the_fast_table_after_the_computer_moved(world) -> None:
     _, runner, users = world
-    await set_autoroll(runner, users["anya"], True)
     table = await start_against_a_bot(runner, users["anya"], "ludo")
     game_id = game_id_of(table)
     per_press = await play_presses(runner, table, "ludo", [users["anya"]], presses=30, seed=2)
-    # Аня never has to press «Бросить» after the computer's turn: it rolled for her (once per press)
-    assert any(p.stored[-1].seat == 0 and p.stored[-1].code == "r" and len(p.stored) > 2 for p in per_press)
+    # the computer's turns and Аня's throws after them came in the edit of her press
+    assert any(p.stored[-1].seat == 0 and any(a.seat == 1 for a in p.stored) for p in per_press)
     for press in per_press:
-        assert sum(a.seat == 0 for a in press.stored[1:]) <= 1  # besides her press, at most one roll for her
+        assert press.choice_left
+        assert_only_moves_after("ludo", press, people={0})
     await assert_replays(runner, game_id)
 
 
-async def test_autoroll_after_a_timeout(world) -> None:
+async def test_the_fast_table_after_a_timeout(world) -> None:
     _, runner, users = world
-    await set_autoroll(runner, users["anya"], True)
     table = await start_for_two(runner, users, "ludo")
     game_id = game_id_of(table)
-    # Аня plays until Борис moves
-    while (await stored_state(runner, GAMES["ludo"].engine, game_id)).current_player == 0:
+    engine = GAMES["ludo"].engine
+    # Аня plays until Борис is to move
+    while (await stored_state(runner, engine, game_id)).current_player == 0:
         await runner.press(users["anya"], table, table.buttons[0][0])
     done = len(await actions(runner, game_id))
     assert await time_out(runner, table)  # the computer plays Борис's turn: one edit
     stored = (await actions(runner, game_id))[done:]
-    assert stored[-1].seat == 0 and stored[-1].code == "r"  # and Аня's roll came with it
-    assert sum(a.seat == 0 for a in stored) == 1
-    assert "⏱ Борис: время вышло" in table.caption and "Аня: 🎲 " in table.caption
+    after = await stored_state(runner, engine, game_id)
+    assert after.current_player is None or len(engine.legal_actions(after)) > 1  # and on to a real choice
+    assert stored[0].seat == 1 and "⏱ Борис: время вышло" in table.caption
     await assert_replays(runner, game_id)
 
 

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from bot.flow import REPOST_EVERY_S
-from tests.bot_harness import World, current_player_name, flow_of, game_id_of, group_world, start_for_two
+from tests.bot_harness import (
+    World,
+    current_player_name,
+    flow_of,
+    game_id_of,
+    group_world,
+    start_for_two,
+    use_classic_table,
+)
 from tests.test_timers import later
 
 CALLS = ("sendPhoto", "deleteMessage", "editMessageReplyMarkup", "editMessageMedia", "editMessageCaption",
@@ -28,6 +36,7 @@ def calls_since(tg, start: int) -> list[str]:
 
 async def test_table_posts_the_table_again_at_the_bottom_and_deletes_the_old_one(world) -> None:
     tg, runner, users = world
+    await use_classic_table(runner)  # a table whose log is the last few actions, as the new one's is
     old = await start_for_two(runner, users, "ludo")
     await runner.say(users["vera"], "hello")  # the chat has moved on
     start = len(tg.requests)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot_harness import World, current_player_name, group_world, start_for_two
+from tests.bot_harness import World, current_player_name, group_world, start_for_two, use_classic_table
 
 
 @pytest.fixture
@@ -19,6 +19,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
 
 async def test_a_move_is_answered_silently_and_a_roll_tells_its_dice(world) -> None:
     _, runner, users = world
+    await use_classic_table(runner)  # where a roll is a press
     table = await start_for_two(runner, users, "ludo")
     by_name = {u.first_name: u for u in users.values()}
     silent = told = 0

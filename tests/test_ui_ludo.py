@@ -35,19 +35,20 @@ def test_buttons_name_the_piece_and_where_it_goes(translator: Translator, tr) ->
 
 def test_each_kind_of_throw_in_words(tr) -> None:
     _, lines = throw(table((YARD, YARD, YARD, YARD)), 6, tr)
-    assert lines == ["Оля: 🎲 6 → выводит фишку 1, шестёрка — бросает ещё"]
+    assert lines == ["Оля: 🎲 6 → выводит фишку 1, единственный ход, шестёрка — бросает ещё"]
     _, lines = throw(table((YARD, YARD, YARD, YARD)), 4, tr)
     assert lines == ["Оля: 🎲 4 → хода нет"]
     _, lines = throw(table((14, YARD, YARD, YARD, 17 - 13)), 3, tr)
-    assert lines == ["Оля: 🎲 3 → фишка 1: 15 → 18, рубит фишку 1 (Боря) — во двор"]
+    assert lines == ["Оля: 🎲 3 → фишка 1: 15 → 18, единственный ход, рубит фишку 1 (Боря) — во двор"]
     _, lines = throw(table((53, YARD, YARD, YARD)), 3, tr)
-    assert lines == ["Оля: 🎲 3 → фишка 1: 54 → 🏁, фишка 1 в центре"]
+    assert lines == ["Оля: 🎲 3 → фишка 1: 54 → 🏁, единственный ход, фишка 1 в центре"]
     _, lines = throw(table((53, CENTRE, CENTRE, CENTRE)), 3, tr)
-    assert lines == ["Оля: 🎲 3 → фишка 1: 54 → 🏁, фишка 1 в центре, победа!"]
+    assert lines == ["Оля: 🎲 3 → фишка 1: 54 → 🏁, единственный ход, фишка 1 в центре, победа!"]
     _, lines = throw(table((5, YARD, YARD, YARD), sixes=2), 6, tr)
     assert lines == ["Оля: 🎲 6 → третья шестёрка подряд — ход сгорает"]
     _, lines = throw(table((14, YARD, YARD, YARD, 17 - 13), bonuses=True), 3, tr)
-    assert lines == ["Оля: 🎲 3 → фишка 1: 15 → 18, рубит фишку 1 (Боря) — во двор, бонус — бросает ещё"]
+    assert lines == ["Оля: 🎲 3 → фишка 1: 15 → 18, единственный ход, рубит фишку 1 (Боря) — во двор, "
+                     "бонус — бросает ещё"]
 
 
 def test_a_choice_is_its_own_line(tr) -> None:

@@ -34,7 +34,7 @@ def test_buttons_say_piece_from_and_to(translator: Translator, tr) -> None:
 
 def test_exit_is_forced_and_told(tr) -> None:
     _, lines = throw(table((HOME, 9, HOME, HOME)), 5, tr)
-    assert lines == ["Оля: 🎲 5 → выводит фишку 1 на 5"]
+    assert lines == ["Оля: 🎲 5 → выводит фишку 1 на 5, единственный ход"]
 
 
 def test_capture_then_a_bonus_choice(translator: Translator, tr) -> None:
@@ -47,19 +47,19 @@ def test_capture_then_a_bonus_choice(translator: Translator, tr) -> None:
     assert button_labels(ENGINE, state, translator) == ["+20: фишка 1 → 36", "+20: фишка 2 → 55"]
     assert UI.status_lines(state, NAMES, tr)[-1] == "Бонус +20: выберите фишку"
     state, events, _ = ENGINE.apply(state, "p1")
-    assert UI.describe(events, NAMES, tr) == ["Оля: бонус +20 → фишка 2: 35 → 55"]
+    assert UI.describe(events, NAMES, tr) == ["Оля: бонус +20 → фишка 2: 35 → 55, единственный ход"]
 
 
 def test_six_as_seven_third_six_and_lost_bonus(tr) -> None:
     _, lines = throw(table((9, CENTRE, CENTRE, CENTRE)), 6, tr)
-    assert lines == ["Оля: 🎲 6 → шестёрка идёт за 7, фишка 1: 14 → 21"]
+    assert lines == ["Оля: 🎲 6 → шестёрка идёт за 7, фишка 1: 14 → 21, единственный ход"]
     _, lines = throw(table((9, HOME, HOME, HOME), sixes=2, moved=0), 6, tr)
     assert lines == ["Оля: 🎲 6 → третья шестёрка подряд — фишка 1 идёт домой"]
     _, lines = throw(table((9, HOME, HOME, HOME), sixes=2), 6, tr)
     assert lines == ["Оля: 🎲 6 → третья шестёрка подряд — ход сгорает"]
     # Боря alone on cell 67; Оля's last piece takes him, but 20 more would overshoot the centre
     _, lines = throw(table((60, CENTRE, CENTRE, CENTRE, 45)), 2, tr)
-    assert lines == ["Оля: 🎲 2 → фишка 1: 65 → 67, рубит фишку 1 (Боря) — домой, +20, "
+    assert lines == ["Оля: 🎲 2 → фишка 1: 65 → 67, единственный ход, рубит фишку 1 (Боря) — домой, +20, "
                      "бонус +20 пропал: ходить нечем"]
 
 

@@ -25,7 +25,7 @@ def throw(state: ShishbeshState, dice: tuple[int, int], tr: Tr, choice: str | No
 
 def test_forced_moves_are_played_and_told(tr) -> None:
     state, lines = throw(table(()), (6, 2), tr)
-    assert lines == ["Оля: 🎲 6 · 2 → выводит фишку 1, фишка 1: 0 → 2"]
+    assert lines == ["Оля: 🎲 6 · 2 → выводит фишку 1, фишка 1: 0 → 2, единственный ход"]
     assert state.of(0)[0] == 2 and state.turn == 1
 
 
@@ -63,7 +63,7 @@ def test_status_result_and_lobby(tr) -> None:
     assert UI.status_lines(state, NAMES, tr) == [
         "Оля: парк 0, домик 3/4 · Боря: парк 4, домик 0/4 · Вера: парк 4, домик 0/4 · Гоша: парк 4, домик 0/4"]
     done, lines = throw(table((50, 51, 52, 48)), (1, 6), tr)  # no jumping over own pieces: only 48 → 49
-    assert lines == ["Оля: 🎲 1 · 6 → фишка 4: 48 → 49, фишка 4 дома, победа!"]
+    assert lines == ["Оля: 🎲 1 · 6 → фишка 4: 48 → 49, единственный ход, фишка 4 дома, победа!"]
     outcome = ENGINE.outcome(done)
     assert outcome is not None
     assert UI.result_lines(done, outcome, NAMES, tr) == ["🏆 Оля заводит все четыре фишки в домик и побеждает!"]

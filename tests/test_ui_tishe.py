@@ -45,35 +45,35 @@ def test_move_buttons_say_where_each_choice_leads(translator: Translator, tr) ->
 
 def test_a_single_legal_move_is_made_with_the_throw(tr) -> None:
     state, lines = throw(table((OFF, OFF, 0, 0, 0, 0)), (6, 2), tr)
-    assert lines == ["Оля: 6–2 → вводит фишку 1 на 8"]
+    assert lines == ["Оля: 6–2 → вводит фишку 1 на 8, единственный ход"]
     assert state.of(0) == (8, OFF) and state.turn == 1
 
 
 def test_each_landing_rule_in_words(tr) -> None:
     _, lines = throw(table((OFF, OFF, 0, 0, 0, 0)), (6, 1), tr)
-    assert lines == ["Оля: 6–1 → вводит фишку 1 на 7, на 7 семёрка — на 3 назад, 4"]
+    assert lines == ["Оля: 6–1 → вводит фишку 1 на 7, единственный ход, на 7 семёрка — на 3 назад, 4"]
     _, lines = throw(table((5, OFF, 0, 0, 0, 0)), (2, 1), tr)
-    assert lines == ["Оля: 2–1 → фишка 1: 5 → 8"]
+    assert lines == ["Оля: 2–1 → фишка 1: 5 → 8, единственный ход"]
     _, lines = throw(table((8, OFF, 0, 0, 0, 0)), (2, 1), tr)
-    assert lines == ["Оля: 2–1 → фишка 1: 8 → 11, на 11 единица — на 3 вперёд, 14, "
+    assert lines == ["Оля: 2–1 → фишка 1: 8 → 11, единственный ход, на 11 единица — на 3 вперёд, 14, "
                      "11 — двойное число: пропуск 2 ходов"]
     _, lines = throw(table((68, OFF, 0, 0, 0, 0)), (3, 2), tr)
-    assert lines == ["Оля: 3–2 → фишка 1: 68 → 73, на 73 семёрка — на 3 назад, 70"]
+    assert lines == ["Оля: 3–2 → фишка 1: 68 → 73, единственный ход, на 73 семёрка — на 3 назад, 70"]
     _, lines = throw(table((12, OFF, 0, 0, 0, 0)), (3, 2), tr)
-    assert lines == ["Оля: 3–2 → фишка 1: 12 → 17, 17: единица и семёрка — стоит"]
+    assert lines == ["Оля: 3–2 → фишка 1: 12 → 17, единственный ход, 17: единица и семёрка — стоит"]
     _, lines = throw(table((25, OFF, 0, 0, 0, 0)), (4, 1), tr)
-    assert lines == ["Оля: 4–1 → фишка 1: 25 → 30, на 30 ноль — фишка снята"]
+    assert lines == ["Оля: 4–1 → фишка 1: 25 → 30, единственный ход, на 30 ноль — фишка снята"]
     _, lines = throw(table((98, OFF, 0, 0, 0, 0)), (5, 3), tr)
-    assert lines == ["Оля: 5–3 → фишка 1: 98 → 94 (отсчёт назад от 100)"]
+    assert lines == ["Оля: 5–3 → фишка 1: 98 → 94 (отсчёт назад от 100), единственный ход"]
 
 
 def test_bump_double_and_skips_in_words(tr) -> None:
     _, lines = throw(table((49, OFF, 52, 0, 0, 0)), (2, 1), tr)
-    assert lines == ["Оля: 2–1 → фишка 1: 49 → 52, Боря теряет фишку 1 с 52"]
+    assert lines == ["Оля: 2–1 → фишка 1: 49 → 52, единственный ход, Боря теряет фишку 1 с 52"]
     _, lines = throw(table((2, OFF, 0, 0, 0, 0)), (2, 2), tr)
-    assert lines == ["Оля: 2–2 → фишка 1: 2 → 6, дубль — бросает ещё"]
+    assert lines == ["Оля: 2–2 → фишка 1: 2 → 6, единственный ход, дубль — бросает ещё"]
     state, lines = throw(table((18, OFF, 0, 0, 0, 0)), (2, 2), tr)
-    assert lines == ["Оля: 2–2 → фишка 1: 18 → 22, 22 — двойное число: пропуск 2 ходов, дубль пропал"]
+    assert lines == ["Оля: 2–2 → фишка 1: 18 → 22, единственный ход, 22 — двойное число: пропуск 2 ходов, дубль пропал"]
     assert state.turn == 1 and state.missed == (2, 0, 0)
     skipping = table((3, OFF, 0, 0, 0, 0), turn=2, missed=(2, 0, 0))
     state, lines = throw(skipping, (1, 2), tr)
@@ -89,7 +89,7 @@ def test_finish_and_results(tr) -> None:
     assert UI.result_lines(state, outcome, NAMES, tr) == ["🏆 Оля первым доводит фишку до 100 и побеждает!"]
     both = table((95, HOME, 0, 0, 0, 0), both_home=True)
     state, lines = throw(both, (4, 1), tr)
-    assert lines == ["Оля: 4–1 → фишка 1: 95 → 100, фишка 1 на финише, победа!"]
+    assert lines == ["Оля: 4–1 → фишка 1: 95 → 100, единственный ход, фишка 1 на финише, победа!"]
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert UI.result_lines(state, outcome, NAMES, tr) == ["🏆 Оля приводит обе фишки к 100 и побеждает!"]

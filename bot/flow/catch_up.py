@@ -63,7 +63,7 @@ class CatchUp:
                     return
                 behind = game.row.shown_version < game.row.version
                 if game.row.status == "running" and (behind or game.person_to_move() is None):
-                    await self.moves.after_move(chat, game, autoroll=False)  # the computer may still owe its turn
+                    await self.moves.after_move(chat, game, for_people=False)  # the computer may still owe its turn
                 elif game.row.status == "finished" and behind:
                     await self.table.show(game, chat)
         except StorageError as exc:
@@ -78,7 +78,7 @@ class CatchUp:
             return
         chat, game = loaded
         if game.row.status == "running":  # the computer may owe its turn; the table is posted anew
-            await self.moves.after_move(chat, game, autoroll=False)
+            await self.moves.after_move(chat, game, for_people=False)
             return
         await self.lobby.post_again(chat, game)
 
@@ -103,6 +103,6 @@ class CatchUp:
             if game.row.message_id is None:  # never posted, or left behind by a migration
                 await self.show_anew(game.id)
             elif game.row.status == "running":  # the computer may still owe its turn
-                await self.moves.after_move(chat, game, autoroll=False)
+                await self.moves.after_move(chat, game, for_people=False)
             elif game.row.status == "finished":
                 await self.table.show(game, chat)

@@ -26,6 +26,11 @@ TIMER_CHOICES = (0, 1, 3, 10)  # the turn timer in minutes, 0 = off (a chat sett
 DEFAULT_TIMER = 3
 PING_CHOICES = (0, 15, 30, 60, 120)  # seconds a person's turn waits before the bot pings them, 0 = off («🔔»)
 DEFAULT_PING = 30
+# the table's pace (a chat setting, «🎲 Стол» in the lobby): on the fast table the bot rolls for a person and
+# plays their only legal move itself, up to their next real choice (README: the fast table); on the classic one
+# every roll is a press
+FAST, CLASSIC = "fast", "classic"
+PACE_CHOICES = (FAST, CLASSIC)
 AdminCheck = Callable[[], Awaitable[bool]]  # whether the presser administers the chat (asked only when needed)
 
 
@@ -35,7 +40,7 @@ class ChatSettings:
     valid (any more) falls back to the default."""
 
     turn_timer: int = DEFAULT_TIMER  # minutes, 0: off
-    autoroll: bool = False  # «автобросок»
+    pace: str = FAST  # FAST or CLASSIC, for the games that have a fast table (GameSpec.fast_table)
     defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game code → option → value
     ping: int = DEFAULT_PING  # seconds, 0: off
     tidy: bool = True  # the bot's transient replies (and the commands they refuse) go after a minute
@@ -46,7 +51,7 @@ class ChatSettings:
         minutes, ping = raw.get("turn_timer", DEFAULT_TIMER), raw.get("ping", DEFAULT_PING)
         defaults = raw.get("defaults")
         return cls(turn_timer=minutes if minutes in TIMER_CHOICES else DEFAULT_TIMER,
-                   autoroll=raw.get("autoroll") is True,
+                   pace=pace if (pace := raw.get("pace")) in PACE_CHOICES else FAST,
                    ping=ping if ping in PING_CHOICES and not isinstance(ping, bool) else DEFAULT_PING,
                    tidy=raw.get("tidy") is not False,
                    time_zone=zone if (zone := raw.get("time_zone")) in ZONE_CHOICES else None,

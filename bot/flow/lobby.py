@@ -48,7 +48,7 @@ class Seating:
     host_id: int
     options: Any
     toast: str
-    table: dict[str, Any] | None = None  # the game's own ⏱, 🔔 and 🤖 level, if the command changed them
+    table: dict[str, Any] | None = None  # the game's own ⏱, 🔔, 🤖 level and 🎲 pace, if the command changed them
 
 
 Command = Callable[["Lobby", LobbyPress], Awaitable[Reply | Seating]]
@@ -218,6 +218,12 @@ class Lobby:
         """«🔔»: this game's turn ping moves to its next choice."""
         return await self._next_choice(press, "ping", "toast-ping", "seconds")
 
+    async def _next_pace(self, press: LobbyPress) -> Reply | Seating:
+        """«🎲 Стол»: this game's table turns fast or classic (only a game with a fast table has the button)."""
+        if not press.game.spec.fast_table:  # a forged button
+            return Reply(press.chat.tr("toast-stale"))
+        return await self._next_choice(press, "pace", "toast-pace", "pace")
+
     async def _next_level(self, press: LobbyPress) -> Reply | Seating:
         """«🤖 Уровень»: the level of this game's computer players moves to the next one the game offers."""
         row, tr = press.game.row, press.chat.tr
@@ -230,7 +236,7 @@ class Lobby:
                        tr("toast-level", level=tr(f"level-{value}")), {**own_choices(row.options), "level": value})
 
     async def _next_choice(self, press: LobbyPress, key: str, toast: str, unit: str) -> Seating:
-        """This game's ``key`` (``turn_timer`` or ``ping``) moves to its next choice, stored with the game's
+        """This game's ``key`` (``turn_timer``, ``ping`` or ``pace``) moves to its next choice, stored with the game's
         options: the chat's default, and so the next lobby's, stays as /settings has it (issue #24)."""
         row, choices = press.game.row, CHOICES[key]
         now = getattr(TableSettings.of(press.chat.settings, row.options), key)
@@ -254,5 +260,6 @@ COMMANDS: dict[str, LobbyCommand] = {
     "unbot": LobbyCommand(Lobby._remove_bot, host_only=True),
     "timer": LobbyCommand(Lobby._next_timer, host_only=True),
     "ping": LobbyCommand(Lobby._next_ping, host_only=True),
+    "pace": LobbyCommand(Lobby._next_pace, host_only=True),
     "level": LobbyCommand(Lobby._next_level, host_only=True, needs_computer=True),
 }

@@ -1,5 +1,5 @@
 """Moves: a press checked and applied, stored in one transaction, then the computer's turns and
-«автобросок», the table, and the result once the game is over."""
+the fast table's actions for people who have no choice, the table, and the result once the game is over."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ from typing import Any
 
 from bot import callback_data as cb
 from bot import texts
-from bot.flow.context import Chat, Game, Reply, Sources
+from bot.flow.context import FAST, Chat, Game, Reply, Sources
 from bot.flow.messages import Messages
 from bot.flow.pings import TurnPings
-from bot.flow.table_settings import level_of
+from bot.flow.table_settings import TableSettings, level_of
 from bot.flow.table_view import TableView
 from bot.flow.turn_timer import TurnTimer
 from bot.ratings import Change, Ratings
 from bot.store import GameRow, Move, NewAction, Seat, StaleVersionError, StorageError, Store
-from bot.turns import Applied, bot_actions, is_bot, roll_for
+from bot.turns import Applied, until_choice
 
 log = logging.getLogger(__name__)
 
@@ -132,14 +132,12 @@ class Moves:
         self.pings.acted(game.id, [entry for entry, _ in applied])
         return game.stored(fresh, state)  # what was just stored: no need to read it back
 
-    async def after_move(self, chat: Chat, game: Game, autoroll: bool = True) -> None:
-        """Let the computer play its turns and, with «автобросок» (unless ``autoroll`` is False: a table
-        shown again, not a move), roll for the person to move; then show the table (and the result,
-        if the game ended)."""
+    async def after_move(self, chat: Chat, game: Game, for_people: bool = True) -> None:
+        """Let the computer play its turns and, on the fast table (unless ``for_people`` is False: a
+        table shown again, not a move), the turns of people who have no choice; then show the table
+        (and the result, if the game ended)."""
         try:
-            game = await self._play_computer(chat, game)
-            if autoroll and (rolled := await self._autoroll(chat, game)) is not game:
-                game = await self._play_computer(chat, rolled)  # a throw with no move may pass the turn to the computer
+            game = await self._play_on(chat, game, for_people)
         except StorageError as exc:  # the person's move stands; show it, and the computer tries again
             log.error("game %s: storage failed (%s) at the computer's turn; trying again", game.id, exc)
             self.retry_later(game.id)
@@ -162,29 +160,27 @@ class Moves:
             log.warning("game %s: not rated now (%s)", game.id, exc)
             return []
 
-    async def _autoroll(self, chat: Chat, game: Game) -> Game:
-        """«Автобросок» (issue #11): one roll for the person to move if the chat wants it and a roll is
-        all they may do; the roll is logged like a press, and their turn timer starts anew."""
-        row = game.row
-        if (game.spec.roll_is_the_turn or row.status != "running" or game.state is None or row.paused
-                or not chat.settings.autoroll):
+    async def _play_on(self, chat: Chat, game: Game, for_people: bool) -> Game:
+        """Apply, in one save, the computer's turns and (on the fast table, ``for_people``) every action a
+        person has no choice about, up to a person's real choice or the end (``bot.turns.until_choice``)."""
+        row, state = game.row, game.state
+        if row.status != "running" or state is None or state.current_player is None:
             return game
-        state, applied = roll_for(game.spec.engine, game.state, game.bots)
-        return await self._save_unless_moved_on(chat, game, state, applied)
-
-    async def _play_computer(self, chat: Chat, game: Game) -> Game:
-        """Apply the computer players' actions while one of them is to move; one save for all."""
-        policy = game.spec.policy_at(level_of(game.row.options))  # the level the lobby chose
-        if policy is None or game.row.status != "running" or game.state is None:
+        fast = (for_people and not row.paused and game.spec.fast_table
+                and TableSettings.of(chat.settings, row.options).pace == FAST)
+        policy = game.spec.policy_at(level_of(row.options))  # the level the lobby chose
+        bots = game.bots
+        if not bots[state.current_player] and not fast:
             return game
-        seat = game.state.current_player
-        if seat is None or not is_bot(game.seats[seat].user_id):
-            return game
-        state, applied = await asyncio.to_thread(bot_actions, game.spec.engine, policy, game.state, game.bots)
+        if any(bots):  # a computer's plan may take a while: off the event loop
+            state, applied = await asyncio.to_thread(until_choice, game.spec.engine, policy, state, bots, fast,
+                                                     game.spec.position)
+        else:
+            state, applied = until_choice(game.spec.engine, policy, state, bots, fast, game.spec.position)
         return await self._save_unless_moved_on(chat, game, state, applied)
 
     async def _save_unless_moved_on(self, chat: Chat, game: Game, state: Any, applied: Applied) -> Game:
-        """Store the actions the bot took itself (computer turns, «автобросок»); if someone else moved
+        """Store the actions the bot took itself (computer turns, the fast table's); if someone else moved
         the game on meanwhile, their save stands and this one is dropped."""
         if not applied:
             return game

@@ -1,7 +1,8 @@
 """/settings (issue #11): the chat's defaults for every new lobby, in one message with buttons.
 
 Language, the turn timer (key "turn_timer"; a lobby's ⏱ changes only its own game's), the turn ping
-(key "ping", seconds; a lobby's 🔔 likewise), «автобросок» (key "autoroll"), tidying up (key
+(key "ping", seconds; a lobby's 🔔 likewise), the table's pace (key "pace": fast or classic; a lobby's
+«🎲 Стол» likewise), tidying up (key
 "tidy": transient replies deleted after a minute), the time zone /history shows times in (key
 "time_zone", one of ``bot.zones.ZONE_CHOICES``) and the default variant of each game that has one
 (``GameSpec.variant_option``, stored in ``settings["defaults"][code]``). A button carries the value
@@ -17,7 +18,7 @@ from markupsafe import Markup
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
-from bot.flow.context import PING_CHOICES, TIMER_CHOICES, Chat, Reply, default_options
+from bot.flow.context import PACE_CHOICES, PING_CHOICES, TIMER_CHOICES, Chat, Reply, default_options
 from bot.flow.loader import Loader
 from bot.flow.messages import Messages
 from bot.games import GameSpec, Registry
@@ -76,28 +77,28 @@ class SettingsMenu:
                                               callback_data=cb.chat_setting(spec.variant_option, value, spec.code))])
         whole_turn = [s.code for s in self.games.values() if s.roll_is_the_turn]
         games = Markup(", ").join(html("settings-quoted", game=tr(f"game-{c}")) for c in whole_turn)
-        lines += [Markup(), html("settings-autoroll-about", games=games), html("settings-tidy-about"),
+        lines += [Markup(), html("settings-pace-about", games=games), html("settings-tidy-about"),
                   html("settings-hint")]
         return Markup("\n").join(lines), InlineKeyboardMarkup(rows)
 
     def _chat_lines(self, chat: Chat) -> tuple[list[Markup], list[list[InlineKeyboardButton]]]:
         """The lines and buttons of the settings that are the chat's own: language, timer, ping,
-        «автобросок», tidying up, time zone."""
+        the table's pace, tidying up, time zone."""
         tr, html, settings = chat.tr, chat.html, chat.settings
         minutes, ping, next_lang = settings.turn_timer, settings.ping, _next(SUPPORTED, chat.lang)
-        autoroll, tidy = _as_data(settings.autoroll), _as_data(settings.tidy)
+        pace, tidy = settings.pace, _as_data(settings.tidy)
         zone, now = chat.time_zone, self.store.clock()
         next_zone = _next(ZONE_CHOICES, zone)
         lines = [html("settings-title"), html("settings-lang", lang=tr("settings-lang-self")),
                  html("btn-timer", minutes=minutes), html("btn-ping", seconds=ping),
-                 html("settings-autoroll", state=autoroll), html("settings-tidy", state=tidy),
+                 html("settings-pace", pace=pace), html("settings-tidy", state=tidy),
                  html("settings-zone", zone=zone_label(zone, tr, now))]
         other_lang = self.loader.words(next_lang)("settings-lang-self")
         buttons = [(tr("settings-btn-lang", lang=other_lang), "lang", next_lang),
                    (tr("settings-btn-timer", minutes=_next(TIMER_CHOICES, minutes)), "timer",
                     str(_next(TIMER_CHOICES, minutes))),
                    (tr("settings-btn-ping", seconds=_next(PING_CHOICES, ping)), "ping", str(_next(PING_CHOICES, ping))),
-                   (tr("settings-btn-autoroll", state=_flip(autoroll)), "auto", _flip(autoroll)),
+                   (tr("settings-btn-pace", pace=_next(PACE_CHOICES, pace)), "pace", _next(PACE_CHOICES, pace)),
                    (tr("settings-btn-tidy", state=_flip(tidy)), "tidy", _flip(tidy)),
                    (tr("settings-btn-zone", zone=zone_label(next_zone, tr, now)), "zone", slug(next_zone))]
         return lines, [[InlineKeyboardButton(text, callback_data=cb.chat_setting(key, value))]
@@ -125,8 +126,8 @@ class SettingsMenu:
             await self.store.set_chat_setting(chat.id, "turn_timer", int(data.value))
         elif data.key == "ping" and data.value in {str(s) for s in PING_CHOICES}:
             await self.store.set_chat_setting(chat.id, "ping", int(data.value))
-        elif data.key == "auto" and data.value in (ON, OFF):
-            await self.store.set_chat_setting(chat.id, "autoroll", data.value == ON)
+        elif data.key == "pace" and data.value in PACE_CHOICES:
+            await self.store.set_chat_setting(chat.id, "pace", data.value)
         elif data.key == "tidy" and data.value in (ON, OFF):
             await self.store.set_chat_setting(chat.id, "tidy", data.value == ON)
         elif data.key == "zone" and (zone := from_slug(data.value)) is not None:

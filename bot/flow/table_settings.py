@@ -1,5 +1,5 @@
-"""A game's own turn timer, turn ping and computer level: what the lobby's «⏱», «🔔» and «🤖 Уровень»
-change (issue #24: for this lobby and its game only, never the chat's defaults, which only /settings
+"""A game's own turn timer, turn ping, computer level and pace: what the lobby's «⏱», «🔔», «🤖 Уровень»
+and «🎲 Стол» change (issue #24: for this lobby and its game only, never the chat's defaults, which only /settings
 changes; the level, issue #26, has no chat default: «Средний» unless the lobby chose).
 
 They are stored with the game's options, under :data:`TABLE_KEY` beside the engine's own (an engine
@@ -13,27 +13,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.flow.context import PING_CHOICES, TIMER_CHOICES, ChatSettings
+from bot.flow.context import FAST, PACE_CHOICES, PING_CHOICES, TIMER_CHOICES, ChatSettings
 from engines.base import DEFAULT_LEVEL, LEVELS
 
 TABLE_KEY = "table"  # never an engine's option name: those are Python identifiers of its dataclass
-CHOICES: dict[str, tuple[Any, ...]] = {"turn_timer": TIMER_CHOICES, "ping": PING_CHOICES, "level": LEVELS}
+CHOICES: dict[str, tuple[Any, ...]] = {"turn_timer": TIMER_CHOICES, "ping": PING_CHOICES, "level": LEVELS,
+                                       "pace": PACE_CHOICES}
 
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """The turn timer (minutes, 0: off), turn ping (seconds, 0: off) and computer level one game plays with."""
+    """The turn timer (minutes, 0: off), turn ping (seconds, 0: off), computer level and pace one game plays with."""
 
     turn_timer: int
     ping: int
     level: str = DEFAULT_LEVEL  # engines.base.LEVELS: the level of its «🤖» seats
+    pace: str = FAST  # context.PACE_CHOICES: whether the bot rolls for people (GameSpec.fast_table)
 
     @classmethod
     def of(cls, chat: ChatSettings, options: Mapping[str, Any]) -> TableSettings:
         """The game's own choices (in its stored ``options``), else the chat's defaults."""
         own = own_choices(options)
         return cls(turn_timer=own.get("turn_timer", chat.turn_timer), ping=own.get("ping", chat.ping),
-                   level=own.get("level", DEFAULT_LEVEL))
+                   level=own.get("level", DEFAULT_LEVEL), pace=own.get("pace", chat.pace))
 
 
 def level_of(options: Mapping[str, Any]) -> str:

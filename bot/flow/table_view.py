@@ -30,6 +30,29 @@ MAX_LOG_ACTIONS = 40  # the caption's log shows every action since the last edit
 Recent = list[tuple[int, list[Event]]]  # (action number, its events), oldest first
 
 
+def idle_throw(events: list[Event]) -> bool:
+    """Whether an action was a throw that moved nothing and passed the turn (its events: the roll, «хода нет»)."""
+    return len(events) == 2 and events[0].kind == "roll" and events[1].kind == "no_move"
+
+
+def throw_text(roll: Event) -> str:
+    """A roll event's dice as the log shows them: «5», «6–2»."""
+    die = roll.data.get("die")
+    return str(die) if die is not None else "–".join(str(d) for d in roll.data.get("dice", ()))
+
+
+def run_events(recent: Recent, game: Game) -> list[Event]:
+    """What the picture marks: in a game with a fast table, the events of every action since the table was
+    last shown (a person's move, the computer's turns and the throws after it, in order); otherwise, or when
+    the table is shown again, those of the last action. Action n made version n + 1 (the deal is action −1)."""
+    if not recent or recent[-1][0] != game.row.version - 1:
+        return []
+    if not game.spec.fast_table:  # one die linked to its owner's deed (sosedi, spichki): the last throw alone
+        return recent[-1][1]
+    run = [event for n, events in recent if n >= game.row.shown_version for event in events]
+    return run or recent[-1][1]
+
+
 class TableView:
     """Draws and shows each game's table; an edit lost to a server error or a timeout is handed to
     ``on_lost_edit`` (:class:`bot.flow.catch_up.CatchUp`, which tries once more a little later)."""
@@ -49,14 +72,41 @@ class TableView:
         """The events of the last few actions, oldest first, with their action numbers: at least every
         action since the table was last shown (a run of bot turns), up to MAX_LOG_ACTIONS; the caption
         drops the oldest lines if they do not fit."""
-        unseen = game.row.version - max(game.row.shown_version, 0)
+        unseen = game.row.version - max(game.row.shown_version, -1)  # −1: never shown, the deal (action −1) too
         limit = min(MAX_LOG_ACTIONS, max(game.spec.log_actions, unseen))
         recent = await self.store.recent_events(game.id, limit)
         return [(n, [Event.from_json(e) for e in events]) for n, events in recent]
 
     def log_lines(self, recent: Recent, game: Game, chat: Chat) -> list[Markup]:
-        """The caption's log of the actions ``recent``, each put into words once."""
-        return [line for n, events in recent for line in self._action_lines(n, events, game, chat)]
+        """The caption's log of the actions ``recent``, each put into words once; a run of throws that
+        moved nothing (the start of «Людо», everyone waiting for a 6) shares one line."""
+        lines: list[Markup] = []
+        idle: list[tuple[str, Event]] = []  # (name, roll event) of the throws that moved nothing, in a row
+        for n, events in recent:
+            if idle_throw(events):
+                idle.append((game.row.names_at(n)[events[0].seat or 0], events[0]))
+                continue
+            lines += self._idle_lines(idle, recent, n, game, chat)
+            lines += self._action_lines(n, events, game, chat)
+        if idle:
+            lines += self._idle_lines(idle, recent, None, game, chat)
+        return lines
+
+    def _idle_lines(self, idle: list[tuple[str, Event]], recent: Recent, before: int | None, game: Game,
+                    chat: Chat) -> list[Markup]:
+        """The throws in ``idle`` (which ended before action ``before``, or at the end) in one line, if
+        they are two or more; then ``idle`` is emptied."""
+        if not idle:
+            return []
+        if len(idle) == 1:  # the game's own words for one throw
+            end = len(recent) if before is None else next(i for i, (n, _) in enumerate(recent) if n == before)
+            n, events = recent[end - 1]
+            idle.clear()
+            return self._action_lines(n, events, game, chat)
+        throws = Markup(" · ").join(chat.html("log-idle-throw", name=name, dice=throw_text(event))
+                                    for name, event in idle)
+        idle.clear()
+        return [chat.html("log-idle-throws", throws=throws)]
 
     def _action_lines(self, n: int, events: list[Event], game: Game, chat: Chat) -> list[Markup]:
         # each line names the seats as they were then: a person's moves stay theirs once a computer took over
@@ -103,9 +153,7 @@ class TableView:
         caption = texts.table_caption(game, self.log_lines(recent, game, chat), chat.tr)
         keyboard = texts.table_keyboard(game, chat.tr)
         labels = {k: chat.tr(f"board-{k}") for k in game.spec.label_keys}
-        # action n made version n + 1 (the deal is action −1): the picture gets the events of the one that made it
-        last_events = recent[-1][1] if recent and recent[-1][0] == game.row.version - 1 else []
-        png = await self.drawing.draw(game.spec.render_board, game.state, game.names, labels, last_events)
+        png = await self.drawing.draw(game.spec.render_board, game.state, game.names, labels, run_events(recent, game))
         return png, caption, keyboard
 
     async def _post(self, game: Game, png: bytes, caption: Markup, keyboard: InlineKeyboardMarkup | None) -> bool:

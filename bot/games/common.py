@@ -78,7 +78,8 @@ class GameUI(Protocol):
 @dataclass
 class ThrowLog:
     """The log of one action: a line per throw or choice («Оля: 🎲 6 → выводит фишку 1, бросает ещё»,
-    made by the locale key ``line_key`` from a head and its parts), then lines of their own."""
+    made by the locale key ``line_key`` from a head and its parts), then lines of their own. A move
+    that came with its throw, not chosen after it, was the only legal one: «единственный ход» follows it."""
 
     tr: Html
     line_key: str
@@ -86,14 +87,18 @@ class ThrowLog:
     parts: list[Markup] = dataclasses.field(default_factory=list)
     throws: list[Markup] = dataclasses.field(default_factory=list)
     others: list[Markup] = dataclasses.field(default_factory=list)
+    thrown: bool = False  # the line is a throw's (its moves came with it)
+    only_move_at: int = -1  # where in ``parts`` «единственный ход» goes (after the throw's last move), or −1
 
     def start(self, head: Markup) -> None:
         """A new throw (or bonus move) begins a line of its own."""
         self._flush()
-        self.head = head
+        self.head, self.thrown = head, True
 
     def head_or(self, head: Markup) -> None:
-        """A move with no throw before it (the player's choice) is headed by ``head``."""
+        """A move, whose part comes next: headed by the throw it came with, else by ``head`` (the player's choice)."""
+        if self.thrown:
+            self.only_move_at = len(self.parts) + 1
         self.head = self.head or head
 
     def part(self, text: Markup) -> None:
@@ -108,9 +113,12 @@ class ThrowLog:
 
     def _flush(self) -> None:
         if self.head:
-            joined = self.tr(self.line_key, head=self.head, parts=Markup(", ").join(self.parts))
-            self.throws.append(joined if self.parts else self.head)
-        self.head, self.parts = Markup(), []
+            parts = self.parts
+            if self.only_move_at >= 0:
+                parts.insert(self.only_move_at, self.tr("log-only-move"))
+            joined = self.tr(self.line_key, head=self.head, parts=Markup(", ").join(parts))
+            self.throws.append(joined if parts else self.head)
+        self.head, self.parts, self.thrown, self.only_move_at = Markup(), [], False, -1
 
 
 class UIBase:

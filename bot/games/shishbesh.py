@@ -12,6 +12,7 @@ from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import Action, Event, Outcome
 from engines.shishbesh import BOARDS, ENGINE, PARK, PHASE_MOVE, SHELTER_MODES, STARTS, ShishbeshOptions, ShishbeshState
+from engines.shishbesh import position as shishbesh_position
 from engines.shishbesh_ai import AI, LEVELS
 from render import covers
 from render import shishbesh as render_shishbesh
@@ -112,6 +113,7 @@ SPEC = GameSpec(
     cover_art=covers.shishbesh_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_shishbesh.render_board, label_keys=render_shishbesh.LABEL_KEYS,
     dice_per_roll=2, policy=AI, levels=LEVELS, variant_option="board", places=in_ranking_order,
+    position=shishbesh_position,
     variants=(Variant("standard"),
               Variant("long", {"board": "long"}, timed=False, played_through=False),
               Variant("long", {"board": "long", "shelters": "staggered", "start": "six_or_double", "fast_charge": True},

@@ -5,7 +5,7 @@ a game; a new game is a new :class:`GameSpec` in :data:`bot.games.GAMES`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -55,7 +55,7 @@ class GameSpec(Generic[S, Opt]):
     # the computer's levels by name (engines.base.LEVELS), chosen in the lobby; empty: ``policy`` alone
     levels: Mapping[str, Policy[S]] = field(default_factory=dict)
     variant_option: str | None = None  # the option /settings offers as the chat's default variant
-    roll_is_the_turn: bool = False  # a roll is the whole turn, so «автобросок» would play the game by itself
+    roll_is_the_turn: bool = False  # a roll is the whole turn, so the fast table would play the game by itself
     resign: Callable[[int], str] | None = None  # the code by which a seat resigns: leaving is resigning
     places: Places | None = None  # the rules rank every player: the result and /history list every place
     row_groups: Mapping[str, tuple[str, int]] | None = None  # action kind → (row group, buttons per row)
@@ -69,11 +69,20 @@ class GameSpec(Generic[S, Opt]):
     confirm: frozenset[str] = frozenset()
     # the events a replay clip (bot/replay.py) lingers on: a capture, a piece home, a round paid
     replay_moment: Callable[[Event], bool] = field(default=lambda event: event.kind == "capture")
+    # what the players see of a state (without its version or last move), where two different actions may
+    # lead to the same one (the two orders of «Шиш-беш»'s dice): the fast table takes them for one choice
+    position: Callable[[S], Hashable] | None = None
     mark: str = "🎲"  # the sign before the game's name at the head of its lobby and table («🦁 Охота на львов»)
 
     @property
     def code(self) -> str:
         return self.engine.code
+
+    @property
+    def fast_table(self) -> bool:
+        """Whether the game offers the fast table (README: the fast table): it has dice, and a roll is not
+        the whole turn, so the bot may roll for a person and play their only legal move."""
+        return self.dice_per_roll > 0 and not self.roll_is_the_turn
 
     def policy_at(self, level: str) -> Policy[S] | None:
         """The computer player of ``level`` (the default level, or ``policy``, when the game has no such level)."""

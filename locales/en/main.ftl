@@ -20,7 +20,7 @@ help-text =
     /set — a lobby setting, e.g. <code>/set chips 17</code>
     /tally — rounds paid in the pub variants (<code>/tally reset</code> to reset, admins)
     /lang ru | en — chat language (admins)
-    /settings — this chat's defaults for new lobbies: language, timer, autoroll, game variants (admins)
+    /settings — this chat's defaults for new lobbies: language, timer, table pace, game variants (admins)
     /stats — your results in this chat; /top — the leaderboard (<code>/top ludo</code>); /history — recent games
     /verify — check the dice of a finished game (<code>/verify 12</code>, or “🔎 Check the dice” under its result)
     /replay — a finished game as a short clip (<code>/replay 12</code>, or “🎬 Replay” under its result)
@@ -171,8 +171,19 @@ toast-ping = { $seconds ->
     [0] No turn reminders.
    *[other] Whoever waits { $seconds } s on their turn gets a reminder.
 }
+btn-pace = { $pace ->
+    [classic] 🎲 Table: classic
+   *[fast] 🎲 Table: fast
+}
+toast-pace = { $pace ->
+    [classic] Classic table: every roll is a press.
+   *[fast] Fast table: the bot rolls for the players and makes the only move itself.
+}
 turn-ping = { $name }, your turn in «{ $game }»
 bot-instead = 🤖 { $name }
+log-only-move = the only move
+log-idle-throws = 🎲 no move: { $throws }
+log-idle-throw = { $name } { $dice }
 log-timeout = ⏱ { $name } ran out of time — a bot moved for them ({ $count } of 3).
 log-replaced = 🤖 { $name }: three timeouts in a row — a bot plays this seat from now on.
 cmd-leave = Leave the running game (a bot plays on for you)

@@ -1,25 +1,16 @@
 ## /settings (issue #11): the chat's defaults for every new lobby
 
-cmd-settings = Chat settings: language, timer, auto-roll, variants (admins)
+cmd-settings = Chat settings: language, timer, table, variants (admins)
 settings-groups-only = Settings belong to groups: send /settings in a group.
 settings-title = ⚙️ <b>Chat settings</b> — every new lobby starts with them.
 settings-lang-self = English
 settings-lang = 🌐 Language: { $lang }
-settings-autoroll = 🎲 Auto-roll: { $state ->
-        [on] on
-       *[off] off
-    }
 settings-variant = { $game }: { $variant }
-settings-autoroll-about = «Auto-roll»: when the next player can only roll the dice, the bot rolls for them right away, in the same table update. In { $games } the roll is the whole turn, so auto-roll does nothing there.
 settings-hint = The buttons switch a setting; only the chat's admins may change them.
 settings-btn-lang = 🌐 Language → { $lang }
 settings-btn-timer = { $minutes ->
         [0] ⏱ Turn timer → off
        *[other] ⏱ Turn timer → { $minutes } min
-    }
-settings-btn-autoroll = { $state ->
-        [on] 🎲 Auto-roll → on
-       *[off] 🎲 Auto-roll → off
     }
 settings-btn-variant = { $game } → { $variant }
 settings-quoted = “{ $game }”
@@ -53,3 +44,13 @@ zone-name = { $zone ->
        *[other] { $zone }
     }
 settings-tidy-about = «Tidy up»: the bot's refusals and turn reminders are deleted after a minute, and, where the bot may delete messages, so is the command it refused. What stays after a game is its last table and its result.
+# the table's pace: fast (the bot rolls for a player and makes their only move) or classic
+settings-pace = 🎲 Table: { $pace ->
+        [classic] classic
+       *[fast] fast
+    }
+settings-btn-pace = { $pace ->
+        [classic] 🎲 Table → classic
+       *[fast] 🎲 Table → fast
+    }
+settings-pace-about = “Fast table”: the bot rolls the dice for a player and makes their move when it is the only one, so buttons appear only when there is a choice. “Classic”: every roll is a press. In { $games } the roll is the whole turn, so the roll button stays there.
