@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import getitem
+from types import MappingProxyType
 
 from engines.base import (
     Action,
@@ -46,9 +47,9 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
+    dice_source,
     draw_starter,
     rank_after,
-    throw_source,
 )
 
 SEATS_RANGE = (2, 4)
@@ -169,8 +170,26 @@ def _step(start: int, die: int) -> tuple[int, range, int] | None:
     return target, range(first, min(target, LAST_CIRCUIT) + 1), _TARGET_KIND[target]
 
 
-# [die][progress]: _step, the yard's entry last (see _relative_tables)
-_STEPS = tuple(tuple(_step(p, die) for p in (*range(CENTRE + 1), YARD)) for die in range(EXIT_DIE + 1))
+def _made(die: int, start: int) -> tuple[int, range, int, tuple[tuple[Move, Move], ...]] | None:
+    """:func:`_step`, and the move ready-made for each piece that could make it: (its Move if
+    it captures nothing, its Move if it captures), equal unless the target is _OPEN."""
+    step = _step(start, die)
+    if step is None:
+        return None
+    target, path, effect = step
+    made = []
+    for piece in range(PIECES):
+        code = "e" if start == YARD else _CODES[piece]
+        if effect == _OPEN:
+            made.append(((code, piece, start, target, EFFECT_NONE), (code, piece, start, target, EFFECT_CAPTURE)))
+        else:
+            move = (code, piece, start, target, effect)
+            made.append((move, move))
+    return target, path, effect, tuple(made)
+
+
+# [die][progress]: _made, the yard's entry last (see _relative_tables): find_moves builds no tuple
+_MOVES = tuple(tuple(_made(die, p) for p in (*range(CENTRE + 1), YARD)) for die in range(EXIT_DIE + 1))
 
 
 def _relative_tables(seats: int, seat: int) -> tuple[tuple[int, ...], ...]:
@@ -196,46 +215,58 @@ _RELATIVE = {seats: tuple((_relative_tables(seats, seat),
                           for seat in range(seats)) for seats in COLOURS}
 
 
+def _blocks(rel: list[int], opponents: tuple[int, ...]) -> set[int]:
+    """Rule 9: the places (``rel``'s values) of two opposing pieces of one colour; off the circuit
+    no two values of ``rel`` are equal."""
+    blocks: set[int] = set()
+    for first in opponents:
+        # six comparisons beat any general grouping (and chained == beats building a tuple)
+        a, b, c, d = rel[first:first + PIECES]
+        if a == b or a == c or a == d:  # noqa: SIM109
+            blocks.add(a)
+        if b == c or b == d:  # noqa: SIM109
+            blocks.add(b)
+        if c == d:
+            blocks.add(c)
+    return blocks
+
+
 def find_moves(state: LudoState, seat: int, die: int) -> list[Move]:
     """Every legal move for ``die`` (rules 2, 4, 5, 7, 9); pieces in one place are one move."""
     pieces = state.pieces
     base = PIECES * seat
     own = pieces[base:base + PIECES]
-    bonuses = state.options.bonuses
     # Every piece's place as seen from this seat's track; opponents on a target: rel.count(target).
+    # Built on first need: it is half the cost of a call, and a throw with no move onto an
+    # open cell (rule 4) of the base game never needs it.
     tables, opponents = _RELATIVE[state.seats][seat]
-    rel = list(map(getitem, tables, pieces))
-    blocks: set[int] = set()
-    if bonuses:  # rule 9: two pieces of one colour; off the circuit no two values of rel are equal
-        for first in opponents:
-            # six comparisons beat any general grouping (and chained == beats building a tuple)
-            a, b, c, d = rel[first:first + PIECES]
-            if a == b or a == c or a == d:  # noqa: SIM109
-                blocks.add(a)
-            if b == c or b == d:  # noqa: SIM109
-                blocks.add(b)
-            if c == d:
-                blocks.add(c)
+    rel: list[int] | None = None
+    blocks: set[int] | None = None  # with bonuses only (rule 9)
+    if state.options.bonuses:
+        rel = list(map(getitem, tables, pieces))
+        blocks = _blocks(rel, opponents)
     moves: list[Move] = []
-    seen: list[int] = []
-    steps = _STEPS[die]
+    row = _MOVES[die]
     for piece, start in enumerate(own):
-        step = steps[start]
-        if step is None or start in seen:
+        entry = row[start]
+        if entry is None or own.index(start) != piece:  # pieces in one place: the lowest number moves
             continue
-        target, path, effect = step
-        if bonuses:
+        target, path, effect, made = entry
+        if blocks is not None:
             if blocks and not blocks.isdisjoint(path):
                 continue  # rule 9: no landing on or passing a block
             if target != CENTRE and own.count(target) >= 2:
                 continue  # a block holds two
         if effect == _OPEN:  # rule 4: a single opposing piece
-            effect = EFFECT_CAPTURE if rel.count(target) == 1 else EFFECT_NONE
-        seen.append(start)
-        if start == YARD:  # codes sort e < p0 < p1 < ...: the exit comes first
-            moves.insert(0, ("e", piece, start, target, effect))
+            if rel is None:
+                rel = list(map(getitem, tables, pieces))
+            move = made[piece][rel.count(target) == 1]
         else:
-            moves.append((_CODES[piece], piece, start, target, effect))
+            move = made[piece][0]
+        if start == YARD:  # codes sort e < p0 < p1 < ...: the exit comes first
+            moves.insert(0, move)
+        else:
+            moves.append(move)
     return moves
 
 
@@ -271,6 +302,29 @@ _SEATS = range(SEATS_RANGE[1])
 _ROLL_ENTRIES = tuple(tuple(LogEntry(seat, ROLL.code, (die,)) for die in range(EXIT_DIE + 1)) for seat in _SEATS)
 _MOVE_ENTRIES = tuple({code: LogEntry(seat, code) for code in ("e", *_CODES)} for seat in _SEATS)
 _PLAIN_EVENTS = {kind: tuple(Event(kind, seat) for seat in _SEATS) for kind in ("third_six", "choose", "no_move")}
+# Events with data are shared too where the data is read-only (as Event's own default is): the throw,
+# and the throw again of rule 3 (bonus False) or of rule 8 (bonus True).
+_ROLL_EVENTS = tuple(tuple(Event("roll", seat, MappingProxyType({"die": die})) for die in range(EXIT_DIE + 1))
+                     for seat in _SEATS)
+_AGAIN_EVENTS = tuple(tuple(Event("again", seat, MappingProxyType({"bonus": bonus})) for bonus in (False, True))
+                      for seat in _SEATS)
+
+
+class _MoveEvents(dict[Move, Event]):
+    """One seat's move -> its «exit» or «move» event, built on first use like _ACTIONS."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, move: Move) -> Event:
+        _, piece, start, target, _ = move
+        data = MappingProxyType({"piece": piece, "from": start, "to": target})
+        event = self[move] = Event("exit" if start == YARD else "move", self.seat, data)
+        return event
+
+
+_MOVE_EVENTS = tuple(_MoveEvents(seat) for seat in _SEATS)
 _ALL_CENTRE = (CENTRE,) * PIECES
 
 
@@ -325,9 +379,9 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
                               _MOVE_ENTRIES[seat][code])
         if code != ROLL.code:
             raise IllegalActionError(f"{code!r} is not legal here")
-        die = throw_source(state.seed, dice).die(state.throws)
+        die = (dice_source(state.seed) if dice is None else dice).die(state.throws)  # throw_source, inlined
         sixes = state.sixes + 1 if die == EXIT_DIE else 0
-        events = [Event("roll", seat, {"die": die})]
+        events = [_ROLL_EVENTS[seat][die]]
         entry = _ROLL_ENTRIES[seat][die]
         throws, last_dice = state.throws + 1, entry.dice
         if sixes == THIRD_SIX:  # rule 3: the turn burns
@@ -344,7 +398,7 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
             return waiting, events, entry
         events.append(_PLAIN_EVENTS["no_move"][seat])
         if die == EXIT_DIE:  # rule 3: a 6 throws again, even with nothing to move
-            events.append(Event("again", seat, {"bonus": False}))
+            events.append(_AGAIN_EVENTS[seat][False])
             return _next(state, seat, sixes, throws, last_dice, state.pieces, state.last_move), events, entry
         return _next(state, (seat + 1) % state.seats, 0, throws, last_dice, state.pieces,
                      state.last_move), events, entry
@@ -356,8 +410,7 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
         _, piece, start, target, effect = move
         base = PIECES * seat
         pieces = list(state.pieces)
-        # Events positionally: a named tuple's keyword call costs twice as much (same value)
-        events.append(Event("exit" if start == YARD else "move", seat, {"piece": piece, "from": start, "to": target}))
+        events.append(_MOVE_EVENTS[seat][move])
         if effect == EFFECT_CAPTURE:  # rule 4
             cell = _PIECE_CELLS[state.seats][base][target + 1]
             cells = _cells(state.seats, state.pieces)
@@ -373,7 +426,7 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
                 return _next(state, seat, sixes, throws, last_dice, moved, last_move, seat), events, entry
         bonus = state.options.bonuses and effect in (EFFECT_CAPTURE, EFFECT_CENTRE)  # rule 8
         if die == EXIT_DIE or bonus:  # rule 3 / rule 8: throw again
-            events.append(Event("again", seat, {"bonus": die != EXIT_DIE}))
+            events.append(_AGAIN_EVENTS[seat][die != EXIT_DIE])
             return _next(state, seat, sixes, throws, last_dice, moved, last_move), events, entry
         return _next(state, (seat + 1) % state.seats, 0, throws, last_dice, moved, last_move), events, entry
 

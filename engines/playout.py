@@ -56,11 +56,15 @@ def playout(engine: Engine[S, Any], state: S, choose: Choose[S], limit: int | No
 
 def play_on(engine: Engine[S, Any], state: S, choose: Choose[S], limit: int | None = None,
             until: Callable[[S], bool] | None = None) -> tuple[S, int]:
-    """Play as :func:`playout` does: (the state it stops at, how many actions it applied)."""
-    reached, applied = state, 0
-    for _, after, _, _ in playout(engine, state, choose, limit, until):
-        reached, applied = after, applied + 1
-    return reached, applied
+    """Play as :func:`playout` does: (the state it stops at, how many actions it applied).
+
+    Its loop again rather than a walk over :func:`playout`'s steps: the engine bench plays through
+    here, and resuming the generator and building each step it drops cost 3 % of a ludo game."""
+    applied, legal_actions, apply = 0, engine.legal_actions, engine.apply
+    while not state.finished and (limit is None or applied < limit) and not (until and until(state)):
+        state = apply(state, choose(state, legal_actions(state)).code)[0]
+        applied += 1
+    return state, applied
 
 
 def by_policy(policy: Policy[S], seats: Container[int], others: Choose[S], seed: int = 0) -> Choose[S]:

@@ -310,6 +310,17 @@ def test_die_is_the_first_face_of_a_one_die_throw() -> None:
     assert [source.die(n) for n in range(300)] == [source.throw(n, 1)[0] for n in range(300)]
 
 
+@pytest.mark.parametrize("seed", ["", "k", "ab" * 31 + "c", "ab" * 32, "ab" * 32 + "c", "f" * 200])
+def test_dice_blocks_are_hmac_sha256_at_every_key_length(seed: str) -> None:
+    """DiceSource computes HMAC from the padded keys itself: keys shorter than SHA-256's block
+    (zero-padded), exactly one block (a game's 64 hex digits) and longer (hashed first) must
+    all give hmac's bytes."""
+    source, key = DiceSource(seed), seed.encode("ascii")
+    for n in (*range(50), 10**6, 2**70):
+        block = hmac.digest(key, str(n).encode("ascii"), "sha256")
+        assert source.throw(n, 32, sides=256) == tuple(b + 1 for b in block)
+
+
 def test_events_with_read_only_data_pickle_for_the_drawing_processes() -> None:
     import pickle
 

@@ -1,10 +1,12 @@
 """The engines' fast paths against the straightforward computation they replace.
 
 ``engines.ludo.find_moves`` looks the board up in tables built at import (places relative to
-the mover, blocks found by pairwise comparison, step tables per die); the reference below is
+the mover, blocks found by pairwise comparison, ready-made moves per die); the reference below is
 the direct reading of the rules it replaced. Both must agree on every die in every position
 of many seeded random games, for every player count and both variants. ``parchis`` copies
-its state through a faster path than ``dataclasses.replace``; the two must agree.
+its state through a faster path than ``dataclasses.replace``; the two must agree. And
+``engines.playout.play_on`` runs :func:`~engines.playout.playout`'s loop without the generator:
+both must stop at the same state.
 """
 
 from __future__ import annotations
@@ -131,3 +133,25 @@ def test_parchis_copy_matches_dataclasses_replace():
         state, _events = PARCHIS.new_game(options, 4, f"{rng.getrandbits(256):064x}")
         final, _ = play_on(PARCHIS, state, copy_then_choose)
         assert final.finished
+
+
+@pytest.mark.parametrize("stop", ["the end", "a limit", "until"])
+@pytest.mark.parametrize("seats", [2, 4])
+def test_play_on_stops_where_playout_does(seats, stop):
+    """play_on runs playout's loop itself, without the generator: the same choices must reach
+    the same state after the same number of actions, however the game is stopped."""
+    limit = 137 if stop == "a limit" else None
+
+    def until(state: LudoState) -> bool:  # the first piece in the centre
+        return CENTRE in state.pieces
+
+    options = LudoOptions(bonuses=seats == 4)
+    for game in range(5):
+        state, _ = ENGINE.new_game(options, seats, f"{game:064x}")
+        steps = list(playout(ENGINE, state, at_random(random.Random(game)), limit,
+                             until if stop == "until" else None))
+        reached, applied = play_on(ENGINE, state, at_random(random.Random(game)), limit,
+                                   until if stop == "until" else None)
+        assert steps and applied == len(steps)
+        assert reached == steps[-1][1]
+        assert reached.finished == (stop == "the end") and (stop != "until" or until(reached))
