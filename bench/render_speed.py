@@ -1,10 +1,16 @@
-"""Render time and PNG size of mid-game positions at the default size (~1024 px)."""
+"""Render time and PNG size of mid-game positions at the default size (~1024 px).
+
+`python -m bench.render_speed [--scale S]` prints the table alone (the full `python -m bench` writes it
+to bench/results.json with the other benchmarks' figures).
+"""
 
 from __future__ import annotations
 
+import argparse
 import io
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -73,3 +79,15 @@ def run(scale: float = 1.0) -> list[dict[str, Any]]:
                 case = " ".join(part for part in (spec.code, variant.name, f"{seats}p") if part)
                 rows.append(_measure(case, spec.render_board, positions, NAMES[:seats], labels))
     return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.render_speed", description=__doc__)
+    parser.add_argument("--scale", type=float, default=1.0, help="share of the full run's 20 games a case "
+                        "(3 at least; default 1)")
+    run(parser.parse_args(argv).scale)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
