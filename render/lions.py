@@ -415,9 +415,14 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, st
     d.text((x1 - 16, cy + 1), f"{left}/{PIECES}", font=font(24, True), fill=INK, anchor="rm")
 
 
+def _backdrop(state: LionsState, labels: Mapping[str, str]) -> Image.Image:
+    """The static picture a board of ``state`` is drawn on a copy of (cached; to_png reuses its untouched bands)."""
+    return _base(state.options.lions_seat, labels["lions"], labels["hunters"])
+
+
 def _compose(state: LionsState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
-    img = _base(state.options.lions_seat, labels["lions"], labels["hunters"]).copy()
+    img = _backdrop(state, labels).copy()
     d = TextDraw(img)
     built = build(state)  # the position after the steps so far
     lions, hunters = (built.mover, built.opp) if state.side == LIONS else (built.opp, built.mover)
@@ -459,4 +464,5 @@ def render_board(state: LionsState, names: Sequence[str], labels: Mapping[str, s
     renderer API and not needed: the state itself carries the last turn and the one being built.
     """
     require_labels(labels, LABEL_KEYS)
-    return to_png(_compose(state, names, labels, events), palette=_palette(), compress_level=COMPRESS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(), compress_level=COMPRESS,
+                  backdrop=_backdrop(state, labels))

@@ -427,9 +427,14 @@ def _draw_die(img: Image.Image, d: ImageDraw.ImageDraw, state: LudoState, names:
     turn_line(img, d, (tx, ry), labels["winner" if state.finished else "turn"], seat, names, STRIP[2] - 30, 240)
 
 
+def _backdrop(state: LudoState, labels: Mapping[str, str]) -> Image.Image:
+    """The static picture a board of ``state`` is drawn on a copy of (cached; to_png reuses its untouched bands)."""
+    return _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS))
+
+
 def _compose(state: LudoState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
-    img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
+    img = _backdrop(state, labels).copy()
     d = TextDraw(img)
     choosing = state.phase == PHASE_MOVE and not state.finished
     places = final_places(rules.ENGINE, state)
@@ -469,4 +474,5 @@ def render_board(state: LudoState, names: Sequence[str], labels: Mapping[str, st
     when that action moved a piece, and a piece taken is marked with a red ✕.
     """
     require_labels(labels, LABEL_KEYS)
-    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS,
+                  backdrop=_backdrop(state, labels))

@@ -419,9 +419,14 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
             x += 32 + _draw_place(img, d, x + 32, cy, state, seat, progress) + 12
 
 
+def _backdrop(state: ParchisState, labels: Mapping[str, str]) -> Image.Image:
+    """The static picture a board of ``state`` is drawn on a copy of (cached; to_png reuses its untouched bands)."""
+    return _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS))
+
+
 def _compose(state: ParchisState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
-    img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
+    img = _backdrop(state, labels).copy()
     d = TextDraw(img)
     _draw_pieces(img, d, state)
     _draw_marks(img, state, events)
@@ -455,4 +460,5 @@ def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str,
     ``state.last_move`` is), a capture gets a red ✕ and the captured piece a red ring.
     """
     require_labels(labels, LABEL_KEYS)
-    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS,
+                  backdrop=_backdrop(state, labels))

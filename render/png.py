@@ -1,5 +1,6 @@
 """PNG encoding: palette PNGs that are deterministic (no metadata), small and quick to encode, and the
-fixed palettes fitted once to sample games that make them so."""
+fixed palettes fitted once to sample games that make them so. A board drawn on a copy of its static
+picture is written band by band, most bands copied from that picture's (:mod:`render.png_bands`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from PIL import Image
 
 from engines.base import Engine, Event, GameOptions, GameState
 from engines.playout import at_random, playout
+from render import png_bands
 from render.theme import BG, RGB
 
 
@@ -31,14 +33,21 @@ def to_png(
     palette: Image.Image | None = None,
     colors: int = 192,
     compress_level: int = 6,
+    backdrop: Image.Image | None = None,
 ) -> bytes:
     """Encode as a palette PNG: deterministic (no metadata), small and quick to encode.
 
     With ``palette`` (from :func:`make_palette`) pixels map to that fixed palette, which is
     several times faster than fitting a new one (``colors``, fast octree) for each picture.
+    With ``backdrop`` too, the static picture ``image`` was drawn on a copy of, the rows drawn
+    over are the only ones mapped and deflated (:func:`render.png_bands.encode`): the same
+    pixels, in about half the time.
     """
     if image.mode != "RGB":
         image = image.convert("RGB")
+    if (palette is not None and backdrop is not None and backdrop.mode == "RGB" and backdrop.size == image.size
+            and len(png_bands.plte(palette)) > 3 * 16):
+        return png_bands.encode(image, palette, compress_level, backdrop)
     if palette is not None:
         quant = image.quantize(palette=palette, dither=Image.Dither.NONE)
     else:

@@ -332,10 +332,15 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
         x += width + 10
 
 
+def _backdrop(state: ShishbeshState, labels: Mapping[str, str]) -> Image.Image:
+    """The static picture a board of ``state`` is drawn on a copy of (cached; to_png reuses its untouched bands)."""
+    opts = state.options
+    return _base(state.seats, opts.board, opts.shelters == "staggered", tuple(labels[k] for k in _STATIC_KEYS))
+
+
 def _compose(state: ShishbeshState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
-    opts = state.options
-    img = _base(state.seats, opts.board, opts.shelters == "staggered", tuple(labels[k] for k in _STATIC_KEYS)).copy()
+    img = _backdrop(state, labels).copy()
     d = TextDraw(img)
     _draw_marks(img, state, events)
     _draw_pieces(img, state)
@@ -369,4 +374,4 @@ def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[st
     """
     require_labels(labels, LABEL_KEYS)
     return to_png(_compose(state, names, labels, events), palette=_palette(state.seats, state.options.board),
-                  compress_level=COMPRESS)
+                  compress_level=COMPRESS, backdrop=_backdrop(state, labels))

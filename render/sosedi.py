@@ -453,10 +453,15 @@ def _draw_status(d: ImageDraw.ImageDraw, box: Box, owned: int, text: str, fill: 
     pill(d, (x1 - 14, py), text, fnt, fill, ink, anchor="r", max_width=status_w)
 
 
+def _backdrop(state: SosediState, labels: Mapping[str, str]) -> Image.Image:
+    """The static picture a board of ``state`` is drawn on a copy of (cached; to_png reuses its untouched bands)."""
+    return _base(state.seats, _look(state))
+
+
 def _compose(state: SosediState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     lay = _layout(state.seats)
-    img = _base(state.seats, _look(state)).copy()
+    img = _backdrop(state, labels).copy()
     d = TextDraw(img)
     throw = _throw(state, events)
     _draw_table(img, d, lay, state, names, labels, throw)
@@ -488,4 +493,5 @@ def render_board(state: SosediState, names: Sequence[str], labels: Mapping[str, 
     """
     require_labels(labels, LABEL_KEYS)
     image = _compose(state, names, labels, events)
-    return to_png(image, palette=_palette(state.seats, state.options.mode), compress_level=COMPRESS)
+    return to_png(image, palette=_palette(state.seats, state.options.mode), compress_level=COMPRESS,
+                  backdrop=_backdrop(state, labels))

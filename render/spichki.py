@@ -355,10 +355,15 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
         d.text((x + 4, cy + 13), of, font=small, fill=MUTED_INK, anchor="ls")
 
 
+def _backdrop(state: SpichkiState, labels: Mapping[str, str]) -> Image.Image:
+    """The static picture a board of ``state`` is drawn on a copy of (cached; to_png reuses its untouched bands)."""
+    return _base(state.seats, state.options.goal)
+
+
 def _compose(state: SpichkiState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     lay = _layout(state.seats)
-    img = _base(state.seats, state.options.goal).copy()
+    img = _backdrop(state, labels).copy()
     d = TextDraw(img)
     throw = _throw(state, events)
     _draw_target(img, d, lay, state, labels)
@@ -387,4 +392,5 @@ def render_board(state: SpichkiState, names: Sequence[str], labels: Mapping[str,
     ``events`` are those of the last action (they tell what the throw earned).
     """
     require_labels(labels, LABEL_KEYS)
-    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS,
+                  backdrop=_backdrop(state, labels))

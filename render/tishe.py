@@ -404,10 +404,15 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
         x += 40 + max(52, round(num.getlength(text))) + 18
 
 
+def _backdrop(state: TisheState, labels: Mapping[str, str]) -> Image.Image:
+    """The static picture a board of ``state`` is drawn on a copy of (cached; to_png reuses its untouched bands)."""
+    return _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS))
+
+
 def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
              events: Sequence[Event] = ()) -> Image.Image:
     lay = _layout(state.seats)
-    img = _base(state.seats, tuple(labels[k] for k in _STATIC_KEYS)).copy()
+    img = _backdrop(state, labels).copy()
     d = TextDraw(img)
     fresh = _fresh_move(state, events)
     marked = {(e.seat, int(e.data.get("checker", 0))) for e in events if e.kind == "bump" and e.seat is not None}
@@ -448,4 +453,5 @@ def render_board(state: TisheState, names: Sequence[str], labels: Mapping[str, s
     when that action moved a checker, and checkers just taken off are ringed in red.
     """
     require_labels(labels, LABEL_KEYS)
-    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS)
+    return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS,
+                  backdrop=_backdrop(state, labels))
