@@ -62,7 +62,7 @@ RADIUS = 16
 PANEL_H = 100
 HEADER_H = 44
 K = 3  # the static board is drawn K times larger and scaled down
-COMPRESS = 3
+COMPRESS = 3  # zlib level of the bands drawn on (render/png_bands.py): 4 costs ~0.7 ms more for 6 % fewer bytes
 
 SAND: RGB = (233, 214, 170)
 CAMP: RGB = (216, 190, 140)

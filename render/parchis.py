@@ -89,7 +89,7 @@ DIE = 96
 NUMBER = 25  # a cell's number: 18 px capitals
 DONE = "a piece in the centre is done: no button names it, and its panel counts them"
 K = 3  # the static board is drawn K times larger and scaled down
-COMPRESS = 2  # zlib level: 4 costs ~2 ms more for ~8 % fewer bytes
+COMPRESS = 3  # zlib level of the bands drawn on (render/png_bands.py): 4 costs ~1 ms more for 7 % fewer bytes
 COLORS = 64  # palette entries: 255 left a four-player board over 100 KB; 32 merged a card tint into cream
 
 PAPER: RGB = (236, 226, 204)

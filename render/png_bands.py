@@ -1,9 +1,9 @@
 """A board's PNG written band by band, most bands copied from its backdrop's.
 
-A board is drawn on a copy of its static picture (the backdrop: board, legend, empty cards), and
-half its rows or more come out as they are in the backdrop. So the backdrop is mapped to the palette
-and deflated once, in bands of :data:`BAND_ROWS` rows, and every picture drawn on it takes those
-bands as they are; only the bands something was drawn over are mapped to the palette and deflated
+A board is drawn on a copy of its static picture (the backdrop: board, legend, empty cards), and a
+quarter to a half of its rows come out as they are in the backdrop. So the backdrop is mapped to the
+palette and deflated once, in bands of :data:`BAND_ROWS` rows, and every picture drawn on it takes
+the deflate of each band whose indices are the backdrop's; only the runs of other bands are deflated
 again, at the renderer's zlib level. Deflating was most of a board's time, and the backdrop's bands,
 deflated once, can afford zlib's smallest (level 9).
 
@@ -27,7 +27,7 @@ import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops
+from PIL import Image
 
 BAND_ROWS = 16  # rows of a backdrop's band: a band something is drawn over is deflated again, the rest copied
 BACKDROP_LEVEL = 9  # a backdrop's bands are deflated once, so as small as zlib makes them
@@ -61,32 +61,32 @@ def encode(image: Image.Image, palette: Image.Image, level: int, backdrop: Image
     """``image``, drawn on a copy of ``backdrop`` (both RGB, one size), as a PNG in ``palette`` (a "P"
     image of more than 16 colours: Pillow packs fewer into less than a byte a pixel).
 
-    A band whose rows all are as in the backdrop is copied from the backdrop's bands (its deflate after
-    the band above when that band is copied too, else alone); each run of other bands is mapped to
-    ``palette`` and deflated at ``level`` after the band above it.
+    A band mapped to the same indices as the backdrop's is copied from the backdrop's bands (its deflate
+    after the band above when that band is copied too, else alone); each run of other bands is deflated
+    at ``level`` after the band above it.
     """
     known = backdrop_bands(backdrop, palette)
-    width, height = image.size
-    size = BAND_ROWS * (width + 1)  # scanline bytes in a band: a filter byte, then a byte a pixel
-    _, drawn = ImageChops.difference(image, backdrop).getprojection()  # 1 for a row something was drawn on
+    lines = scanlines(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    size = BAND_ROWS * (image.width + 1)  # scanline bytes in a band: a filter byte, then a byte a pixel
     pieces, adler = [ZLIB_HEADER], 1
-    run_from: int | None = None  # the top row of the run of drawn-on bands under way
-    for k, top in enumerate(range(0, height + BAND_ROWS, BAND_ROWS)):
-        copied = top < height and not any(drawn[top:top + BAND_ROWS])
-        if run_from is not None and (copied or top >= height):
-            run = scanlines(image.crop((0, run_from, width, min(top, height))).quantize(
-                palette=palette, dither=Image.Dither.NONE))
-            above = known.scanlines[max(0, run_from // BAND_ROWS - 1) * size:run_from // BAND_ROWS * size]
-            pieces.append(deflate_piece(run, above, level))
+    run_from: int | None = None  # where the run of bands drawn on under way starts in ``lines``
+    above_copied = False
+    for k, start in enumerate(range(0, len(lines) + size, size)):
+        band = lines[start:start + size]
+        copied = bool(band) and band == known.scanlines[start:start + size]
+        if run_from is not None and (copied or not band):
+            run = lines[run_from:start]
+            pieces.append(deflate_piece(run, lines[max(0, run_from - size):run_from], level))
             adler = adler32_combine(adler, zlib.adler32(run), len(run))
-        if top >= height:
+            run_from = None
+        if not band:
             break
         if copied:
-            pieces.append(known.after_above[k] if k and run_from is None else known.alone[k])
-            adler = adler32_combine(adler, known.adler[k], min(size, len(known.scanlines) - k * size))
-            run_from = None
+            pieces.append(known.after_above[k] if above_copied else known.alone[k])
+            adler = adler32_combine(adler, known.adler[k], len(band))
         elif run_from is None:
-            run_from = top
+            run_from = start
+        above_copied = copied
     pieces += [LAST_BLOCK, struct.pack(">I", adler)]
     return png_file(image.size, plte(palette), b"".join(pieces))
 
