@@ -116,9 +116,12 @@ def backdrop_bands(backdrop: Image.Image, palette: Image.Image) -> Bands:
 
 def scanlines(indexed: Image.Image) -> bytes:
     """The PNG scanlines of a "P" image: each row's indices after filter type 0 (none: the filter the
-    PNG specification advises for palette images, and the one Pillow writes for them)."""
-    pixels, width = memoryview(indexed.tobytes()), indexed.width
-    return b"\0" + b"\0".join(pixels[i:i + width] for i in range(0, len(pixels), width))
+    PNG specification advises for palette images, and the one Pillow writes for them), made as the
+    bytes of the image one pixel wider with index 0 in its first column."""
+    width, height = indexed.size
+    lines = Image.new("P", (width + 1, height), 0)
+    lines.paste(indexed, (1, 0))
+    return lines.tobytes()
 
 
 def deflate_piece(data: bytes, before: bytes, level: int) -> bytes:
