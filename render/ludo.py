@@ -470,8 +470,9 @@ def render_board(state: LudoState, names: Sequence[str], labels: Mapping[str, st
 
     ``names`` are the players' display names by seat; ``labels`` must hold every key of
     :data:`LABEL_KEYS` (the bot fills them from its locale); a missing key raises KeyError.
-    ``events`` are those of the last action: with them the last move's route is drawn only
-    when that action moved a piece, and a piece taken is marked with a red ✕.
+    ``events`` are those of the actions since the table was last shown (on the fast table a run of
+    throws and moves, in order): with them the last move's route is drawn only when they moved a
+    piece, and a piece taken is marked with a red ✕.
     """
     require_labels(labels, LABEL_KEYS)
     return to_png(_compose(state, names, labels, events), palette=_palette(state.seats), compress_level=COMPRESS,

@@ -456,7 +456,8 @@ def render_board(state: ParchisState, names: Sequence[str], labels: Mapping[str,
 
     ``names`` are the players' display names by seat; ``labels`` must hold every key of
     :data:`LABEL_KEYS` (the bot fills them from its locale); a missing key raises KeyError.
-    ``events`` are those of the last action: its moves are ringed in gold (without events,
+    ``events`` are those of the actions since the table was last shown (on the fast table a run of
+    throws and moves): their moves are ringed in gold (without events,
     ``state.last_move`` is), a capture gets a red ✕ and the captured piece a red ring.
     """
     require_labels(labels, LABEL_KEYS)

@@ -368,9 +368,10 @@ def render_board(state: ShishbeshState, names: Sequence[str], labels: Mapping[st
     """The board of a «Шиш-беш» game as PNG bytes (1024 px wide; 2–4 players, either board).
 
     ``names`` are the players' display names by seat; ``labels`` must hold every key of
-    :data:`LABEL_KEYS`; a missing key raises KeyError. ``events`` are those of the last action:
-    its moves are ringed in gold (without events, ``state.last_move`` is), a jump's arrow lights
-    up, and a capture gets a red ✕.
+    :data:`LABEL_KEYS`; a missing key raises KeyError. ``events`` are those of the actions since the
+    table was last shown (on the fast table a run of throws and moves): their moves are ringed in
+    gold (without events, ``state.last_move`` is), a jump's arrow lights up, and a capture gets a
+    red ✕.
     """
     require_labels(labels, LABEL_KEYS)
     return to_png(_compose(state, names, labels, events), palette=_palette(state.seats, state.options.board),
