@@ -4,7 +4,8 @@ The game runs on a virtual clock: the flow's (deadlines, pings, tidying), the bo
 the fake server's (message dates, its 20-in-60-s limit) all move together, so a minute of waiting
 costs nothing. A person acts after 2–10 s; at the start of their turn, with probability ``AWAY``,
 they look away for 35–150 s instead (past the 30-s ping, short of the 3-minute turn timer), and
-then play the rest of the turn (a roll, then its move) at the usual pace. Alarms ring when the
+then play the rest of the turn at the usual pace (on the fast table, the chat's default, the bot
+throws for them: each press is a choice). Alarms ring when the
 clock reaches them. Reported: the share of idle turns that got a ping, seconds to the ping, pings deleted, the
 sends+edits per decision including the pings, and the most in any 60 s.
 """

@@ -186,7 +186,9 @@ async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, databas
         stats["answers_lost_to_a_kill"] = len(tg.unanswered_callbacks())  # a toast, never a move
     finally:
         await bot.stop()
-    assert stats["kills"] == KILLS and stats["presses"] > 10 * CHATS
+    # enough presses that the kills landed among them: 250–300 in 30 s on this 2-core machine, fewer on a
+    # loaded one (a bound of 10 per chat failed there now and then, with nothing lost)
+    assert stats["kills"] == KILLS and stats["presses"] > 6 * CHATS
     games = await check_replays(bot.db)
     assert len(games) == CHATS
     for game in games:
