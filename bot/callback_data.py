@@ -134,6 +134,8 @@ def parse(data: str | None) -> Callback | None:
     if match is None:
         return None
     groups = match.groupdict()
+    # the patterns' classes are ASCII ranges ([0-9], not \d, which takes «٣»), with lengths bounded:
+    # int() below only ever meets a short run of ASCII digits or base 36 letters
     gid = int(groups["gid"], 36) if groups.get("gid") else 0
     return Callback(
         kind=data[0],

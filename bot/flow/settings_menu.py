@@ -22,7 +22,7 @@ from bot.flow.context import PACE_CHOICES, PING_CHOICES, TIMER_CHOICES, Chat, Re
 from bot.flow.loader import Loader
 from bot.flow.messages import Messages
 from bot.games import GameSpec, Registry
-from bot.games.common import Tr, set_option
+from bot.games.common import Tr, parse_choice, set_option
 from bot.store import Store
 from bot.zones import UTC, ZONE_CHOICES, from_slug, slug, utc_offset
 from engines.base import OptionsError
@@ -122,10 +122,10 @@ class SettingsMenu:
             return await self._store_variant(chat, data)
         if data.key == "lang" and data.value in SUPPORTED:
             await self.store.set_chat_locale(chat.id, data.value)
-        elif data.key == "timer" and data.value in {str(m) for m in TIMER_CHOICES}:
-            await self.store.set_chat_setting(chat.id, "turn_timer", int(data.value))
-        elif data.key == "ping" and data.value in {str(s) for s in PING_CHOICES}:
-            await self.store.set_chat_setting(chat.id, "ping", int(data.value))
+        elif data.key == "timer" and (minutes := parse_choice(data.value, TIMER_CHOICES)) is not None:
+            await self.store.set_chat_setting(chat.id, "turn_timer", minutes)
+        elif data.key == "ping" and (seconds := parse_choice(data.value, PING_CHOICES)) is not None:
+            await self.store.set_chat_setting(chat.id, "ping", seconds)
         elif data.key == "pace" and data.value in PACE_CHOICES:
             await self.store.set_chat_setting(chat.id, "pace", data.value)
         elif data.key == "tidy" and data.value in (ON, OFF):

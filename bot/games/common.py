@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -32,6 +32,8 @@ def html_words(tr: Tr) -> Html:
 TRUE_WORDS = {"1", "on", "yes", "true", "да", "вкл"}
 FALSE_WORDS = {"0", "off", "no", "false", "нет", "выкл"}
 AUTO_WORDS = {"auto", "авто", "-", "none"}
+ASCII_DIGITS = frozenset("0123456789")
+NUMBER_DIGITS = 6  # more than any option's number has (lions' quiet_draw goes to 999)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,10 +201,31 @@ def option_limits(options: Any, key: str) -> dict[str, Any]:
     return {}
 
 
+def parse_number(text: str, *, negative: bool = False) -> int | None:
+    """The whole number ``text`` spells in ASCII digits (at most :data:`NUMBER_DIGITS` of them, and one
+    leading «-» only where ``negative``), or None for anything else.
+
+    Only 0-9 are digits here: ``str.isdigit`` also takes «²» and «¹⁰» (which ``int`` refuses), and ``int``
+    takes «٣», «１», «+5» and «1_0», so a check by one and a conversion by the other disagree on hostile
+    text. The bound keeps ``int`` from ever meeting thousands of digits."""
+    sign, body = (-1, text[1:]) if negative and text.startswith("-") else (1, text)
+    if not 0 < len(body) <= NUMBER_DIGITS or not ASCII_DIGITS.issuperset(body):
+        return None
+    return sign * int(body)
+
+
+def parse_choice(text: str, allowed: Iterable[Any]) -> Any | None:
+    """The value of ``allowed`` (an option's list) that ``text`` names by its code, or None."""
+    return next((value for value in allowed if str(value) == text), None)
+
+
 def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> Any:
     """A copy of ``options`` with ``key`` parsed from text and validated.
 
-    Raises OptionsError for an unknown key or a bad value (never trusts its input).
+    Each shape has its parser: yes/no and «авто» from their words (Russian or English), a number from
+    ASCII digits (:func:`parse_number`), a name from the option's list (:func:`parse_choice`); the
+    engine then checks the value. Raises OptionsError for an unknown key or a bad value, and nothing
+    else whatever the text (it never trusts its input).
     """
     found = option_type(options, key)
     if found is None:
@@ -222,11 +245,10 @@ def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> An
     elif base is int and text in FALSE_WORDS and "off" in (limits := option_limits(options, key)):
         value = limits["off"]  # «выкл»: the engine's own «off» value of a number (lions' quiet_draw)
     elif base is int:
-        if not text.lstrip("-").isdigit() or len(text) > 6:
+        if (value := parse_number(text)) is None:  # no option of a game is negative
             raise OptionsError(key, "not a number", **option_limits(options, key))
-        value = int(text)
-    else:
-        value = text
+    elif (value := parse_choice(text, option_limits(options, key).get("allowed", ()))) is None:
+        raise OptionsError(key, "not in the list", **option_limits(options, key))
     updated = dataclasses.replace(options, **{key: value})
     updated.validate(None)
     return updated
