@@ -29,6 +29,7 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.config import SETTINGS, Config, ConfigError, shown_database
 from bot.instance import InstanceLock
+from bot.logs import PeopleOutOfLogs, RedactToken
 from bot.metrics import Metrics, MetricsPortError
 from bot.store import StorageError, is_postgres
 from bot.webhook import WebhookListenError, start_receiving
@@ -60,32 +61,20 @@ class LostLockError(StartupError):
     to start it again, as a standby)."""
 
 
-class RedactToken(logging.Filter):
-    """Replaces the bot token wherever it would appear in a log line."""
-
-    def __init__(self, token: str) -> None:
-        super().__init__()
-        self.token = token
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if self.token in message:
-            record.msg, record.args = message.replace(self.token, "<token>"), None
-        if record.exc_info and not record.exc_text:  # a traceback quotes exception messages too
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        for name in ("exc_text", "stack_info"):
-            text = getattr(record, name)
-            if text and self.token in text:
-                setattr(record, name, text.replace(self.token, "<token>"))
-        return True
+def redaction(config: Config) -> RedactToken:
+    """The filter that keeps the token and the webhook secret out of what the bot writes."""
+    return RedactToken(config.token, config.webhook.secret if config.webhook is not None else None)
 
 
 def setup_logging(config: Config) -> None:
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(RedactToken(config.token))
+    for handler in logging.getLogger().handlers:  # people first, while PTB's arguments are still objects
+        handler.addFilter(PeopleOutOfLogs())
+        handler.addFilter(redaction(config))
     # httpx logs every request URL, and Bot API URLs contain the token
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    # aiosqlite logs every statement with its parameters at DEBUG: names, messages, whole game states
+    logging.getLogger("aiosqlite").setLevel(logging.INFO)
     # every move re-arms a turn timer: APScheduler's "Added job" lines are noise unless debugging
     if config.log_level != "DEBUG":
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
@@ -119,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         asyncio.run(serve(config))
     except StartupError as exc:
-        print(str(exc).replace(config.token, "<token>"), file=sys.stderr)
+        print(redaction(config).redact(str(exc)), file=sys.stderr)
         return EXIT_LOST_LOCK if isinstance(exc, LostLockError) else EXIT_FAILED
     return 0
 

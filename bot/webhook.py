@@ -10,9 +10,11 @@ all before reading the body, and 400 to a body that is no Update; none of those 
 Telegram sends an update again when it did not get a 2xx answer, so an update the bot already
 queued can come twice (the answer lost on the way back, or the bot killed before it answered).
 Polling never hands out an update twice, so only this mode keeps a short memory of the update ids
-it has taken and drops one seen before, or older than all it remembers. The memory is the
-process's own: after a restart a redelivered press is still refused by its callback data's state
-version, a command by the flow's own checks.
+it has taken (:class:`SeenUpdates`) and drops one it remembers. Only the memory decides, never an
+id's size: Telegram numbers updates one by one, but after a week without any it starts again from
+a random number (https://core.telegram.org/bots/api#update), usually far below the last one. The
+memory is the process's own: after a restart a redelivered press is still refused by its callback
+data's state version, a command by the flow's own checks.
 """
 
 from __future__ import annotations
@@ -42,24 +44,35 @@ class WebhookListenError(Exception):
 
 
 class SeenUpdates:
-    """The update ids taken lately: a redelivered one, or one older than all remembered, is stale."""
+    """The ids of the last ``size`` updates taken: one of them delivered again is stale, any other is new.
+
+    An id far below the newest one (more than ``size`` below: farther than updates arrive out of
+    order, at most WEBHOOK_MAX_CONNECTIONS at once) starts a new sequence; it is taken, and said once.
+    """
 
     def __init__(self, size: int = REMEMBERED_UPDATES) -> None:
         self._order: collections.deque[int] = collections.deque()
         self._ids: set[int] = set()
         self._size = size
-        self._floor = 0  # the newest id forgotten: anything at or below it is older than the memory
+        self._newest: int | None = None  # of the sequence Telegram numbers updates in now
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
     def first_time(self, update_id: int) -> bool:
-        """Note ``update_id``; False if it was seen before or is older than the memory."""
-        if update_id in self._ids or update_id <= self._floor:
+        """Note ``update_id``; False if it is one of the ids remembered."""
+        if update_id in self._ids:
             return False
+        if self._newest is not None and update_id < self._newest - self._size:
+            log.info("update ids start again from %d (the last was %d): Telegram began a new sequence",
+                     update_id, self._newest)
+            self._newest = update_id
+        else:
+            self._newest = update_id if self._newest is None else max(self._newest, update_id)
         self._ids.add(update_id)
         self._order.append(update_id)
         if len(self._order) > self._size:
-            forgotten = self._order.popleft()
-            self._ids.discard(forgotten)
-            self._floor = max(self._floor, forgotten)
+            self._ids.discard(self._order.popleft())
         return True
 
 

@@ -16,7 +16,6 @@ import pytest
 
 from bot.fake_telegram import FakeTelegram
 from bot.fake_telegram.webhook import SECRET_HEADER
-from bot.webhook import SeenUpdates
 from engines.shishbesh import ENGINE
 from tests.bot_harness import (
     CHAT_ID,
@@ -184,23 +183,6 @@ async def test_a_redelivered_command_or_press_changes_nothing(world: World) -> N
         await redeliver(runner, update)
     assert snapshot(tg, runner) == before  # no second lobby, no second join, no second roll, no call at all
     assert len([m for m in tg.bot_messages(CHAT_ID) if m.photo is not None]) == 1
-
-
-async def test_an_update_older_than_the_memory_changes_nothing(world: World) -> None:
-    tg, runner, users = world
-    await runner.say(users["anya"], "/newgame sosedi")
-    first_id = tg.webhook.delivered[-1]["update_id"]
-    assert runner.app is not None
-    runner.app.bot_data["seen_updates"] = SeenUpdates(size=8)  # as REMEMBERED_UPDATES, only quicker to fill
-    assert runner.app.bot_data["seen_updates"].first_time(first_id)
-    count = runner.processed_count
-    for n in range(1, 10):  # ids ahead of Telegram's: the first one falls out of the memory
-        assert await post(runner, {"update_id": first_id + 10 * n}) == 200  # an update of no known kind
-    await runner.processed_upto(count + 9)
-    before = snapshot(tg, runner)
-    old = newgame_update(tg, first_id - 5)  # never seen, but older than all the bot remembers
-    await redeliver(runner, old)
-    assert snapshot(tg, runner) == before
 
 
 async def test_after_a_restart_a_redelivered_press_is_refused_by_its_state_version(world: World) -> None:

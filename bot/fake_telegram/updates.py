@@ -1,4 +1,11 @@
-"""The bot's update queue and getUpdates long polling, kept the way Telegram keeps them."""
+"""The bot's update queue and getUpdates long polling, kept the way Telegram keeps them.
+
+Update ids count up by one; after a week without updates Telegram starts them again from a random
+number (https://core.telegram.org/bots/api#update), which :meth:`UpdateQueue.restart_ids` does at
+once. An offset beyond the newest id is then no confirmation but an error of the client, and the
+queue is served from its head: so a poller that still asks for the old sequence's next id gets the
+new updates (Telegram's Bot API server, TQueue::get: «Specified from_id is in the future»).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ DEFAULT_ALLOWED_UPDATES = frozenset({
     "purchased_paid_media", "poll", "poll_answer", "my_chat_member", "chat_join_request",
     "chat_boost", "removed_chat_boost",
 })
+FUTURE_SLACK = 11  # Telegram takes an offset up to 10 past its next id; beyond, the offset is ignored
 
 
 def update_type(update: JSONDict) -> str:
@@ -33,6 +41,7 @@ class UpdateQueue:
         self.delivered_at: dict[int, float] = {}
         """update_id -> ``clock()`` when a getUpdates answer first carried it (benchmarks)."""
         self.last_update_id = 0
+        """update_id of the newest update queued (0 before the first)."""
         self.polls_started = 0
         """getUpdates calls received so far; a newer one ends an older one's long poll."""
         self.waiting_pollers = 0
@@ -40,7 +49,7 @@ class UpdateQueue:
         """A webhook is set (webhook.py delivers): getUpdates is refused, and a long poll ends."""
         self._allowed: frozenset[str] = DEFAULT_ALLOWED_UPDATES
         self._ids = itertools.count(700_000_001)
-        self._delivered_upto = 0
+        self._taken: set[int] = set()  # ids of pending updates some getUpdates answer (or POST) carried
 
     def push(self, payload: JSONDict) -> JSONDict:
         """Queue an update body (e.g. ``{"message": {...}}``); returns it with its update_id."""
@@ -52,28 +61,44 @@ class UpdateQueue:
             self.pending.append(update)
         return update
 
+    def restart_ids(self, start: int) -> None:
+        """Number the next update ``start``, and on from there (a new sequence: Telegram's after a quiet week)."""
+        if start < 1:
+            raise ValueError("update ids are positive")
+        if self.pending:  # else a poller's old offset, now in the future, would have them delivered again
+            raise ValueError(f"Telegram starts a new sequence after a week without updates, not with "
+                             f"{len(self.pending)} still queued")
+        self._ids = itertools.count(start)
+
     def allow(self, types: list[str]) -> None:
         """Deliver only these update types from now on (an empty list: Telegram's default set)."""
         self._allowed = frozenset(types) or DEFAULT_ALLOWED_UPDATES
 
     def confirm(self, offset: int) -> None:
-        """Forget updates below ``offset``; a negative offset keeps only the last ``-offset``."""
+        """Forget updates below ``offset``; a negative offset keeps only the last ``-offset``; an
+        offset in the future (past the newest id, by Telegram's slack of 10) forgets nothing."""
+        if offset > self.last_update_id + FUTURE_SLACK:
+            return
         if offset > 0:
-            self.pending = [u for u in self.pending if u["update_id"] >= offset]
+            self._keep([u for u in self.pending if u["update_id"] >= offset])
         elif offset < 0:
-            self.pending = self.pending[offset:]
+            self._keep(self.pending[offset:])
+
+    def _keep(self, updates: list[JSONDict]) -> None:
+        self.pending = updates
+        self._taken &= {u["update_id"] for u in updates}
 
     def drop_unwanted(self) -> None:
         """Throw away queued updates of types the bot no longer allows."""
         rejected = [u for u in self.pending if update_type(u) not in self._allowed]
         if rejected:
             self.dropped.extend(rejected)
-            self.pending = self.deliverable()
+            self._keep(self.deliverable())
 
     def drop_pending(self) -> None:
         """Throw away every queued update (deleteWebhook with drop_pending_updates)."""
         self.dropped.extend(self.pending)
-        self.pending = []
+        self._keep([])
 
     def deliverable(self) -> list[JSONDict]:
         """Queued updates of allowed types, delivered before or not."""
@@ -81,7 +106,7 @@ class UpdateQueue:
 
     def undelivered(self) -> list[JSONDict]:
         """Queued updates of allowed types that no getUpdates answer has carried yet."""
-        return [u for u in self.deliverable() if u["update_id"] > self._delivered_upto]
+        return [u for u in self.deliverable() if u["update_id"] not in self._taken]
 
     async def long_poll(self, timeout: float) -> bool:
         """One getUpdates arrives: wait up to ``timeout`` for an update if none is queued.
@@ -105,8 +130,7 @@ class UpdateQueue:
     def take(self, limit: int, now: float) -> list[JSONDict]:
         """The first ``limit`` deliverable updates, noted as delivered at ``now``."""
         batch = self.deliverable()[:limit]
-        if batch:
-            self._delivered_upto = max(self._delivered_upto, batch[-1]["update_id"])
-            for update in batch:
-                self.delivered_at.setdefault(update["update_id"], now)
+        for update in batch:
+            self._taken.add(update["update_id"])
+            self.delivered_at.setdefault(update["update_id"], now)
         return batch

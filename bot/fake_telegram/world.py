@@ -91,6 +91,12 @@ class World:
         """The current Unix time, as Telegram dates messages and updates."""
         return int(self.wall_clock())
 
+    def restart_update_ids(self, start: int) -> None:
+        """Number the bot's next update ``start`` (and on), as Telegram does after a week without updates:
+        a new sequence, usually far below the last one (updates.py tells how getUpdates takes it). The
+        queue must be empty, as it is after such a week (a ValueError if not)."""
+        self.updates.restart_ids(start)
+
     def advance_clock(self, seconds: float) -> None:
         """Let ``seconds`` pass on both clocks: message dates and ages, and the flood windows."""
         self.clock, self.wall_clock = _shifted(self.clock, seconds), _shifted(self.wall_clock, seconds)
