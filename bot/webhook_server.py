@@ -104,7 +104,7 @@ class WebhookServer:
         if headers.get("Content-Type", "").split(";")[0].strip().lower() != "application/json":
             return HTTPStatus.FORBIDDEN
         length = headers.get("Content-Length")
-        if length is None or not length.isdigit():
+        if length is None or not (length.isascii() and length.isdigit()):  # «²» is a digit to str.isdigit
             return HTTPStatus.LENGTH_REQUIRED
         if int(length) > self.limits.max_body:
             return HTTPStatus.REQUEST_ENTITY_TOO_LARGE

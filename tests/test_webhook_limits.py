@@ -159,6 +159,20 @@ async def test_slow_clients_are_cut_after_the_timeout(world: World) -> None:
     assert runner.table().photo is not None
 
 
+@pytest.mark.parametrize("length", ["\u00b2", "\u00b9\u00b2", "-1", "1e3", ""])
+async def test_a_length_that_is_not_ascii_digits_is_refused_with_411(world: World, length: str) -> None:
+    """«²» is a digit to str.isdigit and not to int(): with the secret right, it must still be a 411, not
+    an error of the server's (the header is latin-1 on the wire, as HTTP has it)."""
+    _, runner, users = world
+    reader, writer = await connect(runner)
+    announced = head(runner, length=0).replace(b"Content-Length: 0", b"Content-Length: " + length.encode("latin-1"))
+    writer.write(announced)
+    assert await status_of(reader) == 411
+    writer.close()
+    await runner.say(users["anya"], "/newgame sosedi")  # the server goes on serving
+    assert runner.table().photo is not None
+
+
 async def test_no_more_than_max_connections_requests_are_served_at_once(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     async with limited_world(tmp_path, monkeypatch, max_connections=3) as (tg, runner, users):
