@@ -55,6 +55,9 @@ class _Worker:
         self.process = process
         self.killed = False
         self.waiting: collections.deque[asyncio.Future[bytes]] = collections.deque()
+        # per job waiting, set when the worker begins it (the one before it answered): a job's timeout
+        # counts its own drawing, never its wait behind the others
+        self.begun: dict[asyncio.Future[bytes], asyncio.Event] = {}
         self.reading = asyncio.get_running_loop().create_task(self._read())
 
     @property
@@ -70,8 +73,24 @@ class _Worker:
         assert self.process.stdin is not None
         self.process.stdin.write(struct.pack("!I", len(job)) + job)
         done: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self.begun[done] = asyncio.Event()
+        if not self.waiting:
+            self.begun[done].set()
         self.waiting.append(done)
+        done.add_done_callback(lambda future: self.begun.pop(future, None))
         return done
+
+    async def answer(self, done: asyncio.Future[bytes], timeout_s: float) -> bytes:
+        """The picture of the job ``done``, once the worker has begun it and within ``timeout_s`` of that."""
+        begun = self.begun.get(done)
+        if begun is not None and not begun.is_set():
+            waiter = asyncio.ensure_future(begun.wait())
+            either: set[asyncio.Future[Any]] = {waiter, done}  # the job may fail (its worker died) before it begins
+            try:
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiter.cancel()
+        return await asyncio.wait_for(done, timeout_s)
 
     async def _read(self) -> None:
         assert self.process.stdout is not None
@@ -80,6 +99,8 @@ class _Worker:
                 status, size = HEADER.unpack(await self.process.stdout.readexactly(HEADER.size))
                 payload = await self.process.stdout.readexactly(size)
                 done = self.waiting.popleft()
+                if self.waiting and (following := self.begun.get(self.waiting[0])) is not None:
+                    following.set()  # the worker goes on to the next job now
                 if done.done():  # its caller was cancelled
                     continue
                 if status == OK:
@@ -136,7 +157,7 @@ class Drawing:
         for attempt in (1, 2):
             worker = await self._least_busy()
             try:
-                return await asyncio.wait_for(worker.send(job), self.timeout_s)
+                return await worker.answer(worker.send(job), self.timeout_s)
             except WorkerDied as exc:
                 if self._keeps_dying():
                     return await self._draw(render, *args)  # now on threads

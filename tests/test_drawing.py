@@ -132,6 +132,29 @@ async def test_a_stuck_renderer_times_out_and_its_worker_is_replaced() -> None:
         await drawing.close()
 
 
+def _slow(seconds: float) -> bytes:
+    import os
+    import time
+
+    time.sleep(seconds)
+    return str(os.getpid()).encode()
+
+
+async def test_the_timeout_counts_a_pictures_own_drawing_not_its_wait_in_the_queue() -> None:
+    """Five clips asked for at once in one worker, each drawn well within the timeout on its own
+    (0.8 s of 2 s) but the last waiting 3.2 s behind the others: all arrive, from the one worker."""
+    drawing = Drawing(processes=1, timeout_s=2.0)
+    try:
+        await drawing.warm()
+        worker = drawing._workers[0]
+        assert worker is not None
+        pids = await asyncio.gather(*(drawing.draw(_slow, 0.8) for _ in range(5)))
+        assert {int(pid) for pid in pids} == {worker.process.pid} and worker.alive  # never killed
+        assert not worker.begun  # nothing left behind per job
+    finally:
+        await drawing.close()
+
+
 def _dies_in_a_worker(bot_pid: int) -> bytes:
     """A renderer that kills any worker that runs it (a broken install); on a thread it draws."""
     if os.getpid() != bot_pid:
