@@ -276,3 +276,35 @@ async def test_the_fake_server_takes_only_what_telegram_plays_as_an_animation(tm
         assert [v.split(": ", 2)[2].split(" (")[0] for v in tg.violations] == [
             "wrong type of the web page content"] * 2 + ["wrong file identifier/HTTP URL specified"]
         tg.violations.clear()
+
+
+async def test_ten_clips_asked_at_once_in_ten_chats_all_arrive(tmp_path: Path) -> None:
+    """One clip worker, ten chats asking at once: each clip waits its turn there, and its timeout counts only
+    its own drawing, so every clip arrives (a timeout that counted the wait killed the worker under them)."""
+    async with group_world(tmp_path, first_seed=250, count=2, draw_processes=1) as (tg, runner, users):
+        chats = [CHAT_ID - 1 - k for k in range(11)]
+        games = {}
+        for k, chat_id in enumerate(chats):
+            tg.add_chat(chat_id, "supergroup", f"Клуб {k}", creator=1)
+            runner.chat_id = chat_id
+            table = await open_for(runner, users, "sosedi", ("anya", "boris"))
+            games[chat_id] = game_id_of(table)
+            await play_out(runner, users, table, seed=k)
+        flow, loop = flow_of(runner), asyncio.get_running_loop()
+        first, *ten = chats
+        runner.chat_id, started = first, loop.time()  # one clip alone: what one costs on this machine
+        await runner.say(users["anya"], f"/replay {games[first]}")
+        await flow.replays.settled()
+        # ample for any one clip, short of the wait of the last of ten behind each other
+        flow.clips.timeout_s = max(0.5, 2 * (loop.time() - started))
+        for chat_id in ten:
+            runner.chat_id = chat_id
+            await runner.say(users["anya"], f"/replay {games[chat_id]}")
+        await flow.replays.settled()
+        await runner.handled()
+        runner.chat_id = CHAT_ID
+        for chat_id in chats:
+            (clip,) = animations(tg.bot_messages(chat_id))
+            assert clip.caption is not None and clip.caption.startswith(f"🎬 Повтор игры #{games[chat_id]}")
+            assert not [m for m in tg.bot_messages(chat_id) if "не получился" in (m.text or "")]
+        assert tg.animation_uploads == 11
