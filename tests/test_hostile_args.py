@@ -21,8 +21,9 @@ from bot import callback_data as cb
 from bot import texts
 from bot.fake_telegram import StoredMessage
 from bot.flow.context import PING_CHOICES, TIMER_CHOICES
-from bot.games import GAMES
+from bot.games import GAMES, GameSpec
 from bot.games.common import AUTO_WORDS, FALSE_WORDS, TRUE_WORDS, option_limits, option_type, parse_number, set_option
+from bot.store import GameRow
 from engines.base import OptionsError
 from locales import Translator
 from tests.bot_harness import CHAT_ID, BotRunner, World, flow_of, group_world
@@ -199,6 +200,15 @@ def expected_options(options: Any, args: list[str]) -> Any:
         return options
 
 
+async def assert_changed_only_as_parsed(runner: BotRunner, spec: GameSpec[Any, Any], before: GameRow,
+                                        args: list[str]) -> None:
+    """The lobby's options are ``before``'s with ``args`` applied as the pure parser would, or unchanged."""
+    after = await flow_of(runner).store.active_game(CHAT_ID)
+    assert after is not None
+    wanted = expected_options(spec.engine.options_from_json(before.options), args)
+    assert spec.engine.options_from_json(after.options) == wanted, args
+
+
 @BOT_SETTINGS
 @given(key=st.sampled_from([*SOSEDI_KEYS, "nonsense"]), raw=st.one_of(ANY_TEXT, NUMBERISH))
 async def test_set_with_any_text_answers_in_words_and_changes_only_what_it_may(
@@ -212,10 +222,7 @@ async def test_set_with_any_text_answers_in_words_and_changes_only_what_it_may(
     await runner.say(users["anya"], text)
     answers = tg.bot_messages(CHAT_ID)[sent:]
     assert answers and all(m.text and m.text.strip() for m in answers), (text, answers)  # an answer in words
-    after = await flow_of(runner).store.active_game(CHAT_ID)
-    assert after is not None
-    wanted = expected_options(spec.engine.options_from_json(game.options), text.split()[1:])
-    assert spec.engine.options_from_json(after.options) == wanted, text
+    await assert_changed_only_as_parsed(runner, spec, game, text.split()[1:])
     no_tracebacks(caplog)
 
 
@@ -231,10 +238,7 @@ async def test_a_forged_set_button_answers_in_words_and_changes_only_what_it_may
     assert game is not None
     answer = await runner.press_data(users["anya"], lobby, cb.lobby(game.id, "set", key, value))
     assert answer.get("text"), (key, value, answer)
-    after = await flow_of(runner).store.active_game(CHAT_ID)
-    assert after is not None
-    wanted = expected_options(spec.engine.options_from_json(game.options), [key, value])
-    assert spec.engine.options_from_json(after.options) == wanted, (key, value)
+    await assert_changed_only_as_parsed(runner, spec, game, [key, value])
     no_tracebacks(caplog)
 
 

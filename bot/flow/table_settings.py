@@ -1,6 +1,6 @@
 """A game's own turn timer, turn ping, computer level and pace: what the lobby's «⏱», «🔔», «🤖 Уровень»
-and «🎲 Стол» change (issue #24: for this lobby and its game only, never the chat's defaults, which only /settings
-changes; the level, issue #26, has no chat default: «Средний» unless the lobby chose).
+and «🎲 Стол» change (for this lobby and its game only, never the chat's defaults, which only /settings
+changes; the level has no chat default: «Средний» unless the lobby chose).
 
 They are stored with the game's options, under :data:`TABLE_KEY` beside the engine's own (an engine
 ignores the keys it does not know, engines/base.py ``JsonData``), so «Ещё раунд», which copies the

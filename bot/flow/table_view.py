@@ -4,6 +4,7 @@ when it is gone), now or once the chat's budget has room; a newer picture replac
 
 from __future__ import annotations
 
+import itertools
 import logging
 import warnings
 from collections.abc import Callable
@@ -78,35 +79,19 @@ class TableView:
         return [(n, [Event.from_json(e) for e in events]) for n, events in recent]
 
     def log_lines(self, recent: Recent, game: Game, chat: Chat) -> list[Markup]:
-        """The caption's log of the actions ``recent``, each put into words once; a run of throws that
-        moved nothing (the start of «Людо», everyone waiting for a 6) shares one line."""
+        """The caption's log of the actions ``recent``, each put into words once; two or more throws in a
+        row that moved nothing (the start of «Людо», everyone waiting for a 6) share one line."""
         lines: list[Markup] = []
-        idle: list[tuple[str, Event]] = []  # (name, roll event) of the throws that moved nothing, in a row
-        for n, events in recent:
-            if idle_throw(events):
-                idle.append((game.row.names_at(n)[events[0].seat or 0], events[0]))
-                continue
-            lines += self._idle_lines(idle, recent, n, game, chat)
-            lines += self._action_lines(n, events, game, chat)
-        if idle:
-            lines += self._idle_lines(idle, recent, None, game, chat)
+        for idle, run in itertools.groupby(recent, key=lambda action: idle_throw(action[1])):
+            actions = list(run)
+            if idle and len(actions) > 1:
+                throws = Markup(" · ").join(
+                    chat.html("log-idle-throw", name=game.row.names_at(n)[events[0].seat or 0],
+                              dice=throw_text(events[0])) for n, events in actions)
+                lines.append(chat.html("log-idle-throws", throws=throws))
+            else:
+                lines += [line for n, events in actions for line in self._action_lines(n, events, game, chat)]
         return lines
-
-    def _idle_lines(self, idle: list[tuple[str, Event]], recent: Recent, before: int | None, game: Game,
-                    chat: Chat) -> list[Markup]:
-        """The throws in ``idle`` (which ended before action ``before``, or at the end) in one line, if
-        they are two or more; then ``idle`` is emptied."""
-        if not idle:
-            return []
-        if len(idle) == 1:  # the game's own words for one throw
-            end = len(recent) if before is None else next(i for i, (n, _) in enumerate(recent) if n == before)
-            n, events = recent[end - 1]
-            idle.clear()
-            return self._action_lines(n, events, game, chat)
-        throws = Markup(" · ").join(chat.html("log-idle-throw", name=name, dice=throw_text(event))
-                                    for name, event in idle)
-        idle.clear()
-        return [chat.html("log-idle-throws", throws=throws)]
 
     def _action_lines(self, n: int, events: list[Event], game: Game, chat: Chat) -> list[Markup]:
         # each line names the seats as they were then: a person's moves stay theirs once a computer took over
