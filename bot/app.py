@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault, Update
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -16,10 +16,11 @@ from telegram.ext import (
     ContextTypes,
     Job,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
-from bot import handlers, stats
+from bot import handlers, redelivery, stats
 from bot.chat_updates import ChatUpdateProcessor
 from bot.config import Config
 from bot.drawing import Drawing
@@ -72,6 +73,8 @@ def build_application(config: Config, translator: Translator | None = None, game
     app.bot_data["games"] = games
     app.bot_data["metrics"] = metrics
     only_new = filters.UpdateType.MESSAGE  # edited messages and channel posts are ignored
+    app.add_handler(TypeHandler(Update, redelivery.stop_if_handled), group=redelivery.FIRST)
+    app.add_handler(TypeHandler(Update, redelivery.record_if_unchanged), group=redelivery.LAST)
     app.add_handler(CommandHandler("start", handlers.start, filters=only_new))
     app.add_handler(CommandHandler("help", handlers.help_command, filters=only_new))
     app.add_handler(CommandHandler("newgame", handlers.newgame, filters=only_new))
@@ -135,6 +138,7 @@ async def _post_init(app: Application) -> None:
     flow = GameFlow(config, store, translator, app.bot, app.bot_data["games"], outbox=Outbox(budget),
                     drawing=Drawing(config.draw_processes))
     app.bot_data["flow"] = flow
+    app.bot_data[redelivery.KEY] = await redelivery.Redelivery.opened(lambda: flow.store)
     await register_commands(app, translator, config.default_locale)
     flow.arm = lambda game_id, when: arm_deadline(app, game_id, when - flow.clock())
     assert app.job_queue is not None
@@ -156,6 +160,7 @@ async def _expire_idle(context: ContextTypes.DEFAULT_TYPE) -> None:
     flow: GameFlow = context.application.bot_data["flow"]
     try:
         closed = await flow.expire_idle()
+        await flow.store.forget_updates(flow.clock() - redelivery.KEEP_S)
         if closed:
             log.info("closed %d idle lobbies and games", closed)
     except StorageError as exc:  # the next sweep tries again

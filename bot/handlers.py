@@ -26,7 +26,7 @@ from bot import verify as fair_dice
 from bot.flood import Verdict
 from bot.flow import AdminCheck, BrokenGame, GameFlow, Reply, Say
 from bot.games.common import Html, Tr, html_words
-from bot.store import Seat, StorageError
+from bot.store import AlreadyHandledError, Seat, StorageError, claims
 from bot.texts import TALLY_LINES, display_name, tally_lines
 from locales import SUPPORTED
 
@@ -425,6 +425,7 @@ async def on_migration(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 def storage_failed(exc: StorageError, doing: str) -> None:
     """The one log line of a database failure (the traceback says nothing the message does not)."""
     log.error("storage failed (%s) during %s; nothing was stored", exc, doing)
+    claims.storage_failed()  # delivered again, it is tried again
 
 
 async def safe_tr(flow: GameFlow, chat_id: int) -> Tr:
@@ -440,6 +441,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     game that cannot be decoded was quarantined, logged and its chat told where it was met."""
     if isinstance(context.error, BrokenGame):
         log.debug("an update met the broken game %s", context.error.game_id)
+        return
+    if isinstance(context.error, AlreadyHandledError):  # Telegram delivered it again (a press is answered anyway)
+        log.info("update %s was handled before: its change is not made again", context.error)
         return
     if isinstance(context.error, StorageError) and isinstance(update, Update):
         chat = update.effective_chat

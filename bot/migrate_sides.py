@@ -22,6 +22,7 @@ TABLES: dict[str, str] = {
     "chats": "chat_id", "games": "id", "seats": "game_id, seat", "actions": "game_id, n",
     "pub_tally": "chat_id, user_id", "results": "game_id, user_id",
     "ratings": "chat_id, code, player", "rated_games": "game_id", "replays": "game_id",
+    "handled_updates": "update_id",
 }
 # tables each store keeps for itself: its schema's migrations, SQLite's AUTOINCREMENT counters
 BOOKKEEPING = frozenset({"schema_version", "sqlite_sequence"})

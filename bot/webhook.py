@@ -28,6 +28,7 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, ContextTypes, TypeHandler
 
+from bot import redelivery
 from bot.app import ALLOWED_UPDATES, start_app
 from bot.config import Config, Webhook
 from bot.webhook_server import Limits, WebhookServer, WebhookUpdater
@@ -106,7 +107,8 @@ async def check_webhook(context: ContextTypes.DEFAULT_TYPE) -> None:
 def guard_redeliveries(app: Application) -> None:
     """Let each update id through once (see the module's docstring)."""
     app.bot_data["seen_updates"] = SeenUpdates()
-    app.add_handler(TypeHandler(Update, drop_seen_update), group=-1)
+    # before bot/redelivery.py's check (one group up): this run's memory costs no read of the store
+    app.add_handler(TypeHandler(Update, drop_seen_update), group=redelivery.FIRST - 1)
 
 
 def check_listen(hook: Webhook) -> None:

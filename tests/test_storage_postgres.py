@@ -72,13 +72,14 @@ async def sqlite_schema() -> set[tuple[str, str]]:
 async def test_two_instances_starting_at_once_migrate_once(postgres_server: str) -> None:
     async with fresh_database(postgres_server) as url:
         stores = await asyncio.gather(*(open_store(url) for _ in range(4)))
-        assert [await s.schema_version() for s in stores] == [10] * 4
+        assert [await s.schema_version() for s in stores] == [len(SQLITE_MIGRATIONS)] * 4
         for store in stores:
             await store.close()
         # each applied once: the schema of version 8, then every migration after it
-        assert await fetch(url, "SELECT version FROM schema_version ORDER BY version") == [(8,), (9,), (10,)]
+        applied = [(number,) for number, _ in POSTGRES_MIGRATIONS]
+        assert await fetch(url, "SELECT version FROM schema_version ORDER BY version") == applied
         store = await open_store(url)  # and re-opening applies nothing
-        assert await fetch(url, "SELECT COUNT(*) FROM schema_version") == [(3,)]
+        assert await fetch(url, "SELECT COUNT(*) FROM schema_version") == [(len(applied),)]
         await store.close()
 
 

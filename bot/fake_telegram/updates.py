@@ -10,6 +10,7 @@ new updates (Telegram's Bot API server, TQueue::get: «Specified from_id is in t
 from __future__ import annotations
 
 import itertools
+from collections import deque
 
 from .changes import ChangeSignal
 from .models import JSONDict
@@ -21,6 +22,7 @@ DEFAULT_ALLOWED_UPDATES = frozenset({
     "purchased_paid_media", "poll", "poll_answer", "my_chat_member", "chat_join_request",
     "chat_boost", "removed_chat_boost",
 })
+RECENT = 1000  # updates remembered for deliver_again
 FUTURE_SLACK = 11  # Telegram takes an offset up to 10 past its next id; beyond, the offset is ignored
 
 
@@ -50,15 +52,27 @@ class UpdateQueue:
         self._allowed: frozenset[str] = DEFAULT_ALLOWED_UPDATES
         self._ids = itertools.count(700_000_001)
         self._taken: set[int] = set()  # ids of pending updates some getUpdates answer (or POST) carried
+        self._recent: deque[JSONDict] = deque(maxlen=RECENT)  # the last updates queued, for deliver_again
 
     def push(self, payload: JSONDict) -> JSONDict:
         """Queue an update body (e.g. ``{"message": {...}}``); returns it with its update_id."""
         update = {"update_id": next(self._ids), **payload}
         self.last_update_id = update["update_id"]
+        self._recent.append(update)
         if self.webhook_active and update_type(update) not in self._allowed:
             self.dropped.append(update)  # a webhook's allowed_updates are known: never queued
         else:
             self.pending.append(update)
+        return update
+
+    def deliver_again(self, update_id: int) -> JSONDict:
+        """Queue update ``update_id`` again, first in line, as it was: Telegram delivers an update again
+        when the bot never confirmed it (stopped or killed before its next getUpdates, or before it
+        answered the webhook's POST). A poller that starts afresh takes it; a webhook gets it POSTed."""
+        update = next((u for u in self._recent if u["update_id"] == update_id), None)
+        if update is None:
+            raise ValueError(f"update {update_id} is not among the last {RECENT} queued")
+        self._keep([update, *(u for u in self.pending if u["update_id"] != update_id)])
         return update
 
     def restart_ids(self, start: int) -> None:

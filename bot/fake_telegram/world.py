@@ -91,6 +91,12 @@ class World:
         """The current Unix time, as Telegram dates messages and updates."""
         return int(self.wall_clock())
 
+    async def deliver_again(self, update_id: int) -> JSONDict:
+        """Deliver update ``update_id`` to the bot again (:meth:`UpdateQueue.deliver_again`)."""
+        update = self.updates.deliver_again(update_id)
+        await self.changes.notify()
+        return update
+
     def restart_update_ids(self, start: int) -> None:
         """Number the bot's next update ``start`` (and on), as Telegram does after a week without updates:
         a new sequence, usually far below the last one (updates.py tells how getUpdates takes it). The

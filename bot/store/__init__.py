@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.postgres import PostgresStore
-from bot.store.protocol import ActiveGameExistsError, StaleVersionError, StorageError, Store
+from bot.store.protocol import ActiveGameExistsError, AlreadyHandledError, StaleVersionError, StorageError, Store
 from bot.store.rows import (
     ACTIVE,
     JSON,
@@ -25,9 +25,9 @@ from bot.store.rows import (
 from bot.store.sqlite import SQLiteStore
 
 __all__ = [
-    "ACTIVE", "JSON", "OVER", "ActiveGameExistsError", "ChatRow", "GameRow", "GameTotals", "LoggedAction", "Move",
-    "NewAction", "PastGame", "PlayerTotals", "PostgresStore", "RatingRow", "RecentEvents", "SQLiteStore", "Seat",
-    "StaleVersionError", "StorageError", "Store", "is_postgres", "open_store",
+    "ACTIVE", "JSON", "OVER", "ActiveGameExistsError", "AlreadyHandledError", "ChatRow", "GameRow", "GameTotals",
+    "LoggedAction", "Move", "NewAction", "PastGame", "PlayerTotals", "PostgresStore", "RatingRow", "RecentEvents",
+    "SQLiteStore", "Seat", "StaleVersionError", "StorageError", "Store", "is_postgres", "open_store",
 ]
 
 

@@ -106,11 +106,11 @@ class PostgresStore(SQLStore):
 
     # the compound writes: one function call each (postgres_dialect) ---------------------------
 
-    async def _insert_game(self, params: Sequence[Any]) -> int:
-        return int((await self._read(CREATE_GAME, params))[0]["id"])
+    async def _insert_game(self, tx: Transaction, params: Sequence[Any]) -> int:
+        return int((await tx._fetch(CREATE_GAME, params))[0]["id"])
 
-    async def _seat_lobby(self, params: Sequence[Any]) -> None:
-        await self._write(SET_LOBBY, params)
+    async def _seat_lobby(self, tx: Transaction, params: Sequence[Any]) -> None:
+        await tx._exec(SET_LOBBY, params)
 
     async def _save(self, params: Sequence[Any]) -> None:
         await self._write(SAVE_MOVE, params)

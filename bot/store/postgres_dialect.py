@@ -191,17 +191,41 @@ CREATE TABLE replays (
 );
 """
 
+# 11: the updates handled (as SQLite's migration 11); a move takes its update's claim in its own call
+HANDLED_UPDATES_11 = """
+CREATE TABLE handled_updates (
+    update_id BIGINT PRIMARY KEY,
+    at DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX handled_updates_at ON handled_updates(at);
+
+CREATE FUNCTION save_move_once(p_game_id BIGINT, p_expected INTEGER, p_state JSONB, p_version INTEGER,
+        p_status TEXT, p_result JSONB, p_at DOUBLE PRECISION, p_deadline DOUBLE PRECISION, p_timeouts JSONB,
+        p_next_seed TEXT, p_actions JSONB, p_first INTEGER, p_seat INTEGER, p_seat_user_id BIGINT,
+        p_seat_name TEXT, p_payer_id BIGINT, p_payer_name TEXT, p_winners JSONB, p_seating JSONB,
+        p_host_id BIGINT, p_by_person BOOLEAN, p_update_id BIGINT) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF p_update_id IS NOT NULL THEN  -- a second delivery of the update: unique violation, nothing written
+        INSERT INTO handled_updates(update_id, at) VALUES (p_update_id, p_at);
+    END IF;
+    PERFORM save_move(p_game_id, p_expected, p_state, p_version, p_status, p_result, p_at, p_deadline,
+        p_timeouts, p_next_seed, p_actions, p_first, p_seat, p_seat_user_id, p_seat_name, p_payer_id,
+        p_payer_name, p_winners, p_seating, p_host_id, p_by_person);
+END $$;
+"""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (8, SCHEMA_8),
     (9, RATINGS_9),
     (10, REPLAYS_10),
+    (11, HANDLED_UPDATES_11),
 )
 # two instances starting at once: the second waits for the first's migrations, then finds them done
 MIGRATION_LOCK = 0x50534F53  # any number the bot's other advisory locks do not use
 TAKE_MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1)"
 
-SAVE_MOVE = ("SELECT save_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, "
-             "$19, $20, $21)")
+SAVE_MOVE = ("SELECT save_move_once($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
+             "$18, $19, $20, $21, $22)")
 CREATE_GAME = "SELECT create_game($1, $2, $3, $4, $5, $6, $7, $8) AS id"
 SET_LOBBY = "SELECT set_lobby($1, $2, $3, $4, $5)"
 # several games by id (a JSON array), several tables shown (a JSON array of [id, version]): store/batches.py

@@ -36,6 +36,11 @@ class ActiveGameExistsError(Exception):
     """The chat already has a lobby or a running game."""
 
 
+class AlreadyHandledError(Exception):
+    """The update this change answers was handled before (Telegram delivered it again): nothing is
+    written (bot/store/claims.py)."""
+
+
 class StorageError(Exception):
     """The database could not be read or written (locked, read-only, disk full, …); whatever the
     call was to write is not stored, not even in part."""
@@ -137,6 +142,22 @@ class Store(Protocol):
 
     async def games_behind(self) -> list[GameRow]:
         """Games whose table shows an older version than stored, and active games with no message."""
+        ...
+
+    # updates handled (bot/store/claims.py): a change a person's update asks for stores the update's
+    # id in its own transaction; these are for the updates that changed nothing
+    async def update_handled(self, update_id: int) -> bool: ...
+
+    async def record_update(self, update_id: int) -> None:
+        """``update_id`` was handled (nothing if it was stored already)."""
+        ...
+
+    async def latest_update(self) -> int:
+        """The highest update id stored (0: none)."""
+        ...
+
+    async def forget_updates(self, before: float) -> int:
+        """Drop the ids of updates handled before ``before`` (Telegram keeps an update a day at most)."""
         ...
 
     # pub tally and results

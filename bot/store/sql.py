@@ -153,3 +153,11 @@ DROP_RATED_OF_CHATS = "DELETE FROM rated_games WHERE chat_id IN (?, ?)"
 REPLAY_FILE = "SELECT file_id FROM replays WHERE game_id = ?"
 SAVE_REPLAY_FILE = ("INSERT INTO replays(game_id, file_id) VALUES (?, ?) "
                     "ON CONFLICT(game_id) DO UPDATE SET file_id = excluded.file_id")
+
+# the updates handled (bot/store/claims.py): a change takes its update's claim; a claim already there
+# (the update delivered again) changes no row, and the change is not made
+HANDLED_UPDATES = "handled_updates"  # the table a refused claim's error names
+CLAIM_UPDATE = "INSERT INTO handled_updates(update_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING"
+UPDATE_HANDLED = "SELECT 1 AS handled FROM handled_updates WHERE update_id = ?"
+LATEST_UPDATE = "SELECT MAX(update_id) AS latest FROM handled_updates"
+FORGET_UPDATES = "DELETE FROM handled_updates WHERE at < ?"

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
-from bot.store import sql
+from bot.store import claims, sql
 from bot.store.batches import Batched
 from bot.store.caches import ChatCache, RecentLog
-from bot.store.protocol import ActiveGameExistsError, StaleVersionError
+from bot.store.protocol import ActiveGameExistsError, AlreadyHandledError, StaleVersionError
 from bot.store.rows import (
     JSON,
     ChatRow,
@@ -91,8 +91,9 @@ def game_of(row: Row, seats: Sequence[Seat]) -> GameRow:
         thread_id=row["thread_id"], unreadable=", ".join(unreadable))
 
 
-def move_params(move: Move, at: float) -> tuple[Any, ...]:
-    """The 21 parameters of a save, in the order of both databases' compound write."""
+def move_params(move: Move, at: float, update_id: int | None = None) -> tuple[Any, ...]:
+    """The 22 parameters of a save, in the order of both databases' compound write (the last: the
+    update whose claim it takes, bot/store/claims.py)."""
     result = move.result or {}
     winners = (result.get("winners") or []) if result.get("kind") == "win" else []
     seat, payer = move.new_seat, move.pub_payer
@@ -105,7 +106,7 @@ def move_params(move: Move, at: float) -> tuple[Any, ...]:
         seat and seat.seat, seat and seat.user_id, seat and seat.name,
         payer and payer.user_id, payer and payer.name, json.dumps(winners),
         None if move.seating is None else json.dumps([[s.seat, s.user_id, s.name] for s in move.seating]),
-        move.host_id, move.by_person)
+        move.host_id, move.by_person, update_id)
 
 
 def first_action(move: Move) -> int:
@@ -158,12 +159,32 @@ class SQLStore:
     def _transaction(self) -> AbstractAsyncContextManager[Transaction]:
         raise NotImplementedError
 
+    @asynccontextmanager
+    async def _changing(self) -> AsyncIterator[Transaction]:
+        """A transaction for a change an update asked for, that update's claim taken first in it
+        (bot/store/claims.py): AlreadyHandledError, and nothing written, if it was handled before."""
+        claim = claims.pending()
+        async with self._transaction() as tx:
+            if claim is not None and not await tx._exec(sql.CLAIM_UPDATE, (claim.update_id, self.clock())):
+                raise AlreadyHandledError(claim.update_id)
+            yield tx
+        if claim is not None:
+            claim.taken = True
+
+    async def _change(self, statement: str, params: Sequence[Any]) -> int:
+        """One write an update may have asked for: with its claim, or alone (one statement) without one."""
+        if claims.pending() is None:
+            return await self._write(statement, params)
+        async with self._changing() as tx:
+            return await tx._exec(statement, params)
+
     # the compound writes, each atomic on its own: parameters as create_game, set_lobby, save_move build them
-    async def _insert_game(self, params: Sequence[Any]) -> int:
-        """A new lobby and its seats; its id."""
+    async def _insert_game(self, tx: Transaction, params: Sequence[Any]) -> int:
+        """A new lobby and its seats, in ``tx``; its id."""
         raise NotImplementedError
 
-    async def _seat_lobby(self, params: Sequence[Any]) -> None:
+    async def _seat_lobby(self, tx: Transaction, params: Sequence[Any]) -> None:
+        """A lobby's seats, host and options, in ``tx``."""
         raise NotImplementedError
 
     async def _save(self, params: Sequence[Any]) -> None:
@@ -197,16 +218,16 @@ class SQLStore:
     async def set_chat_setting(self, chat_id: int, key: str, value: Any) -> None:
         chat = await self.chat(chat_id)
         settings = {**chat.settings, key: value}
-        await self._write(sql.SET_CHAT_SETTINGS, (chat_id, json.dumps(settings), self.clock()))
+        await self._change(sql.SET_CHAT_SETTINGS, (chat_id, json.dumps(settings), self.clock()))
         self._chats.put(ChatRow(chat_id, chat.locale, MappingProxyType(settings)))
 
     async def set_chat_locale(self, chat_id: int, locale: str) -> None:
         chat = await self.chat(chat_id)
-        await self._write(sql.SET_CHAT_LOCALE, (chat_id, locale, self.clock()))
+        await self._change(sql.SET_CHAT_LOCALE, (chat_id, locale, self.clock()))
         self._chats.put(ChatRow(chat_id, locale, chat.settings))
 
     async def migrate_chat(self, old: int, new: int) -> bool:
-        async with self._transaction() as tx:
+        async with self._changing() as tx:
             if await tx._fetch(sql.NEW_CHAT_HAS_GAME, (new,)):
                 await tx._exec(sql.STOP_ACTIVE_OF_CHAT, (json.dumps({"kind": "stopped"}), old))
             moved = await tx._exec(sql.MOVE_GAMES, (new, old))
@@ -248,8 +269,9 @@ class SQLStore:
                           seats: Sequence[Seat] = (), thread_id: int = 0) -> GameRow:
         seated = tuple(seats) or (Seat(0, host.user_id, host.name),)
         try:
-            game_id = await self._insert_game((chat_id, thread_id, code, json.dumps(options), seed, host.user_id,
-                                               self.clock(), seats_json(seated)))
+            async with self._changing() as tx:
+                game_id = await self._insert_game(tx, (chat_id, thread_id, code, json.dumps(options), seed,
+                                                       host.user_id, self.clock(), seats_json(seated)))
         except self.INTEGRITY_ERRORS as exc:  # games_one_active: the topic has a lobby or game already
             raise ActiveGameExistsError(chat_id) from exc
         return GameRow(id=game_id, chat_id=chat_id, code=code, options=options, seed=seed, state=None, version=0,
@@ -257,16 +279,22 @@ class SQLStore:
                        seats=seated, active_at=self.clock(), thread_id=thread_id)
 
     async def set_lobby(self, game_id: int, seats: Sequence[tuple[int, str]], host_id: int, options: JSON) -> None:
-        await self._seat_lobby((game_id, host_id, json.dumps(options), self.clock(),
-                                json.dumps([[user_id, name] for user_id, name in seats])))
+        async with self._changing() as tx:
+            await self._seat_lobby(tx, (game_id, host_id, json.dumps(options), self.clock(),
+                                        json.dumps([[user_id, name] for user_id, name in seats])))
 
     async def save_move(self, move: Move) -> None:
+        claim = claims.pending()
         try:
-            await self._save(move_params(move, self.clock()))
+            await self._save(move_params(move, self.clock(), claim and claim.update_id))
         except self.INTEGRITY_ERRORS as exc:
             if sql.STALE in str(exc):
                 raise StaleVersionError(move.game_id) from exc
+            if claim is not None and sql.HANDLED_UPDATES in str(exc):
+                raise AlreadyHandledError(claim.update_id) from exc
             raise
+        if claim is not None:
+            claim.taken = True
         # only after the commit: a stale save must not show up in the log
         self._recent.saved(move.game_id, first_action(move), [a.events for a in move.actions])
 
@@ -281,16 +309,16 @@ class SQLStore:
         return {}
 
     async def stop_game(self, game_id: int, result: JSON) -> bool:
-        return await self._write(sql.STOP_GAME, (json.dumps(result), self.clock(), game_id)) == 1
+        return await self._change(sql.STOP_GAME, (json.dumps(result), self.clock(), game_id)) == 1
 
     async def hand_seat(self, game_id: int, seat: Seat) -> bool:
-        return await self._write(sql.HAND_SEAT, (seat.user_id, seat.name, game_id, seat.seat, game_id)) == 1
+        return await self._change(sql.HAND_SEAT, (seat.user_id, seat.name, game_id, seat.seat, game_id)) == 1
 
     async def pause_game(self, game_id: int) -> bool:
-        return await self._write(sql.PAUSE_GAME, (game_id,)) == 1
+        return await self._change(sql.PAUSE_GAME, (game_id,)) == 1
 
     async def resume_game(self, game_id: int, deadline: float | None) -> bool:
-        return await self._write(sql.RESUME_GAME, (deadline, game_id)) == 1
+        return await self._change(sql.RESUME_GAME, (deadline, game_id)) == 1
 
     async def seed_used(self, seed: str) -> bool:
         return bool(await self._read(sql.SEED_USED, (seed,)))
@@ -319,13 +347,27 @@ class SQLStore:
     async def idle_games(self, lobby_since: float, game_since: float) -> list[GameRow]:
         return games_of(await self._read(sql.IDLE_GAMES, (lobby_since, game_since)))
 
+    # updates handled (bot/store/claims.py) ------------------------------------------------
+
+    async def update_handled(self, update_id: int) -> bool:
+        return bool(await self._read(sql.UPDATE_HANDLED, (update_id,)))
+
+    async def record_update(self, update_id: int) -> None:
+        await self._write(sql.CLAIM_UPDATE, (update_id, self.clock()))
+
+    async def latest_update(self) -> int:
+        return int((await self._read(sql.LATEST_UPDATE, ()))[0]["latest"] or 0)
+
+    async def forget_updates(self, before: float) -> int:
+        return await self._write(sql.FORGET_UPDATES, (before,))
+
     # pub tally and results --------------------------------------------------------------
 
     async def pub_tally(self, chat_id: int) -> list[tuple[str, int]]:
         return [(r["name"], r["rounds"]) for r in await self._read(sql.PUB_TALLY, (chat_id,))]
 
     async def reset_pub_tally(self, chat_id: int) -> None:
-        await self._write(sql.RESET_PUB_TALLY, (chat_id,))
+        await self._change(sql.RESET_PUB_TALLY, (chat_id,))
 
     async def pub_rounds(self, chat_id: int, user_id: int) -> int:
         """The pub rounds ``user_id`` paid in this chat's finished games (a /tally reset clears the

@@ -74,13 +74,13 @@ class SQLiteStore(SQLStore):
 
     # the compound writes: one statement each (sqlite_dialect's triggers) ---------------------
 
-    async def _insert_game(self, params: Sequence[Any]) -> int:
-        await self._write(CREATE_GAME, params)
+    async def _insert_game(self, tx: Transaction, params: Sequence[Any]) -> int:
+        await tx._exec(CREATE_GAME, params)
         chat_id, thread_id, seed = params[0], params[1], params[4]
-        return int((await self._read(NEW_GAME_ID, (chat_id, thread_id, seed)))[0]["id"])
+        return int((await tx._fetch(NEW_GAME_ID, (chat_id, thread_id, seed)))[0]["id"])
 
-    async def _seat_lobby(self, params: Sequence[Any]) -> None:
-        await self._write(SET_LOBBY, params)
+    async def _seat_lobby(self, tx: Transaction, params: Sequence[Any]) -> None:
+        await tx._exec(SET_LOBBY, params)
 
     async def _save(self, params: Sequence[Any]) -> None:
         await self._write(SAVE_MOVE, params)

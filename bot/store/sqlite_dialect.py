@@ -158,6 +158,15 @@ MIGRATIONS: tuple[str, ...] = (
         file_id TEXT NOT NULL
     )
     """,
+    # 11: the ids of the updates that changed something (bot/store/claims.py), kept a few days so that
+    # Telegram delivering one again (after a restart, a lost webhook answer) changes nothing
+    """
+    CREATE TABLE handled_updates (
+        update_id INTEGER PRIMARY KEY,
+        at REAL NOT NULL
+    );
+    CREATE INDEX handled_updates_at ON handled_updates(at)
+    """,
 )
 
 # per connection: settings (a statement waits 5 s for another process's write lock before it fails),
@@ -179,8 +188,9 @@ CONNECTION_SETUP: tuple[str, ...] = (
         '' AS status, NULL AS result, 0.0 AS at, NULL AS deadline, NULL AS timeouts, NULL AS next_seed,
         '[]' AS actions, 0 AS first, NULL AS seat, NULL AS seat_user_id, NULL AS seat_name,
         NULL AS payer_id, NULL AS payer_name, '[]' AS winners, NULL AS seating, NULL AS host_id,
-        0 AS by_person WHERE 0""",
+        0 AS by_person, NULL AS update_id WHERE 0""",
     """CREATE TEMP TRIGGER save_move INSTEAD OF INSERT ON moves BEGIN
+        INSERT INTO handled_updates(update_id, at) SELECT NEW.update_id, NEW.at WHERE NEW.update_id IS NOT NULL;
         SELECT RAISE(ABORT, 'stale version') WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id
             AND version = NEW.expected_version AND status IN ('lobby', 'running'));
         DELETE FROM seats WHERE game_id = NEW.game_id AND NEW.seating IS NOT NULL;
@@ -241,7 +251,7 @@ CONNECTION_SETUP: tuple[str, ...] = (
 )
 SAVE_MOVE = ("INSERT INTO moves(game_id, expected_version, state, version, status, result, at, deadline, timeouts, "
              "next_seed, actions, first, seat, seat_user_id, seat_name, payer_id, payer_name, winners, seating, "
-             "host_id, by_person) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+             "host_id, by_person, update_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 CREATE_GAME = ("INSERT INTO new_games(chat_id, thread_id, code, options, seed, host_id, at, seats) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 # the topic's one active game

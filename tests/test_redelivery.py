@@ -1,0 +1,158 @@
+"""Exactly once across restarts: Telegram delivers an update again when the bot never confirmed it
+(it stopped, or was killed, before its next getUpdates or before it answered the webhook's POST).
+Every kind of update the bot handles, delivered again after a restart, changes neither the store
+nor the chat (bot/redelivery.py, bot/store/claims.py); in polling and in webhook mode. A change
+whose answer never went out (the process killed between the two) is not made twice either, and an
+update whose change was never stored is handled when it comes again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import callback_data as cb
+from bot.fake_telegram import FakeTelegram
+from bot.store import AlreadyHandledError, Seat, claims, open_store
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
+from tests.store_helpers import moved
+
+Snapshot = tuple[str, list[tuple[Any, ...]]]
+
+
+@pytest.fixture(params=["polling", "webhook"])
+async def world(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[World]:
+    async with group_world(tmp_path, first_seed=70, webhook=request.param == "webhook") as world:
+        yield world
+
+
+def snapshot(tg: FakeTelegram, runner: BotRunner) -> Snapshot:
+    """What an update could change: the whole database, and every message of the chat as it stands."""
+    with contextlib.closing(sqlite3.connect(runner.db_path)) as conn:
+        dump = "\n".join(conn.iterdump())
+    chat = [(m.message_id, m.text, m.caption, m.photo_hash, json.dumps(m.reply_markup), m.edit_count, m.deleted)
+            for m in tg.messages.get(CHAT_ID, {}).values()]
+    return dump, chat
+
+
+async def delivered_again_changes_nothing(tg: FakeTelegram, runner: BotRunner) -> None:
+    """The last update, delivered again after a restart, is skipped: the store and the chat stay as they were."""
+    update_id = tg.last_update_id
+    await runner.stop()
+    before = snapshot(tg, runner)
+    await tg.deliver_again(update_id)
+    count = runner.processed_count
+    await runner.start()
+    await runner.processed_upto(count + 1)  # it went through the bot (and was skipped there)
+    await runner.handled()
+    assert update_id in runner.done_ids
+    after = snapshot(tg, runner)
+    assert after[0] == before[0]
+    assert after[1] == before[1]
+
+
+async def test_every_kind_of_update_delivered_again_after_a_restart_changes_nothing(world: World) -> None:
+    tg, runner, users = world
+    anya, boris = users["anya"], users["boris"]
+    steps: list[tuple[str, Any]] = [
+        ("/newgame without a game: the picker", lambda: runner.say(anya, "/newgame")),
+        ("the picker's button: a lobby", lambda: runner.press_data(anya, tg.last_bot_message(CHAT_ID),
+                                                                   cb.picker("sosedi"))),
+        ("✋ Играю", lambda: runner.press(boris, runner.table(), "Играю")),
+        ("🤖 Добавить бота", lambda: runner.press(anya, runner.table(), "🤖 Добавить бота")),
+        ("⏱ the timer's next choice", lambda: runner.press(anya, runner.table(), "⏱")),
+        ("/set", lambda: runner.say(anya, "/set chips 5")),
+        ("▶️ Начать", lambda: runner.press(anya, runner.table(), "Начать")),
+        ("/table", lambda: runner.say(boris, "/table")),
+        ("/help", lambda: runner.say(boris, "/help")),
+        ("/rules", lambda: runner.say(boris, "/rules sosedi")),
+        ("/lang", lambda: runner.say(anya, "/lang en")),
+        ("/settings", lambda: runner.say(anya, "/settings")),
+        ("/stats", lambda: runner.say(boris, "/stats")),
+        ("/stop", lambda: runner.say(anya, "/stop")),
+    ]
+    for name, step in steps:
+        await step()
+        try:
+            await delivered_again_changes_nothing(tg, runner)
+        except AssertionError as exc:
+            raise AssertionError(f"{name} delivered again changed something") from exc
+
+
+async def test_a_move_delivered_again_is_stale_and_changes_nothing(world: World) -> None:
+    tg, runner, users = world
+    await runner.say(users["anya"], "/newgame sosedi")
+    await runner.press(users["boris"], runner.table(), "Играю")
+    await runner.press(users["anya"], runner.table(), "Начать")
+    table = runner.table()
+    mover = next(u for u in users.values() if u.first_name == current_player_name(table.caption or ""))
+    await runner.press(mover, table, table.buttons[0][0])
+    await delivered_again_changes_nothing(tg, runner)
+
+
+async def test_a_change_whose_answer_never_went_out_is_not_made_again(world: World) -> None:
+    """Killed between the change and its answer: the change is stored with its update's claim, so the
+    update delivered again finds it and writes nothing."""
+    tg, runner, users = world
+    await runner.say(users["anya"], "/newgame sosedi")
+    lobby = runner.table()
+    assert runner.app is not None
+    store = runner.app.bot_data["flow"].store
+    game = await store.active_game(CHAT_ID)
+    assert game is not None
+    # the change the press «🤖 Добавить бота» makes, stored under the update that is about to come
+    update_id = tg.last_update_id + 1
+    with claims.answering(update_id):
+        await store.set_lobby(game.id, [(s.user_id, s.name) for s in game.seats] + [(-1, "🤖 Кеша")],
+                              game.host_id, game.options)
+    seated = len((await store.game(game.id)).seats)
+    await runner.press(users["anya"], lobby, "🤖 Добавить бота")
+    assert tg.last_update_id == update_id
+    assert len((await store.game(game.id)).seats) == seated  # not a second computer player
+
+
+async def test_a_change_claimed_once_refuses_the_same_update_and_takes_the_next(database: str) -> None:
+    store = await open_store(database)
+    try:
+        with claims.answering(41):
+            await store.set_chat_setting(CHAT_ID, "pace", "classic")
+        with claims.answering(41), pytest.raises(AlreadyHandledError):
+            await store.set_chat_setting(CHAT_ID, "pace", "fast")
+        assert (await store.chat(CHAT_ID)).settings["pace"] == "classic"
+        with claims.answering(42) as claim:
+            await store.set_chat_setting(CHAT_ID, "tidy", False)
+            assert claim.taken
+            await store.set_chat_setting(CHAT_ID, "pace", "fast")  # a second change of one update: claimed once
+        assert (await store.chat(CHAT_ID)).settings == {"pace": "fast", "tidy": False}
+        assert await store.update_handled(41) and await store.update_handled(42)
+        assert not await store.update_handled(43)
+        assert await store.latest_update() == 42
+        store.clock = lambda: 10**10
+        assert await store.forget_updates(10**10 - 1) == 2 and await store.latest_update() == 0
+    finally:
+        await store.close()
+
+
+async def test_a_move_takes_its_claim_in_its_own_save(database: str) -> None:
+    """A move's save stores its update's claim in the same statement: the same update again is refused
+    as handled (not as stale), and nothing of it is written."""
+    store = await open_store(database)
+    try:
+        game = await store.create_game(CHAT_ID, "sosedi", {}, "00" * 32, Seat(0, 10, "Аня"))
+        with claims.answering(7) as claim:
+            await store.save_move(moved(game.id, 0, {"v": 1}, 1, [(0, "r", (3,), [])]))
+            assert claim.taken
+        with claims.answering(7), pytest.raises(AlreadyHandledError):
+            await store.save_move(moved(game.id, 1, {"v": 2}, 2, [(0, "r", (4,), [])]))
+        stored = await store.game(game.id)
+        assert stored is not None and stored.version == 1 and len(await store.actions(game.id)) == 1
+        await store.save_move(moved(game.id, 1, {"v": 2}, 2, [(0, "r", (4,), [])]))  # no update: no claim
+        assert await store.latest_update() == 7
+    finally:
+        await store.close()
