@@ -1,9 +1,13 @@
 """The «Тише едешь — дальше будешь» board: 100 numbered circles on a 10 × 10 serpentine path
-(1 bottom-left, 100 top-left) with the special circles coloured and marked, the band of
-checkers off the board, and below it the last throw, a legend, and one panel per player (marker,
-name, both checkers' circles, missed turns, whose turn, who won). The board takes the picture's
-whole width and every label a player needs stands 18 px tall in capitals (issue #24: a phone
-shows the picture about 390 px wide).
+(1 bottom-left, 100 top-left) with the special circles coloured and marked and the band of
+checkers off the board under them; beside the board a column of one panel per player, one under
+another (marker and name; whose turn, missed turns; both checkers' circles; the place once the
+game is over); below both, across the picture's width, the last throw and a legend.
+
+The picture is 1024 px wide and at most 1280 tall, so a phone shows it whole above the buttons,
+and every label a player needs still stands 18 px tall in capitals (a phone shows the picture about
+390 px wide): a circle's number and the sign of its rule are set at that least size, and whatever
+is drawn on or round a circle (checkers, rings, arrows, crosses) is measured from :data:`DOT`.
 
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture (board,
 circles, connectors, legend, empty cards) is drawn once per (seats, legend words) and cached;
@@ -25,7 +29,7 @@ from engines import tishe as rules
 from engines.base import Action, Event
 from engines.tishe import HOME, OFF, PHASE_CHOOSE, TisheState
 from render.canvas import paste, rounded_mask
-from render.cards import mark_card, panel_grid, player_card, seat_standing, shadowed_card, turn_line, wood_frame
+from render.cards import mark_card, player_card, seat_standing, shadowed_card, turn_line, wood_frame
 from render.dice import draw_die
 from render.marks import dashed_ring, paste_ring
 from render.pieces import draw_crowd, marker_image, numbered_token
@@ -54,27 +58,32 @@ _STATIC_KEYS = ("cell_zero", "cell_one", "cell_seven", "cell_five", "cell_double
 
 W = 1024
 MARGIN = 20
-CELL = 96  # one circle's square: ten of them take the picture's width (issue #24)
-DOT = 80  # a circle's diameter
-NUMBER = 32  # a circle's number, px: 23-px capitals
-GLYPH = 25  # the sign of a circle's rule under its number: 18-px capitals (drawn SS times larger)
-PAD = 12  # board frame to the first circle's square
-BAND_H = 64  # the off-board band under the circles
-SLOT = 48  # a checker in the band
 GAP = 14
 RADIUS = 16
-HEADER_H = 50
-PANEL_H = 104
+CELL = 72  # one circle's square: the board is 744 px wide, the players' column beside it 230
+DOT = 64  # a circle's diameter: what is drawn on or round a circle is measured from it
+FINISH_DOT = 70  # circle 100 is larger: its "100" under the flag needs the room
+NUMBER = 25  # a circle's number, px: 18-px capitals, as small as a label may be
+GLYPH = 25  # the sign of a circle's rule under its number: 18-px capitals too
+PAD = 10  # board frame to the first circle's square
+BAND_H = 56  # the off-board band under the circles
+SLOT = 40  # a checker in the band: twelve of them and the band's caption share its width
 BOARD: Box = (MARGIN, MARGIN, MARGIN + 10 * CELL + 2 * PAD, MARGIN + 10 * CELL + 2 * PAD + 8 + BAND_H)
 GRID_X, GRID_Y = MARGIN + PAD, MARGIN + PAD
 BAND: Box = (GRID_X, GRID_Y + 10 * CELL + 6, BOARD[2] - PAD, GRID_Y + 10 * CELL + 6 + BAND_H)
-# the dice, the legend and the panels go below the board
-DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 132)
-LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 2 * (DOT + 10) + 20)
-DIE = 84
+# the players' panels, one under another beside the board: six of them fit its height
+COLUMN: Box = (BOARD[2] + GAP, MARGIN, W - MARGIN, BOARD[3])
+NAME_H = 42  # a panel's tinted line: marker, name, and the place once the game is over
+HEADER_H = NAME_H + 36  # and its line of pills: whose turn, turns still to miss
+PANEL_H = HEADER_H + 44  # and both checkers' circles
+# the dice and the legend go below both, across the picture
+DIE = 72
+DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 108)
+LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 2 * (DOT + 16) + 20)
+HEIGHT = LEGEND_CARD[3] + MARGIN
 PATH_SIGN = "which way the path runs between neighbours: their numbers say it too"
 COMPRESS = 4  # zlib level of the bands drawn on (render/png_bands.py): 3 saves ~0.7 ms for 6 % more bytes
-COLORS = 64  # palette entries: a hundred anti-aliased circles make every extra shade cost bytes
+COLORS = 48  # palette entries: a hundred anti-aliased circles make every extra shade cost bytes (64: 7 % more)
 
 PAPER: RGB = (238, 228, 204)
 PATH: RGB = (212, 194, 158)
@@ -112,6 +121,11 @@ def centre(n: int) -> tuple[int, int]:
     return GRID_X + col * CELL + CELL // 2, GRID_Y + (9 - row) * CELL + CELL // 2
 
 
+def dot(n: int) -> int:
+    """The diameter of circle ``n`` on the board."""
+    return FINISH_DOT if n == HOME else DOT
+
+
 # ---------------------------------------------------------------- layout
 
 
@@ -124,13 +138,15 @@ class _Layout:
 
 @lru_cache(maxsize=8)
 def _layout(seats: int) -> _Layout:
-    cols = {2: 2, 3: 3, 4: 2}.get(seats, 3)
-    panels, height = panel_grid(seats, cols, LEGEND_CARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
-    pair, between = 2 * SLOT + 4, 14
+    """One panel a seat down the column from its top (every seat count keeps the picture's height), and
+    the band's slots: each seat's pair from the right, the band's caption left of them."""
+    x0, y0, x1, _y1 = COLUMN
+    panels = tuple((x0, y0 + s * (PANEL_H + GAP), x1, y0 + s * (PANEL_H + GAP) + PANEL_H) for s in range(seats))
+    pair, between = 2 * SLOT + 2, 8
     x = BAND[2] - 10 - (seats * pair + (seats - 1) * between)
     y = (BAND[1] + BAND[3]) // 2 - SLOT // 2
-    slots = tuple((x + s * (pair + between) + i * (SLOT + 4), y) for s in range(seats) for i in range(2))
-    return _Layout(height, panels, slots)
+    slots = tuple((x + s * (pair + between) + i * (SLOT + 2), y) for s in range(seats) for i in range(2))
+    return _Layout(HEIGHT, panels, slots)
 
 
 # ---------------------------------------------------------------- cached art
@@ -138,65 +154,84 @@ def _layout(seats: int) -> _Layout:
 
 @lru_cache(maxsize=256)
 def _circle(n: int, size: int = DOT) -> Image.Image:
-    """Circle ``n`` as an RGBA sprite ``size`` + 4 px square: fill and ring by its rule, the
-    number, a glyph for the rule, two violet bars and a violet ring for a double number."""
+    """Circle ``n`` as an RGBA sprite ``size`` + 4 px square: fill and ring by its rule, the number, a
+    glyph for the rule under it, a second gold ring for a number with a 5, and two violet bars and a
+    violet ring for a double number. Drawn to :data:`DOT`'s measures and scaled to ``size`` (text
+    included: at :data:`DOT` it is as small as a label may be)."""
     kind, double = _kind(n)
     fill, line, ink, glyph = _STYLE[kind]
-    k = size / DOT
+    k = size / DOT * SS  # one px of the design at DOT, on the supersampled canvas
     s = (size + 4) * SS
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     d = scaled_draw(img, SS)
     c, r = s / 2, size * SS / 2
-    ring = VIOLET if double else line
-    width = round((5 if double or kind in ("five", "finish") else 2.5) * k * SS)
-    d.ellipse((c - r, c - r, c + r, c + r), fill=(*ring, 255))
+    width = (4 if double or kind in ("five", "finish") else 2) * k
+    d.ellipse((c - r, c - r, c + r, c + r), fill=(*(VIOLET if double else line), 255))
     ri = r - width
     d.ellipse((c - ri, c - ri, c + ri, c + ri), fill=(*fill, 255))
-    if rules.is_five_circle(n) and kind != rules.RULE_ZERO:  # a second, inner ring: room for one
-        rr = ri - 3 * k * SS
-        d.ellipse((c - rr, c - rr, c + rr, c + rr), outline=(*_STYLE["five"][1], 255), width=round(2 * k * SS))
-    number = font(round((NUMBER - 4 if n == HOME else NUMBER) * k) * SS, True)
-    dy = 0.0 if not glyph else -10 * k * SS
+    if rules.is_five_circle(n) and kind != rules.RULE_ZERO:  # just inside the ring: the middle holds the text
+        rr = ri - 1.5 * k
+        d.ellipse((c - rr, c - rr, c + rr, c + rr), outline=(*_STYLE["five"][1], 255), width=round(2 * k))
+    number = font(round(NUMBER * size / DOT) * SS, True)
     if n == HOME:
-        d.text((c, c + 15 * k * SS), "100", font=number, fill=(*ink, 255), anchor="mm")
-        d.text((c, c - 12 * k * SS), glyph, font=font(round(30 * k) * SS, True), fill=(*ink, 255), anchor="mm")
-    else:
-        d.text((c, c + dy), str(n), font=number, fill=(*ink, 255), anchor="mm")
-        if glyph:
-            d.text((c, c + 16 * k * SS), glyph, font=font(round(GLYPH * k) * SS, True), fill=(*ink, 255),
-                   anchor="mm")
-    if double:  # pause bars over the number
-        bw, bh, y0 = 3.6 * k * SS, 8 * k * SS, c - 31 * k * SS
-        for x in (c - 7 * k * SS, c + 3.4 * k * SS):
+        d.text((c, c + 7 * k), "100", font=number, fill=(*ink, 255), anchor="mm")
+        d.text((c, c - 11 * k), glyph, font=number, fill=(*ink, 255), anchor="mm")
+        return _crisp(img.reduce(SS))
+    y = c - 9.5 * k if glyph else c  # the number, and the glyph 1 px under its foot
+    d.text((c, y), str(n), font=number, fill=(*ink, 255), anchor="mm")
+    if glyph:
+        d.text((c, c + 11 * k), glyph, font=font(round(GLYPH * size / DOT) * SS, True), fill=(*ink, 255),
+               anchor="mm")
+    if double:  # pause bars over the number (its digits reach 10 px above y): lower when a glyph takes room
+        bw, bh = 3.5 * k, (5 if glyph else 7) * k
+        y0 = y - (11.5 if glyph else 13) * k - bh
+        for x in (c - 6 * k, c + 2.5 * k):
             d.rectangle((x, y0, x + bw, y0 + bh), fill=(*VIOLET, 255))
-    return img.reduce(SS)
+    return _crisp(img.reduce(SS))
+
+
+# a circle's edge on the paper in three shades, not seventeen: each shade of a hundred circles' edges costs
+# bytes, and a phone shows the picture at a third of its size anyway
+_EDGE = [0 if a < 64 else 255 if a >= 192 else 128 for a in range(256)]
+
+
+def _crisp(sprite: Image.Image) -> Image.Image:
+    sprite.putalpha(sprite.getchannel("A").point(_EDGE))
+    return sprite
 
 
 def _draw_board(img: Image.Image, seats: int, words: Mapping[str, str]) -> None:
     x0, y0, _x1, _y1 = BOARD
     wood_frame(img, BOARD, 22, 6, 16, paper=PAPER, shadow=True)
     d = ImageDraw.Draw(img)
+    sign = font(round(DOT / 5))
     for n in range(1, HOME):  # the path: a faint band between neighbours, and which way it runs
         (ax, ay), (bx, by) = centre(n), centre(n + 1)
-        d.line((ax, ay, bx, by), fill=PATH, width=12)
+        d.line((ax, ay, bx, by), fill=PATH, width=round(DOT / 6))
         arrow = "▴" if ax == bx else "▸" if bx > ax else "◂"  # which way the path runs
         with decoration(PATH_SIGN):
-            d.text(((ax + bx) / 2, (ay + by) / 2), arrow, font=font(16), fill=PATH_DARK, anchor="mm")
+            d.text(((ax + bx) / 2, (ay + by) / 2), arrow, font=sign, fill=PATH_DARK, anchor="mm")
     for n in range(1, HOME + 1):
-        sprite = _circle(n)
+        sprite = _circle(n, dot(n))
         cx, cy = centre(n)
         paste(img, sprite, (cx - sprite.width // 2, cy - sprite.height // 2))
     text = words["finish"]
     fnt = fit_font(text, 3 * CELL, 24, bold=True)
     pill(d, (x0 + 14, y0 + 1), text, fnt, INK, GOLD, pad=(10, 2), max_width=3 * CELL)
-    # the band of checkers off the board
+    _draw_band(img, d, seats, words["off_board"])
+
+
+def _draw_band(img: Image.Image, d: ImageDraw.ImageDraw, seats: int, caption: str) -> None:
+    """The band of checkers off the board: its caption (on two lines when one is too short) and every slot."""
     bx0, by0, bx1, by1 = BAND
     img.paste(BAND_FILL, BAND, rounded_mask(bx1 - bx0, by1 - by0, 12))
     lay = _layout(seats)
     room = lay.slots[0][0] - bx0 - 24
-    text = words["off_board"]
-    fnt = fit_font(text, room, 28, bold=True)
-    d.text((bx0 + 14, (by0 + by1) // 2), ellipsize(text, fnt, room), font=fnt, fill=MUTED_INK, anchor="lm")
+    fnt = fit_font(caption, room, 28, bold=True)
+    lines = wrap_text(caption, fnt, room, 2)
+    for j, line in enumerate(lines):
+        y = (by0 + by1) / 2 + (j - (len(lines) - 1) / 2) * 24
+        d.text((bx0 + 14, y), line, font=fnt, fill=MUTED_INK, anchor="lm")
     for x, y in lay.slots:
         d.ellipse((x + 2, y + 2, x + SLOT - 2, y + SLOT - 2), outline=PATH_DARK, width=2)
 
@@ -216,13 +251,13 @@ def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
         for j, n in enumerate(numbers):
             sprite = _circle(n)
             paste(img, sprite, (left + j * (DOT + 6), cy - sprite.height // 2))
-        tx = left + len(numbers) * (DOT + 6) + 6
+        tx = left + len(numbers) * (DOT + 6) + 8
         if key is None:  # 17 and 71 hold both a 1 and a 7: the checker stays
             d.text((tx, cy), "±0", font=font(30, True), fill=INK, anchor="lm")
             continue
         lines = wrap_text(words[key], fnt, left + col_w - tx - 8, 3)
         for j, line in enumerate(lines):
-            d.text((tx, cy + (j - (len(lines) - 1) / 2) * 27), line, font=fnt, fill=INK, anchor="lm")
+            d.text((tx, cy + (j - (len(lines) - 1) / 2) * 26), line, font=fnt, fill=INK, anchor="lm")
 
 
 @lru_cache(maxsize=16)
@@ -235,17 +270,27 @@ def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     _draw_legend(img, by_key)
     wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
     for seat, box in enumerate(lay.panels):
-        player_card(img, box, seat, RADIUS, HEADER_H)
+        player_card(img, box, seat, RADIUS, NAME_H)
     return img
 
 
 # ---------------------------------------------------------------- checkers, arrows, marks
 
 
-# token size and offsets from a circle's centre for 1, 2, 3, 4 and more checkers sharing it
+def _stack(size: float, *offsets: tuple[float, float]) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """A token's size and its offsets from a circle's centre, given in circle diameters."""
+    return round(size * DOT), tuple((round(x * DOT), round(y * DOT)) for x, y in offsets)
+
+
+# token size and offsets for 1, 2, 3, 4 and more checkers sharing a circle: a pair fans out past the
+# circle's ring (into the gap to its neighbours) so that both numbers show
 _STACKS: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = (
-    (68, ((0, 0),)), (54, ((-14, -12), (14, 12))), (46, ((-16, -15), (16, -15), (0, 16))),
-    (40, ((-16, -16), (16, -16), (-16, 16), (16, 16))), (32, tuple((x, y) for y in (-23, 0, 23) for x in (-23, 0, 23))))
+    _stack(0.85, (0, 0)), _stack(0.7, (-0.25, -0.22), (0.25, 0.22)),
+    _stack(0.58, (-0.22, -0.2), (0.22, -0.2), (0, 0.22)),
+    _stack(0.5, *((x, y) for y in (-0.22, 0.22) for x in (-0.22, 0.22))),
+    _stack(0.4, *((x, y) for y in (-0.33, 0, 0.33) for x in (-0.33, 0, 0.33))))
+ARROW = round(DOT / 9)  # the last move's arrow, px wide; its rule's dashed second arrow is half that
+OPTION = 30  # the numbered token by a circle a waiting throw can reach
 
 
 def _draw_checkers(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, lay: _Layout,
@@ -282,8 +327,8 @@ def _bezier(p0: tuple[float, float], p1: tuple[float, float], bend: float) -> li
 
 def _cross(d: ImageDraw.ImageDraw, n: int) -> None:
     cx, cy = centre(n)
-    r = 23
-    for w, c in ((14, INK), (8, RED)):
+    r = round(DOT * 0.29)
+    for w, c in ((round(DOT / 6), INK), (round(DOT / 10), RED)):
         d.line((cx - r, cy - r, cx + r, cy + r), fill=c, width=w)
         d.line((cx - r, cy + r, cx + r, cy - r), fill=c, width=w)
 
@@ -298,31 +343,37 @@ def _fresh_move(state: TisheState, events: Sequence[Event]) -> bool:
 def _draw_move(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, lay: _Layout) -> None:
     seat, index, start, direct, final = state.last_move
     colour = player(seat).colour
-    r = DOT / 2 + 2
     if start == OFF:
         sx, sy = lay.slots[2 * seat + index]
         p0 = (sx + SLOT / 2, sy + SLOT / 2)
         path, skip = _bezier(p0, centre(direct), 0.18), SLOT / 2
     elif direct <= start:  # counted back from 100 (rule 9): via 100
         path = _bezier(centre(start), centre(HOME), 0.12)[:-1] + _bezier(centre(HOME), centre(direct), 0.12)
-        skip = r
+        skip = _reach(start)
     else:
-        path, skip = _bezier(centre(start), centre(direct), 0.2), r
-    draw_path_arrow(img, trim(path, skip, r), colour, 9)
+        path, skip = _bezier(centre(start), centre(direct), 0.2), _reach(start)
+    draw_path_arrow(img, trim(path, skip, _reach(direct)), colour, ARROW)
     if final == OFF:
         _cross(d, direct)
     elif final != direct:
-        draw_path_arrow(img, trim(_bezier(centre(direct), centre(final), 0.35), r - 6, r), colour, 4, dashed=True)
+        draw_path_arrow(img, trim(_bezier(centre(direct), centre(final), 0.35), _reach(direct) - 6, _reach(final)),
+                        colour, ARROW // 2, dashed=True)
+
+
+def _reach(n: int) -> float:
+    """How far from circle ``n``'s centre an arrow from or to it stops: just past its ring."""
+    return dot(n) / 2 + 2
 
 
 def _draw_options(img: Image.Image, state: TisheState, actions: Sequence[Action]) -> None:
     """The circles the waiting throw can reach: a dashed ring and the checker's number."""
     for action in actions:
         number, where = _option(state, action)
-        cx, cy = centre(where.final or where.direct)  # taken off: ring the circle that does it
-        ghost = dashed_ring(DOT + 12, player(state.turn).colour, dash=19 / 30)
+        n = where.final or where.direct  # taken off: ring the circle that does it
+        cx, cy = centre(n)
+        ghost = dashed_ring(dot(n) + 10, player(state.turn).colour, dash=19 / 30)
         paste(img, ghost, (cx - ghost.width // 2, cy - ghost.height // 2))
-        paste(img, numbered_token(state.turn, number, 34), (cx + DOT // 2 - 24, cy - DOT // 2 - 8))
+        paste(img, numbered_token(state.turn, number, OPTION), (cx + dot(n) // 2 - 18, cy - dot(n) // 2 - 8))
 
 
 def _option(state: TisheState, action: Action) -> tuple[int, rules.Landing]:
@@ -353,7 +404,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
         fill, ink = (GOLD, INK) if choosing else (FELT_DARK, FELT_TEXT)
         d.ellipse((sx - 24, cy - 24, sx + 24, cy + 24), fill=fill)
         d.text((sx, cy + 1), text, font=font(28, True), fill=ink, anchor="mm")
-    tx, mx, top, low = sx + 44, (x0 + x1) // 2 + 70, y0 + 36, y1 - 36
+    tx, mx, top, low = sx + 44, (x0 + x1) // 2 + 70, y0 + 32, y1 - 32
     if state.last_seat is not None and all(dice):  # who threw
         text, fnt = seat_name(names, state.last_seat, mx - tx - 60, 26)
         paste(img, marker_image(state.last_seat, 28), (tx, top - 14))
@@ -372,36 +423,45 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: TisheState, name
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: TisheState,
                 names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
+    """A player's panel: the name (and the place once the game is over) on the tinted line, the pills
+    under it, then both checkers and their circles."""
     x0, y0, x1, y1 = box
-    pw, ph = x1 - x0, y1 - y0
     won, current = seat_standing(state, seat)
     mark_card(img, box, RADIUS, won, current, state.finished)
     if won:
-        img.paste(GOLD, (x0, y0 + HEADER_H - 4, x1, y0 + HEADER_H + 1))
-    # header: the name, and the status pill on the right
+        img.paste(GOLD, (x0, y0 + NAME_H - 4, x1, y0 + NAME_H + 1))
     right = x1 - 10
     if place is not None:  # the game is over: every seat's place
-        right = place_badge(img, d, (right, y0 + HEADER_H // 2), place)[0] - 8
-    badges = []
-    if (current or won) and place is None:  # the winner's medal says it once the game is over
-        badges.append((labels["winner" if won else "turn"], "", GOLD, INK))
-    if state.missed[seat]:  # turns still to miss (rule 7)
-        badges.append((labels["missed"], f" {state.missed[seat]}", VIOLET, LIGHT))
-    fnt = font(24, True)
-    for word, count, fill, ink in badges:  # the word may be cut, never the count
-        text = ellipsize(word, fnt, pw * 0.5 / len(badges) - 18 - fnt.getlength(count)) + count
-        right = pill(d, (right, y0 + HEADER_H // 2 - 1), text, fnt, fill, ink, anchor="r", pad=(9, 4))[0] - 8
+        right = place_badge(img, d, (right, y0 + NAME_H // 2), place)[0] - 8
     text, fnt = seat_name(names, seat, right - x0 - 52, 24)
-    d.text((x0 + 50, y0 + HEADER_H // 2), text, font=fnt, fill=INK, anchor="lm")
-    # body: both checkers and their circles, then turns still to miss
-    cy = y0 + HEADER_H + (ph - HEADER_H) // 2
+    d.text((x0 + 50, y0 + NAME_H // 2), text, font=fnt, fill=INK, anchor="lm")
+    _draw_pills(d, box, seat, state, labels, (won or current) and place is None)
+    cy = y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2
     num = font(28, True)
     x = x0 + 12
     for i, pos in enumerate(state.of(seat)):
         paste(img, numbered_token(seat, i + 1, 34), (x, cy - 17))
         text = "—" if pos == OFF else str(pos)
         d.text((x + 40, cy + 1), text, font=num, fill=INK if pos else MUTED_INK, anchor="lm")
-        x += 40 + max(52, round(num.getlength(text))) + 18
+        x += 40 + max(52, round(num.getlength(text))) + 14
+
+
+def _draw_pills(d: ImageDraw.ImageDraw, box: Box, seat: int, state: TisheState, labels: Mapping[str, str],
+                standing: bool) -> None:
+    """The line of a panel's pills under its name: whose turn or who won (``standing``: the winner's medal says
+    it once the game is over) and turns still to miss (rule 7); a word may be cut to share the line, never
+    the count."""
+    x0, y0, x1, _y1 = box
+    badges = []
+    if standing:
+        badges.append((labels["winner" if state.finished else "turn"], "", GOLD, INK))
+    if state.missed[seat]:
+        badges.append((labels["missed"], f" {state.missed[seat]}", VIOLET, LIGHT))
+    fnt = font(24, True)
+    x, room = x0 + 10, (x1 - x0 - 20) / max(1, len(badges)) - 8
+    for word, count, fill, ink in badges:
+        text = ellipsize(word, fnt, room - 18 - fnt.getlength(count)) + count
+        x = pill(d, (x, y0 + (NAME_H + HEADER_H) // 2), text, fnt, fill, ink, pad=(9, 4))[2] + 8
 
 
 def _backdrop(state: TisheState, labels: Mapping[str, str]) -> Image.Image:
@@ -435,12 +495,16 @@ def _compose(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
 @lru_cache(maxsize=8)
 def _palette(seats: int) -> Image.Image:
     """The fixed palette for a seat count, fitted once to a sample game drawn in full colour and to the
-    colours marks must keep, merged down to :data:`COLORS`."""
+    colours marks and flat areas must keep, merged down to :data:`COLORS`. So few entries would merge some
+    of those (a header's tint with its neighbour's, the medals, which no sample but the last shows), so
+    they weigh four strips: the anti-aliased shades between them share what is left."""
     game = random_game(rules.ENGINE, rules.TisheOptions(both_home=True), seats, "5" * 64, random.Random(seats), 600)
     n = len(game)
-    keep = [GOLD, RED, INK, LIGHT, VIOLET, PAPER, *MEDALS, *(player(s).colour for s in range(seats))]
+    seated = [player(s) for s in range(seats)]
+    keep = [GOLD, RED, INK, LIGHT, VIOLET, PAPER, CARD, BAND_FILL, *MEDALS, *(style[0] for style in _STYLE.values()),
+            *(p.colour for p in seated), *(p.tint for p in seated)]
     return fitted_palette(_compose, game, (n // 4, n // 2, 3 * n // 4, n - 1), LABEL_KEYS,
-                          [colour_strip(keep, W)], COLORS)
+                          [colour_strip(keep, W)] * 4, COLORS)
 
 
 def render_board(state: TisheState, names: Sequence[str], labels: Mapping[str, str],
