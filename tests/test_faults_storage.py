@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -20,6 +22,7 @@ import pytest
 import bot.app
 from bot.fake_telegram import StoredMessage
 from bot.store import Move, SQLiteStore, StorageError, Store
+from bot.store.sqlite import BUSY_S
 from tests.bot_harness import (
     CHAT_ID,
     BotRunner,
@@ -49,7 +52,7 @@ async def fault(runner: BotRunner, kind: str) -> AsyncIterator[None]:
     assert isinstance(store, SQLiteStore)
     db = store.connection
     if kind == "locked":  # another process holds the write lock longer than the bot waits
-        await db.execute("PRAGMA busy_timeout = 50")
+        store.busy_s = 0.05
         holder = sqlite3.connect(runner.db_path, isolation_level=None)
         holder.execute("BEGIN EXCLUSIVE")
         try:
@@ -57,7 +60,7 @@ async def fault(runner: BotRunner, kind: str) -> AsyncIterator[None]:
         finally:
             holder.execute("ROLLBACK")
             holder.close()
-            await db.execute("PRAGMA busy_timeout = 5000")
+            store.busy_s = BUSY_S
     elif kind == "read-only":
         await db.execute("PRAGMA query_only = ON")
         try:
@@ -246,3 +249,48 @@ async def test_a_computer_turn_that_cannot_be_stored_is_played_a_moment_later(tm
         assert [r.getMessage() for r in storage_lines(caplog)] == [
             f"game {game_id}: storage failed (database or disk is full) at the computer's turn; trying again"]
         await assert_replays(runner, game_id)
+
+
+# another process: takes the database's write lock, says so, and holds it until told to let go
+HOLD_LOCK = """
+import sqlite3, sys
+holder = sqlite3.connect(sys.argv[1], isolation_level=None)
+holder.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+sys.stdin.readline()
+holder.execute("ROLLBACK")
+"""
+
+
+async def test_presses_behind_another_process_lock_fail_together_and_play_resumes(started_sosedi) -> None:
+    """Presses queued while another process holds the write lock share one wait (``busy_s``) and fail
+    together with the storage message, not one wait each in turn; while the lock is still held a press
+    fails at once; once it is let go, play goes on."""
+    (tg, runner, users), table = started_sosedi
+    store = store_of(runner)
+    assert isinstance(store, SQLiteStore)
+    store.busy_s = 1.0  # the default 5 s, shortened: the test measures the shape, not the figure
+    holder = await asyncio.create_subprocess_exec(sys.executable, "-c", HOLD_LOCK, str(runner.db_path),
+                                                  stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert holder.stdin is not None and holder.stdout is not None
+    try:
+        assert await holder.stdout.readline() == b"locked\n"
+        mover, before = mover_of(users, table), await stored(runner, game_id_of(table))
+        started = time.monotonic()
+        handles = [await tg.press(mover, table.chat, table.message_id, table.button("🎲"), check_buttons=False)
+                   for _ in range(4)]
+        answers = [await tg.wait_answer(handle) for handle in handles]
+        waited = time.monotonic() - started
+        assert [a.get("text") for a in answers] == [STORAGE_ERROR] * 4
+        assert waited < 2 * store.busy_s  # one wait for the four (in turn it took 4 × busy_s)
+        started = time.monotonic()
+        answer = await runner.press(mover, table, "🎲")  # the lock still held: refused at the first try
+        assert answer.get("text") == STORAGE_ERROR and time.monotonic() - started < store.busy_s / 2
+        assert await stored(runner, game_id_of(table)) == before
+    finally:
+        holder.stdin.write(b"go\n")
+        await holder.stdin.drain()
+        assert await holder.wait() == 0
+    answer = await runner.press(mover_of(users, table), table, "🎲")  # the lock is gone: play goes on
+    assert answer["text"].startswith("🎲 ")
+    await assert_replays(runner, game_id_of(table))

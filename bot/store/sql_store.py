@@ -286,7 +286,7 @@ class SQLStore:
     async def save_move(self, move: Move) -> None:
         claim = claims.pending()
         try:
-            await self._save(move_params(move, self.clock(), claim and claim.update_id))
+            await self._save(move_params(move, self.clock(), None if claim is None else claim.update_id))
         except self.INTEGRITY_ERRORS as exc:
             if sql.STALE in str(exc):
                 raise StaleVersionError(move.game_id) from exc

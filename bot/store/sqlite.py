@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -36,6 +37,10 @@ from bot.store.sqlite_dialect import (
     SET_SHOWN_VERSIONS,
 )
 
+T = TypeVar("T")
+BUSY_S = 5.0  # how long the writes waiting together wait for another process's write lock
+BUSY_STEP_S = (0.01, 0.25)  # the first pause between two tries of a write, and the longest
+
 
 class SQLiteStore(SQLStore):
     """The bot's data in one SQLite file. Open with :meth:`open`, close with :meth:`close`."""
@@ -46,6 +51,8 @@ class SQLiteStore(SQLStore):
         super().__init__()
         self._db = connection
         self._transaction_lock = asyncio.Lock()
+        self.busy_s = BUSY_S
+        self._busy_until: float | None = None  # the deadline of the writes waiting for another process's lock
 
     @classmethod
     async def open(cls, path: str | Path) -> SQLiteStore:
@@ -105,7 +112,31 @@ class SQLiteStore(SQLStore):
         if self._transaction_lock.locked():
             await self._after_transaction()
         with STORAGE_ERRORS:
-            return (await self._db.execute(statement, params)).rowcount
+            return (await self._patiently(lambda: self._db.execute(statement, params))).rowcount
+
+    async def _patiently(self, write: Callable[[], Awaitable[T]]) -> T:
+        """``write`` tried again while another process holds the write lock, until one deadline shared
+        by every write waiting for it: the connection never waits itself (its busy timeout is 0), so
+        the writes queued behind the lock fail together when it runs out, not five seconds each in
+        turn, and while the lock is still held after that a write fails at its first try. Reads never
+        wait: in WAL mode a writer does not block them."""
+        pause = BUSY_STEP_S[0]
+        while True:
+            try:
+                done = await write()
+            except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                    raise
+                now = time.monotonic()
+                if self._busy_until is None:
+                    self._busy_until = now + self.busy_s
+                if now >= self._busy_until:
+                    raise
+                await asyncio.sleep(min(pause, self._busy_until - now))  # no event tells when another process lets go
+                pause = min(2 * pause, BUSY_STEP_S[1])
+                continue
+            self._busy_until = None
+            return done
 
     async def _after_transaction(self) -> None:
         """Wait for the transaction that runs, so that no other statement lands inside it. The
@@ -119,7 +150,7 @@ class SQLiteStore(SQLStore):
         """BEGIN IMMEDIATE … COMMIT around the body, ROLLBACK if it raises."""
         async with self._transaction_lock:
             with STORAGE_ERRORS:
-                await self._db.execute(BEGIN)
+                await self._patiently(lambda: self._db.execute(BEGIN))
                 try:
                     yield self
                     await self._db.execute(COMMIT)  # may fail too (disk full, locked): then nothing is stored

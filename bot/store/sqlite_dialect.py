@@ -169,13 +169,13 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
-# per connection: settings (a statement waits 5 s for another process's write lock before it fails),
+# per connection: settings (a write never waits here for another process's write lock: see SQLiteStore._patiently),
 # and the temporary views whose triggers make the compound writes
 CONNECTION_SETUP: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
     "PRAGMA synchronous=NORMAL",
-    "PRAGMA busy_timeout=5000",
+    "PRAGMA busy_timeout=0",  # a write waits for another process's lock in SQLiteStore._patiently
     # a move: the version it starts from must still be stored (else «stale version», nothing written);
     # actions is a JSON array of {seat, code, dice, events}, numbered from ``first``; ``seat`` goes to
     # (seat_user_id, seat_name), a computer player, keeping the person who sat there and the version
