@@ -24,7 +24,7 @@ from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.instance import ACTIVE_LINE, INSTANCE_LOCK, STANDBY_LINE
 from tests.backends import database_env, fetch, fresh_database
 from tests.test_e2e_process import ROOT, TOKEN
-from tests.test_faults_crash import check_replays, deal, play, press, table_of
+from tests.test_faults_crash import Press, check_history, check_replays, deal, play, press, table_of
 
 GROUPS, KILLS, SEED = 10, 6, 2512
 TAKEOVER_LIMIT_S = 10.0
@@ -154,11 +154,11 @@ def groups(tg: FakeTelegram, count: int, base: int) -> dict[int, dict[str, FakeU
 
 
 async def play_rounds(tg: FakeTelegram, pair: Pair, chat_id: int, players: dict[str, FakeUser],
-                      done: asyncio.Event, stats: dict[str, int]) -> None:
+                      done: asyncio.Event, stats: dict[str, int], history: list[Press]) -> None:
     """Play game after game («Ещё раунд») through the kills, until they are ``done`` and a game ends."""
     host = next(iter(players.values()))
     while not done.is_set():
-        await play(tg, pair, chat_id, players, tg.clock() + 1, stats)  # type: ignore[arg-type]
+        await play(tg, pair, chat_id, players, tg.clock() + 1, stats, history)  # type: ignore[arg-type]
         if still_playing(tg, chat_id):
             continue  # a second of the game played: look at ``done`` again
         await pair.up.wait()
@@ -241,7 +241,8 @@ async def test_the_standby_takes_over_each_time_the_active_one_is_killed(tg: Fak
             await asyncio.sleep(1.0)  # the groups play on after the last kill
             done.set()
 
-        await asyncio.gather(killer(), *(play_rounds(tg, pair, c, p, done, stats) for c, p in chats.items()))
+        history: list[Press] = []
+        await asyncio.gather(killer(), *(play_rounds(tg, pair, c, p, done, stats, history) for c, p in chats.items()))
         await start_left_lobbies(tg, pair, chats, database, stats)
         await settle(tg, database)
     finally:
@@ -256,6 +257,8 @@ async def test_the_standby_takes_over_each_time_the_active_one_is_killed(tg: Fak
     assert {g["chat"] for g in games} == set(chats) and len(games) > GROUPS  # rounds after rounds
     assert [(g["id"], g["version"], g["shown"]) for g in games if g["shown"] != g["version"]] == []
     assert stats["presses"] > 5 * GROUPS
+    stats.update(await check_history(database, history))  # each accepted press once, no refused one applied
+    assert stats["accepted"] >= 2 * GROUPS
     for instance in pair.instances:
         assert not any("Traceback" in line or TOKEN in line for line in instance.lines)
     assert tg.violations == []

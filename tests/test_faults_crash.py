@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+from collections import defaultdict
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot import callback_data as cb
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.store import is_postgres, open_store
 from tests.backends import fetch
@@ -83,22 +86,84 @@ def table_of(tg: FakeTelegram, chat_id: int) -> StoredMessage | None:
     return photos[-1] if photos else None
 
 
+@dataclass(frozen=True)
+class Press:
+    """A press as the client saw it: who pressed which button, and the answer (None: the bot was killed
+    before it answered, so it may or may not have been applied)."""
+
+    user_id: int
+    data: str
+    answer: str | None
+
+    @property
+    def accepted(self) -> bool:
+        return self.answer is not None and self.answer.startswith("🎲 ")  # toast-dice: the throw applied
+
+
 async def press(tg: FakeTelegram, bot: Bot, user: FakeUser, chat_id: int, message: StoredMessage,
-                label: str) -> str | None:
-    """Press and wait for the answer; None if the bot died before answering."""
-    kills = bot.kills
-    handle = await tg.press(user, chat_id, message.message_id, message.button(label))
+                label: str, history: list[Press] | None = None) -> str | None:
+    """Press and wait for the answer; None if the bot died before answering. The press goes into
+    ``history``, the client's record that :func:`check_history` holds the store to."""
+    kills, data = bot.kills, message.button(label)
+    handle = await tg.press(user, chat_id, message.message_id, data)
+    answer: str | None = None
     for _ in range(40):
         try:
-            return (await tg.wait_answer(handle, timeout=0.25)).get("text", "")
+            answer = (await tg.wait_answer(handle, timeout=0.25)).get("text", "")
+            break
         except TimeoutError:
             if not bot.up.is_set() or bot.kills != kills:  # a kill in between, however soon it was over
-                return None
-    raise AssertionError(f"chat {chat_id}: no answer in 10 s while the bot was up\n{tg.dump()}")
+                break
+    else:
+        raise AssertionError(f"chat {chat_id}: no answer in 10 s while the bot was up\n{tg.dump()}")
+    if history is not None:
+        history.append(Press(user.id, data, answer))
+    return answer
+
+
+async def check_history(database: str, history: list[Press]) -> dict[str, int]:
+    """The client's history against the store (the Jepsen way): every move press answered as accepted
+    is in its game's log exactly once, at the version its button was drawn for, by its presser's seat;
+    no press answered as refused left a trace; and every person's action in a log is a press the client
+    made (accepted, or unanswered because of a kill). Returns the counts."""
+    by_game: dict[int, dict[int, list[Press]]] = defaultdict(lambda: defaultdict(list))
+    for done in history:
+        pressed = cb.parse(done.data)
+        assert pressed is not None
+        if pressed.kind == "g":
+            by_game[pressed.game_id][pressed.version].append(done)
+    store = await open_store(database)
+    counts = {"accepted": 0, "refused": 0, "unanswered": 0, "unanswered_applied": 0}
+    try:
+        for game_id, versions in by_game.items():
+            game = await store.game(game_id)
+            assert game is not None
+            seat_of = {seat.user_id: seat.seat for seat in game.seats}
+            actions = {a.n: a for a in await store.actions(game_id)}
+            for n, action in actions.items():  # a person's action no press explains: applied twice, say
+                if action.seat is not None and n not in versions:
+                    raise AssertionError(f"game {game_id}: action {n} {action} is no press of the client")
+            for version, presses in versions.items():
+                accepted = [p for p in presses if p.accepted]
+                unanswered = [p for p in presses if p.answer is None]
+                counts["accepted"] += len(accepted)
+                counts["unanswered"] += len(unanswered)
+                counts["refused"] += len(presses) - len(accepted) - len(unanswered)
+                action = actions.get(version)
+                assert len(accepted) <= 1, (game_id, version, presses)  # one version, one applied press
+                if accepted:
+                    assert action is not None and action.seat == seat_of[accepted[0].user_id], (game_id, action)
+                    assert action.code == cb.parse(accepted[0].data).code  # type: ignore[union-attr]
+                elif action is not None and action.seat is not None:  # applied by a press the client never saw answered
+                    assert unanswered, f"game {game_id}: refused presses {presses} left action {action}"
+                    counts["unanswered_applied"] += 1
+    finally:
+        await store.close()
+    return counts
 
 
 async def play(tg: FakeTelegram, bot: Bot, chat_id: int, players: dict[str, FakeUser], until: float,
-               stats: dict[str, int]) -> None:
+               stats: dict[str, int], history: list[Press] | None = None) -> None:
     """Roll whenever it is someone's turn, through crashes, until the game ends or time is up."""
     while tg.clock() < until:
         await bot.up.wait()
@@ -109,7 +174,8 @@ async def play(tg: FakeTelegram, bot: Bot, chat_id: int, players: dict[str, Fake
         if mover is None:
             await asyncio.sleep(0.05)
             continue
-        answer = await press(tg, bot, mover, chat_id, table, next(lb for lb, _ in table.buttons if lb.startswith("🎲")))
+        answer = await press(tg, bot, mover, chat_id, table, next(lb for lb, _ in table.buttons if lb.startswith("🎲")),
+                             history)
         stats["presses"] += 1
         if answer is None:
             stats["lost_to_a_kill"] += 1
@@ -176,7 +242,8 @@ async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, databas
                 await asyncio.sleep(rng.uniform(0.0, 0.3))  # presses pile up while it is down
                 await bot.start()
 
-        await asyncio.gather(killer(), *(play(tg, bot, c, p, until, stats) for c, p in chats.items()))
+        history: list[Press] = []
+        await asyncio.gather(killer(), *(play(tg, bot, c, p, until, stats, history) for c, p in chats.items()))
         # every update fetched; the last start's catch-up redraws what the last kill left behind
         await tg.wait_for(lambda s: s.pending_updates_count() == 0, timeout=15)
         for _ in range(150):
@@ -199,6 +266,8 @@ async def test_sigkill_at_random_moments_loses_nothing(tg: FakeTelegram, databas
     log = bot.log.read_text(encoding="utf-8")
     assert "Traceback" not in log and TOKEN not in log
     assert tg.violations == []
+    stats.update(await check_history(bot.db, history))
+    assert stats["accepted"] >= 2 * CHATS  # the check held enough presses to mean something
     print(f"\ncrash suite: {stats}")
 
 
