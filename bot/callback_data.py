@@ -31,6 +31,10 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
+# a lobby button's key: «to» — the choice it sets (⏱, 🔔, 🎲 Стол, 🤖 Уровень: a second delivery or a double
+# tap sets the same again); «seats» — how many seats it was drawn for (🤖 Добавить / Убрать бота: adds or
+# removes one computer player only while the lobby still has as many)
+TO, SEATS = "to", "seats"
 _TOKEN = r"[a-z0-9_\-]{1,24}"
 _SETTING = r"[a-z0-9_\-]{1,20}"  # lobby option names and values
 _PATTERNS = {

@@ -165,25 +165,32 @@ def lobby_keyboard(game: Game, tr: Tr, table: TableSettings | None = None) -> In
         rows.append([InlineKeyboardButton(b.text, callback_data=cb.lobby(row.id, "set", b.key, b.value))
                      for b in buttons])
     if game.spec.policy is not None:
-        bots = [InlineKeyboardButton(tr("btn-add-bot"), callback_data=cb.lobby(row.id, "bot"))]
+        seated = str(len(row.seats))  # drawn for this many seats: a second delivery, or a double tap, adds none
+        bots = [InlineKeyboardButton(tr("btn-add-bot"), callback_data=cb.lobby(row.id, "bot", cb.SEATS, seated))]
         if engine.max_players == 2:  # one press to a game against the computer
             bots = [InlineKeyboardButton(tr("btn-play-ai"), callback_data=cb.lobby(row.id, "ai"))]
         if len(row.seats) >= engine.max_players:
             bots = []
         seated_bot = any(s.user_id < 0 for s in row.seats)
         if engine.max_players > 2 and seated_bot:
-            bots.append(InlineKeyboardButton(tr("btn-remove-bot"), callback_data=cb.lobby(row.id, "unbot")))
+            bots.append(InlineKeyboardButton(tr("btn-remove-bot"),
+                                             callback_data=cb.lobby(row.id, "unbot", cb.SEATS, seated)))
         if bots:
             rows.append(bots)
         if table is not None and game.spec.levels and (bots or seated_bot):
             level = tr(f"level-{table.level}")  # a press moves it to the next level
-            rows.append([InlineKeyboardButton(tr("btn-level", level=level), callback_data=cb.lobby(row.id, "level"))])
-    if table is not None:  # the game's turn timer and ping; a press moves one to its next choice
+            after = table.after("level", tuple(game.spec.levels))
+            rows.append([InlineKeyboardButton(tr("btn-level", level=level),
+                                              callback_data=cb.lobby(row.id, "level", cb.TO, after))])
+    if table is not None:  # the game's turn timer and ping; a press sets the next choice, which the button carries
+        def cycle(command: str, key: str) -> str:
+            return cb.lobby(row.id, command, cb.TO, str(table.after(key)))
+
         rows.append([InlineKeyboardButton(tr("btn-timer", minutes=table.turn_timer),
-                                          callback_data=cb.lobby(row.id, "timer"))])
-        rows.append([InlineKeyboardButton(tr("btn-ping", seconds=table.ping), callback_data=cb.lobby(row.id, "ping"))])
+                                          callback_data=cycle("timer", "turn_timer"))])
+        rows.append([InlineKeyboardButton(tr("btn-ping", seconds=table.ping), callback_data=cycle("ping", "ping"))])
         if game.spec.fast_table:
-            rows.append([InlineKeyboardButton(tr("btn-pace", pace=table.pace), callback_data=cb.lobby(row.id, "pace"))])
+            rows.append([InlineKeyboardButton(tr("btn-pace", pace=table.pace), callback_data=cycle("pace", "pace"))])
     last = [InlineKeyboardButton(tr("btn-cancel"), callback_data=cb.lobby(row.id, "cancel"))]
     if engine.min_players <= len(row.seats) <= engine.max_players:
         last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(row.id, "start")))

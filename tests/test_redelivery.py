@@ -19,6 +19,7 @@ import pytest
 
 from bot import callback_data as cb
 from bot.fake_telegram import FakeTelegram
+from bot.flow.table_settings import TableSettings
 from bot.store import AlreadyHandledError, Seat, claims, open_store
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
 from tests.store_helpers import moved
@@ -156,3 +157,42 @@ async def test_a_move_takes_its_claim_in_its_own_save(database: str) -> None:
         assert await store.latest_update() == 7
     finally:
         await store.close()
+
+
+async def test_lobby_buttons_carry_what_they_were_drawn_for(world: World) -> None:
+    """Pressed twice (a double tap, or the same keyboard pressed again before it was redrawn), «⏱» sets the
+    choice it showed as next, not the one after; «🤖 Добавить бота» adds one computer player for the seats
+    it was drawn for, not a second; a forged choice changes nothing; a button drawn before its choice was
+    carried still moves to the next choice."""
+    _tg, runner, users = world
+    anya = users["anya"]
+    await runner.say(anya, "/newgame sosedi")
+    lobby = runner.table()
+    timer, add_bot = lobby.button("⏱"), lobby.button("🤖 Добавить бота")
+    assert cb.parse(timer) is not None and cb.parse(timer).key == cb.TO  # type: ignore[union-attr]
+    game = await stored_game(runner)
+    for _ in range(2):
+        await runner.press_data(anya, lobby, timer)
+    chosen = cb.parse(timer).value  # type: ignore[union-attr]
+    assert str(TableSettings.of(await chat_settings(runner), (await stored_game(runner)).options).turn_timer) == chosen
+    for _ in range(2):
+        await runner.press_data(anya, lobby, add_bot)
+    assert len((await stored_game(runner)).seats) == len(game.seats) + 1  # one computer player, not two
+    before = await stored_game(runner)
+    answer = await runner.press_data(anya, lobby, cb.lobby(game.id, "timer", cb.TO, "7"))  # 7 min is no choice
+    assert answer.get("text") == "Кнопка устарела." and await stored_game(runner) == before
+    await runner.press_data(anya, lobby, cb.lobby(game.id, "ping"))  # drawn before: the next choice
+    after = TableSettings.of(await chat_settings(runner), (await stored_game(runner)).options)
+    assert after.ping == TableSettings.of(await chat_settings(runner), before.options).after("ping")
+
+
+async def stored_game(runner: BotRunner) -> Any:
+    assert runner.app is not None
+    game = await runner.app.bot_data["flow"].store.active_game(CHAT_ID)
+    assert game is not None
+    return game
+
+
+async def chat_settings(runner: BotRunner) -> Any:
+    assert runner.app is not None
+    return (await runner.app.bot_data["flow"].chat(CHAT_ID)).settings

@@ -13,11 +13,12 @@ from typing import Any
 
 from telegram.error import TelegramError
 
+from bot import callback_data as cb
 from bot import texts
 from bot.flow.context import AdminCheck, Chat, Game, Reply, Sources, default_options
 from bot.flow.dealer import Dealer
 from bot.flow.messages import Messages
-from bot.flow.table_settings import CHOICES, TableSettings, level_of, own_choices, with_choices
+from bot.flow.table_settings import TableSettings, choice_named, level_of, next_choice, own_choices, with_choices
 from bot.games import GameSpec
 from bot.games.common import set_option
 from bot.store import ActiveGameExistsError, GameRow, Seat, Store
@@ -196,6 +197,8 @@ class Lobby:
 
     async def _add_bot(self, press: LobbyPress) -> Reply | Seating:
         tr, seats, engine = press.chat.tr, _seats(press.game), press.game.spec.engine
+        if not _drawn_for(press, seats):
+            return Reply(tr("toast-stale"))
         if len(seats) >= engine.max_players:
             return Reply(tr("toast-lobby-full", max=engine.max_players))
         bot_id = free_bot_id(uid for uid, _ in seats)
@@ -205,7 +208,7 @@ class Lobby:
     async def _remove_bot(self, press: LobbyPress) -> Reply | Seating:
         seats = _seats(press.game)
         bots = [i for i, (uid, _) in enumerate(seats) if is_bot(uid)]
-        if not bots:
+        if not bots or not _drawn_for(press, seats):
             return Reply(press.chat.tr("toast-stale"))
         del seats[bots[-1]]
         return Seating(seats, press.game.row.host_id, press.game.options, press.chat.tr("toast-bot-removed"))
@@ -230,19 +233,34 @@ class Lobby:
         levels = [level for level in LEVELS if level in press.game.spec.levels]
         if not levels:  # a forged button: this game's computer has no levels
             return Reply(tr("toast-stale"))
-        now = level_of(row.options)
-        value = levels[(levels.index(now) + 1) % len(levels)] if now in levels else levels[0]
+        value = _chosen(press, "level") or next_choice("level", level_of(row.options), tuple(levels))
+        if value not in levels:  # a forged button: a level this game's computer does not play
+            return Reply(tr("toast-stale"))
         return Seating(_seats(press.game), row.host_id, press.game.options,
                        tr("toast-level", level=tr(f"level-{value}")), {**own_choices(row.options), "level": value})
 
-    async def _next_choice(self, press: LobbyPress, key: str, toast: str, unit: str) -> Seating:
-        """This game's ``key`` (``turn_timer``, ``ping`` or ``pace``) moves to its next choice, stored with the game's
-        options: the chat's default, and so the next lobby's, stays as /settings has it (issue #24)."""
-        row, choices = press.game.row, CHOICES[key]
-        now = getattr(TableSettings.of(press.chat.settings, row.options), key)
-        value = choices[(choices.index(now) + 1) % len(choices)]
+    async def _next_choice(self, press: LobbyPress, key: str, toast: str, unit: str) -> Reply | Seating:
+        """This game's ``key`` (``turn_timer``, ``ping`` or ``pace``) moves to the choice its button carries (the
+        next one when it was drawn), stored with the game's options: the chat's default, and so the next
+        lobby's, stays as /settings has it."""
+        row = press.game.row
+        value = _chosen(press, key)
+        if value is None and press.key == cb.TO:  # a forged choice
+            return Reply(press.chat.tr("toast-stale"))
+        if value is None:  # a button drawn before it carried its choice: the next one from now
+            value = TableSettings.of(press.chat.settings, row.options).after(key)
         return Seating(_seats(press.game), row.host_id, press.game.options, press.chat.tr(toast, **{unit: value}),
                        {**own_choices(row.options), key: value})
+
+
+def _chosen(press: LobbyPress, key: str) -> Any | None:
+    """The choice of ``key`` the pressed button carries (cb.TO), if it carries one we offer."""
+    return choice_named(key, press.value) if press.key == cb.TO else None
+
+
+def _drawn_for(press: LobbyPress, seats: list[tuple[int, str]]) -> bool:
+    """Whether the lobby still has the seats the button was drawn for (one without the count: yes)."""
+    return press.key != cb.SEATS or press.value == str(len(seats))
 
 
 def _seats(game: Game) -> list[tuple[int, str]]:

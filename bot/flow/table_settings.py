@@ -30,12 +30,28 @@ class TableSettings:
     level: str = DEFAULT_LEVEL  # engines.base.LEVELS: the level of its «🤖» seats
     pace: str = FAST  # context.PACE_CHOICES: whether the bot rolls for people (GameSpec.fast_table)
 
+    def after(self, key: str, offered: tuple[Any, ...] = ()) -> Any:
+        """The choice of ``key`` after this one: what its lobby button sets, and carries (lobby_keyboard)."""
+        return next_choice(key, getattr(self, key), offered)
+
     @classmethod
     def of(cls, chat: ChatSettings, options: Mapping[str, Any]) -> TableSettings:
         """The game's own choices (in its stored ``options``), else the chat's defaults."""
         own = own_choices(options)
         return cls(turn_timer=own.get("turn_timer", chat.turn_timer), ping=own.get("ping", chat.ping),
                    level=own.get("level", DEFAULT_LEVEL), pace=own.get("pace", chat.pace))
+
+
+def next_choice(key: str, now: Any, offered: tuple[Any, ...] = ()) -> Any:
+    """The choice of ``key`` after ``now`` (among ``offered``, if given), round the list: what a press of
+    its lobby button sets, and the value the button carries."""
+    choices = offered or CHOICES[key]
+    return choices[(choices.index(now) + 1) % len(choices)] if now in choices else choices[0]
+
+
+def choice_named(key: str, text: str) -> Any | None:
+    """The choice of ``key`` a button's data names (never trusted: only one of CHOICES), or None."""
+    return next((choice for choice in CHOICES[key] if str(choice) == text and not isinstance(choice, bool)), None)
 
 
 def level_of(options: Mapping[str, Any]) -> str:
