@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -451,4 +452,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         if chat is not None:
             await send_reply(update, context, html_words(await safe_tr(flow_of(context), chat.id))("storage-error"))
         return
-    log.error("error while handling an update: %s", context.error, exc_info=context.error)
+    error = context.error
+    where = update.update_id if isinstance(update, Update) else "?"
+    # the type and where it was raised, not the message: an error's words may quote what people wrote
+    frames = "".join(traceback.format_tb(error.__traceback__)) if error is not None else ""
+    log.error("error while handling update %s: %s (its message left out of the log)\nTraceback (most recent call "
+              "last):\n%s", where, type(error).__name__, frames.rstrip())

@@ -11,9 +11,11 @@ import re
 import signal
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from telegram import Bot, Update
 
+from bot import handlers
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.logs import PeopleOutOfLogs, RedactToken
 from tests.bot_harness import CHAT_ID, current_player_name, free_port
@@ -116,3 +118,18 @@ def test_ptb_records_show_updates_and_calls_by_their_ids() -> None:
                                     "`chat_id=-100, text, message_thread_id=4`")
     assert returned.getMessage() == ("Call to Bot API endpoint `sendMessage` finished with return value "
                                      "`message_id=5, date, text, chat=-100, from=3`")  # as the Bot API answered
+
+
+async def test_an_unexpected_error_is_logged_by_its_type_and_place_never_its_words(caplog) -> None:  # type: ignore[no-untyped-def]
+    """An exception's message may quote what people wrote (``int("Зефирина")``): the log names its type and
+    where it was raised, with the traceback's frames, not its message."""
+    try:
+        int(NAMES["first"][0])
+    except ValueError as exc:
+        error = exc
+    with caplog.at_level(logging.ERROR, logger="bot.handlers"):
+        await handlers.on_error(None, SimpleNamespace(error=error))  # type: ignore[arg-type]
+    [record] = [r for r in caplog.records if r.name == "bot.handlers"]
+    logged = record.getMessage() + (record.exc_text or "")
+    assert "ValueError" in logged and "test_log_privacy.py" in logged  # what and where
+    assert NAMES["first"][0] not in logged
