@@ -71,6 +71,8 @@ async def test_every_kind_of_update_delivered_again_after_a_restart_changes_noth
         ("/set", lambda: runner.say(anya, "/set chips 5")),
         ("▶️ Начать", lambda: runner.press(anya, runner.table(), "Начать")),
         ("/table", lambda: runner.say(boris, "/table")),
+        ("the bot muted: the game paused", lambda: member_update(tg, runner, "restricted", can_send=False)),
+        ("the bot may write again: the table posted afresh", lambda: member_update(tg, runner, "member")),
         ("/help", lambda: runner.say(boris, "/help")),
         ("/rules", lambda: runner.say(boris, "/rules sosedi")),
         ("/lang", lambda: runner.say(anya, "/lang en")),
@@ -84,6 +86,12 @@ async def test_every_kind_of_update_delivered_again_after_a_restart_changes_noth
             await delivered_again_changes_nothing(tg, runner)
         except AssertionError as exc:
             raise AssertionError(f"{name} delivered again changed something") from exc
+
+
+async def member_update(tg: FakeTelegram, runner: BotRunner, status: str, can_send: bool = True) -> None:
+    """An admin changes the bot's rights in the group (a ``my_chat_member`` update); handled."""
+    await tg.set_bot_status(CHAT_ID, status, can_send=can_send)
+    await runner.handled()
 
 
 async def test_a_move_delivered_again_is_stale_and_changes_nothing(world: World) -> None:
