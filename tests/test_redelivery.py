@@ -21,8 +21,13 @@ from bot import callback_data as cb
 from bot.fake_telegram import FakeTelegram
 from bot.flow.table_settings import TableSettings
 from bot.store import AlreadyHandledError, Seat, claims, open_store
+from tests.backends import fetch
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
 from tests.store_helpers import moved
+from tests.test_e2e_process import TOKEN as PROCESS_TOKEN
+from tests.test_e2e_process import press as press_and_see
+from tests.test_faults_crash import Bot as CrashableBot
+from tests.test_faults_crash import table_of
 
 Snapshot = tuple[str, list[tuple[Any, ...]]]
 
@@ -204,3 +209,36 @@ async def stored_game(runner: BotRunner) -> Any:
 async def chat_settings(runner: BotRunner) -> Any:
     assert runner.app is not None
     return (await runner.app.bot_data["flow"].chat(CHAT_ID)).settings
+
+
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+async def test_killed_between_the_change_and_its_answer_the_update_again_changes_nothing(
+        tmp_path: Path, mode: str) -> None:
+    """The real bot process: «/newgame» stores its lobby, and the process is SIGKILLed while the lobby's
+    picture is on its way (Telegram never shows it). Telegram delivers «/newgame» again to the bot started
+    afresh: the lobby is not opened a second time, nor refused as «a game is on»; start-up posts the
+    stored lobby, and it plays on."""
+    async with FakeTelegram(token=PROCESS_TOKEN, bot_username="SosediBot") as tg:
+        anya, boris = tg.add_user(1, "Аня"), tg.add_user(2, "Борис")
+        tg.add_chat(CHAT_ID, "supergroup", "Пятничный клуб", creator=1)
+        bot = CrashableBot(tg, str(tmp_path / "bot.sqlite3"), tmp_path, mode)
+        await bot.start()
+        try:
+            tg.delay_next("sendPhoto", 600, applied=False)  # the lobby's picture: never shown before the kill
+            await tg.send_message(anya, CHAT_ID, "/newgame sosedi")
+            update_id = tg.last_update_id
+            await tg.wait_for(lambda s: s.late_answers == 1, timeout=30)  # stored, its picture on the way
+            await bot.kill()
+            await tg.deliver_again(update_id)
+            await bot.start()
+            await tg.wait_for(lambda s: s.pending_updates_count() == 0 and table_of(s, CHAT_ID) is not None,
+                              timeout=30)
+            await tg.wait_idle(timeout=15)
+            lobby = table_of(tg, CHAT_ID)
+            assert lobby is not None and lobby.has_button("Играю")
+            # the chat's messages go out in order: once the press's edit is out, so is any reply of before
+            assert await press_and_see(tg, boris, lobby, "Играю") == "Вы за столом!"
+            assert [m for m in tg.bot_messages(CHAT_ID) if m.photo is None] == []  # no «a game is on» reply
+            assert await fetch(bot.db, "SELECT COUNT(*) FROM games") == [(1,)]
+        finally:
+            await bot.stop()
