@@ -9,7 +9,9 @@ Formats (all ≤ 64 bytes):
                                             turn ping's, level: its computer's next
                                             level, pace: fast or classic table)
 - ``g:<game id>:<version>:<action code>`` a move; a press whose version is not current
-  is stale and changes nothing
+  is stale and changes nothing (one the game has not reached yet, on a button its message
+  carries, is on a table ahead of a store that lost its last commits: the stored table is
+  posted anew, bot/flow/catch_up.py)
 - ``y:<game id>:<version>:<action code>`` the second press of an action that asks first
                                             («Да, сдаюсь»): the move, if still current
 - ``u:<game id>:<version>``               «Отмена» of such a question: the table's keyboard again

@@ -48,6 +48,13 @@ def thread_of(message: Message | None) -> int:
     return message.message_thread_id or 0 if message is not None and message.is_topic_message else 0
 
 
+def carries(message: Message, data: str | None) -> bool:
+    """Whether ``data`` is on a button of ``message`` as Telegram keeps it: the data of a press is the
+    client's to send, the message (its keyboard too) is Telegram's own copy."""
+    markup = message.reply_markup
+    return markup is not None and any(b.callback_data == data for row in markup.inline_keyboard for b in row)
+
+
 def player(user: User) -> Seat:
     """The user as a seat at a table (which seat is up to the lobby)."""
     return Seat(seat=-1, user_id=user.id, name=display_name(user.first_name, user.last_name))
@@ -370,7 +377,8 @@ async def _dispatch_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
         await answer(Reply(tr("toast-stale")))
         return
     await flow.press(chat.id, player(query.from_user), data, message.message_id if message else None,
-                     admin_check(context, chat, None, query.from_user), answer, thread_of(message))
+                     admin_check(context, chat, None, query.from_user), answer, thread_of(message),
+                     on_message=message is not None and carries(message, query.data))
 
 
 async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -208,8 +208,10 @@ def event_lines(ui: GameUI, events: Sequence[Event], names: Sequence[str], tr: T
     return own + ui.describe([e for e in events if e.kind not in FLOW_EVENTS], names, html)
 
 
-def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: str | None = None) -> Markup:
-    """The table message's caption: title, the last actions' log, status, whose turn (or the end).
+def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: str | None = None,
+                  notice: str | None = None) -> Markup:
+    """The table message's caption: title, the last actions' log, status, whose turn (or the end);
+    ``notice``, a line that says why the table is posted anew («table-restored»), right after the log.
 
     The first table caption of a game (the lobby turned table, or a rematch's new table) repeats
     the lobby's commitment line, if the game has dice; once the table has been shown (``shown_version``
@@ -219,7 +221,7 @@ def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: str | None
     assert state is not None, "a table is a dealt game's"
     names, html = row.names, html_words(tr)
     head = [Markup("{} · {}").format(title(game, tr), ui.variant(state.options, tr))]
-    tail = [Markup(), *ui.status_lines(state, names, html)]
+    tail = [Markup(), *([html(notice)] if notice else []), *ui.status_lines(state, names, html)]
     if stopped is not None:  # the line that says how: «table-stopped», «table-abandoned»
         tail.append(html(stopped))
     elif outcome is not None:

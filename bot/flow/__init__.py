@@ -31,7 +31,7 @@ from bot.flood import CommandFlood
 from bot.flow.alarms import Alarms, LoopAlarms
 from bot.flow.catch_up import CatchUp
 from bot.flow.chat_life import ChatLife
-from bot.flow.context import AdminCheck, Chat, ChatLocks, Reply, Sources
+from bot.flow.context import AdminCheck, Chat, ChatLocks, Game, Reply, Sources
 from bot.flow.dealer import Dealer
 from bot.flow.departures import Departures
 from bot.flow.dice_check import DiceCheck
@@ -63,6 +63,7 @@ REPOST_EVERY_S = 30  # /table re-posts a game's table at most this often
 # what a press that is not a move came to, by its kind (bot/metrics.py; a move's Reply says it itself)
 PRESS_KINDS = {"n": "picked", "s": "settings", "l": "lobby", "r": "rematch", "k": "kick", "v": "dice_check",
                "w": "replay"}
+AT_A_VERSION = ("g", "y", "u", "k")  # the presses that carry the version of the table they were on
 
 
 class Say(Protocol):
@@ -155,18 +156,19 @@ class GameFlow:
     # presses ------------------------------------------------------------------------
 
     async def press(self, chat_id: int, user: Seat, data: cb.Callback, message_id: int | None,
-                    is_admin: AdminCheck, answer: Answer, thread: int = 0) -> None:
-        """A parsed press of ``user`` in a group (on a message in the forum topic ``thread``): done under
-        the chat's lock; the answer goes out while the edits that follow are made."""
+                    is_admin: AdminCheck, answer: Answer, thread: int = 0, on_message: bool = False) -> None:
+        """A parsed press of ``user`` in a group (on a message in the forum topic ``thread``; ``on_message``:
+        its data is on a button of that message as Telegram keeps it, not only the client's word): done
+        under the chat's lock; the answer goes out while the edits that follow are made."""
         arrived = time.monotonic()  # before the lock: waiting behind the chat's other presses counts
         async with self.locks(chat_id):
-            reply = await self._press(chat_id, user, data, message_id, is_admin, thread)
+            reply = await self._press(chat_id, user, data, message_id, is_admin, thread, on_message)
             self.on_press(reply.outcome or PRESS_KINDS.get(data.kind, "other"), data.game_id, arrived)
             # the toast goes out while the table is drawn: neither waits for the other's round trip
             await asyncio.gather(answer(reply), reply.finish())
 
     async def _press(self, chat_id: int, user: Seat, data: cb.Callback, message_id: int | None,
-                     is_admin: AdminCheck, thread: int) -> Reply:
+                     is_admin: AdminCheck, thread: int, on_message: bool = False) -> Reply:
         if data.kind == "n":
             return await self._pick(chat_id, user, data.code, message_id, thread)
         if data.kind == "s":  # /settings: the chat's admins only (issue #11)
@@ -176,6 +178,8 @@ class GameFlow:
         chat, game = await self.loader.load(chat_id, data.game_id)
         if game is None or game.row.chat_id != chat_id:
             return Reply(chat.tr("toast-stale"), outcome="stale")
+        if self._ahead(game, data, on_message):
+            return self.catch_up.ahead(chat, game, message_id, data.version)
         if data.kind == "l":
             return await self.lobby.press(chat, game, user, data.command, data.key, data.value, is_admin)
         if data.kind in ("g", "y", "u"):  # a move, or the question a move asks first
@@ -192,6 +196,13 @@ class GameFlow:
             key, args = await self.replays.ask(chat, game.id, game.row.thread_id, message_id)
             return Reply(chat.tr(key, **args))
         return Reply(chat.tr("toast-stale"))
+
+    @staticmethod
+    def _ahead(game: Game, data: cb.Callback, on_message: bool) -> bool:
+        """Whether the press is on a table ahead of its running game: the store lost the commits that made
+        it. Only a button Telegram's copy of the message carries counts: the client may send any version."""
+        return (data.kind in AT_A_VERSION and data.version > game.row.version and on_message
+                and game.row.status == "running" and not game.row.paused)
 
     async def _pick(self, chat_id: int, host: Seat, code: str, message_id: int | None, thread: int) -> Reply:
         """A game picked from /newgame's list: its lobby opens (in the list's topic) and the list goes."""

@@ -1,13 +1,15 @@
 """Catching up what a crash, a restart or a fault left behind: tables behind their game, turns the
-computer could not store, games whose message is gone. A game that cannot be decoded is quarantined
-by the loader and stepped over (:class:`BrokenGame`), so it never keeps the other games behind."""
+computer could not store, games whose message is gone, and tables ahead of their game (the store lost
+its last commits: put back from an earlier copy, or a replica that took over without them). A game
+that cannot be decoded is quarantined by the loader and stepped over (:class:`BrokenGame`), so it
+never keeps the other games behind."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
-from bot.flow.context import ChatLocks
+from bot.flow.context import Chat, ChatLocks, Game, Reply
 from bot.flow.loader import BrokenGame, Loader
 from bot.flow.lobby import Lobby
 from bot.flow.messages import Messages
@@ -71,6 +73,25 @@ class CatchUp:
         except BrokenGame:  # quarantined where it was met: there is no table to catch up
             return
 
+    def ahead(self, chat: Chat, game: Game, pressed: int | None, version: int) -> Reply:
+        """A press on the table message ``pressed`` at ``version``, a version the running game has not
+        reached: the table shows moves the store lost. The press is not applied; the table of the stored
+        state is posted anew with a line that says so, once per table pressed (the caller holds the lock)."""
+        if not self.table.replaces(chat.id, pressed, version):  # a second press on it: the first restores it
+            return Reply(chat.tr("toast-stale"), outcome="stale")
+        return Reply(chat.tr("toast-restored"), after=lambda: self._restore(chat, game, pressed, version),
+                     outcome="restored")
+
+    async def _restore(self, chat: Chat, game: Game, pressed: int | None, version: int) -> None:
+        """The table of the stored game (its message ``pressed``, if known, showed ``version``) posted anew,
+        saying so; first the computer plays the turns it owes there (their save may have been lost too)."""
+        log.warning("game %s: its table shows version %s, the store has %s: the last commits were lost; the "
+                    "table is posted again", game.id, version, game.row.version)
+
+        async def restore(played: Game) -> None:
+            await self.table.restore(played, chat, pressed, version)
+        await self.moves.after_move(chat, game, for_people=False, show=restore)
+
     async def show_anew(self, game_id: int) -> None:
         """Post the lobby or table of a game whose message is gone (the caller holds the lock)."""
         loaded = await self.loader.game(game_id)
@@ -95,12 +116,16 @@ class CatchUp:
         return repaired
 
     async def _repair(self, row: GameRow) -> None:
-        """Re-send the game's table edit (or post it anew), under its chat's lock."""
+        """Re-send the game's table edit (or post it anew), under its chat's lock; a table marked shown at
+        a version the game has not reached (the store lost its last commits) is posted anew, saying so."""
         async with self.locks(row.chat_id):
             chat, game = await self.loader.load(row.chat_id, row.id)
             if game is None or game.row.paused:
                 return
-            if game.row.message_id is None:  # never posted, or left behind by a migration
+            if (game.row.status == "running" and game.row.shown_version > game.row.version
+                    and game.row.message_id is not None):
+                await self._restore(chat, game, None, game.row.shown_version)
+            elif game.row.message_id is None:  # never posted, or left behind by a migration
                 await self.show_anew(game.id)
             elif game.row.status == "running":  # the computer may still owe its turn
                 await self.moves.after_move(chat, game, for_people=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +22,7 @@ from bot.store import GameRow, Move, NewAction, Seat, StaleVersionError, Storage
 from bot.turns import Applied, until_choice
 
 log = logging.getLogger(__name__)
+Show = Callable[[Game], Awaitable[None]]  # how a game's table is shown once its turns are played
 
 
 def seats_after(game: Game, new_seat: Seat | None) -> list[Seat]:
@@ -132,16 +133,16 @@ class Moves:
         self.pings.acted(game.id, [entry for entry, _ in applied])
         return game.stored(fresh, state)  # what was just stored: no need to read it back
 
-    async def after_move(self, chat: Chat, game: Game, for_people: bool = True) -> None:
+    async def after_move(self, chat: Chat, game: Game, for_people: bool = True, show: Show | None = None) -> None:
         """Let the computer play its turns and, on the fast table (unless ``for_people`` is False: a
         table shown again, not a move), the turns of people who have no choice; then show the table
-        (and the result, if the game ended)."""
+        (by ``show``, if given: a table posted anew) and the result, if the game ended."""
         try:
             game = await self._play_on(chat, game, for_people)
         except StorageError as exc:  # the person's move stands; show it, and the computer tries again
             log.error("game %s: storage failed (%s) at the computer's turn; trying again", game.id, exc)
             self.retry_later(game.id)
-        await self.table.show(game, chat)
+        await (show(game) if show is not None else self.table.show(game, chat))
         if game.row.status == "finished" and (outcome := game.outcome()) is not None:
             tally = await self.store.pub_tally(chat.id) if game.spec.ui.is_pub(game.options) else []
             keyboard = texts.result_keyboard(game, chat.tr)

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 warnings.filterwarnings("ignore", message=r"Please use 'Bot\.editMessageMedia'", category=PTBUserWarning)
 LINES_KEPT = 8_000  # actions whose log lines are kept (a few hundred bytes each; least recently shown go first)
 MAX_LOG_ACTIONS = 40  # the caption's log shows every action since the last edit (bot turns), up to this many
+REPLACED_KEPT = 1_000  # table messages a restore replaced, kept so a second press on one posts no second table
 Recent = list[tuple[int, list[Event]]]  # (action number, its events), oldest first
 
 
@@ -68,6 +69,8 @@ class TableView:
         # actions again, and putting them into words took a twentieth of the bot's time under load
         self._lines: LruDict[tuple[int, int, str, tuple[str, ...]], tuple[list[Event], list[Markup]]] = \
             LruDict(LINES_KEPT)
+        # (chat, message, the version it shows) of each table ahead of the store a restore replaces or replaced
+        self._replaced: LruDict[tuple[int, int, int], None] = LruDict(REPLACED_KEPT)
 
     async def recent(self, game: Game) -> Recent:
         """The events of the last few actions, oldest first, with their action numbers: at least every
@@ -131,11 +134,12 @@ class TableView:
         self.on_shown(game.id)
         await self.store.set_shown_version(game.id, game.row.version)
 
-    async def _picture(self, game: Game, chat: Chat) -> tuple[bytes, Markup, InlineKeyboardMarkup | None]:
-        """The table of the stored state: its picture, caption and keyboard."""
+    async def _picture(self, game: Game, chat: Chat,
+                       notice: str | None = None) -> tuple[bytes, Markup, InlineKeyboardMarkup | None]:
+        """The table of the stored state: its picture, caption (with the line ``notice``) and keyboard."""
         assert game.state is not None
         recent = await self.recent(game)
-        caption = texts.table_caption(game, self.log_lines(recent, game, chat), chat.tr)
+        caption = texts.table_caption(game, self.log_lines(recent, game, chat), chat.tr, notice=notice)
         keyboard = texts.table_keyboard(game, chat.tr)
         labels = {k: chat.tr(f"board-{k}") for k in game.spec.label_keys}
         png = await self.drawing.draw(game.spec.render_board, game.state, game.names, labels, run_events(recent, game))
@@ -167,17 +171,43 @@ class TableView:
     async def repost(self, game: Game, chat: Chat) -> None:
         """/table: the table posted anew at the bottom of the chat, and the old one deleted (or, where
         Telegram refuses that, left without its keyboard), so exactly one table can be pressed."""
-        await self.messages.outbox.edit(game.row.chat_id, game.id, lambda: self._repost_now(game, chat))
+        async def job() -> None:
+            await self._repost_now(game, chat)
+        await self.messages.outbox.edit(game.row.chat_id, game.id, job)
 
-    async def _repost_now(self, game: Game, chat: Chat) -> None:
+    def replaces(self, chat_id: int, pressed: int | None, version: int) -> bool:
+        """Whether a restore is to replace the table message ``pressed``, which showed ``version``, ahead
+        of the store; False once one has, or is under way: a second press on it, which waited for the
+        chat's lock behind the first, must not post a second table. The message is marked."""
+        if pressed is None:  # not known: the outbox coalesces the restores of one game still waiting
+            return True
+        if (chat_id, pressed, version) in self._replaced:
+            return False
+        self._replaced[chat_id, pressed, version] = None
+        return True
+
+    async def restore(self, game: Game, chat: Chat, pressed: int | None = None, version: int = -1) -> None:
+        """The table shows moves the store has lost (it was put back from an earlier copy, or a replica
+        took over before it had the last commits): the table of the stored state posted anew with the
+        line «table-restored», and the table message ``pressed`` (which showed ``version``) retired with
+        the stored one."""
+        async def job() -> None:
+            if not await self._repost_now(game, chat, "table-restored", pressed) and pressed is not None:
+                self._replaced.pop((game.row.chat_id, pressed, version), None)  # not posted: a later press tries again
+        await self.messages.outbox.edit(game.row.chat_id, game.id, job)
+
+    async def _repost_now(self, game: Game, chat: Chat, notice: str | None = None, pressed: int | None = None) -> bool:
+        """Post the table anew (with the line ``notice``) and retire the stored table message and the one
+        ``pressed``; whether it was posted."""
         if game.state is None:
-            return
-        png, caption, keyboard = await self._picture(game, chat)
+            return True
+        png, caption, keyboard = await self._picture(game, chat, notice)
         if not await self._post(game, png, caption, keyboard):
-            return
+            return False
         await self.store.set_shown_version(game.id, game.row.version)
-        if game.row.message_id is not None:
-            await self.messages.retire(game.row.chat_id, game.row.message_id)
+        for old in dict.fromkeys(m for m in (game.row.message_id, pressed) if m is not None):
+            await self.messages.retire(game.row.chat_id, old)
+        return True
 
     async def _edit(self, game: Game, png: bytes, caption: Markup,
                     keyboard: InlineKeyboardMarkup | None) -> bool | None:

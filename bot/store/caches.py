@@ -1,7 +1,9 @@
 """What every store keeps in memory: each chat's row, and the last actions' events of recent games.
 
 Both are read on every press, and the bot that keeps them is the only writer of its database (one
-active instance at a time), so a copy stays right as long as every write goes through here.
+active instance at a time), so a copy stays right as long as every write goes through here, and as
+long as the database keeps its commits: a game read at a lower version than its kept actions tells
+that it did not, and its entry goes.
 """
 
 from __future__ import annotations
@@ -88,6 +90,14 @@ class RecentLog:
             whole, actions = kept
             actions = actions + [(first + offset, e) for offset, e in enumerate(events)]
             self._games[game_id] = (whole and len(actions) <= RECENT_KEPT, actions[-RECENT_KEPT:])
+
+    def read_at(self, game_id: int, version: int) -> None:
+        """The game was read at ``version``: actions kept from that number on (action n made version n + 1)
+        came from commits the store has lost since (put back from an earlier copy, or a replica took
+        over, while the bot ran), and the game's entry goes."""
+        kept = self._games.get(game_id)
+        if kept is not None and kept[1] and kept[1][-1][0] >= version:
+            del self._games[game_id]
 
     def holds(self, game_id: int) -> tuple[bool, int] | None:
         """Whether the whole log of ``game_id`` is kept and how many actions are (None: nothing kept)."""

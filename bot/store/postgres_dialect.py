@@ -231,6 +231,8 @@ SET_LOBBY = "SELECT set_lobby($1, $2, $3, $4, $5)"
 # several games by id (a JSON array), several tables shown (a JSON array of [id, version]): store/batches.py
 GAMES_BY_IDS = (sql.GAME_COLUMNS + "WHERE g.id IN (SELECT jsonb_array_elements_text($1::jsonb)::BIGINT) "
                 "ORDER BY g.id, s.seat")
+# as SQLite's: never lower, unless beyond the game's own version; never a version the game has not reached
 SET_SHOWN_VERSIONS = ("UPDATE games AS g SET shown_version = (v.value->>1)::INTEGER "
                       "FROM jsonb_array_elements($1::jsonb) AS v(value) "
-                      "WHERE g.id = (v.value->>0)::BIGINT AND g.shown_version < (v.value->>1)::INTEGER")
+                      "WHERE g.id = (v.value->>0)::BIGINT AND (v.value->>1)::INTEGER <= g.version "
+                      "AND (g.shown_version < (v.value->>1)::INTEGER OR g.shown_version > g.version)")

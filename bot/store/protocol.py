@@ -99,7 +99,9 @@ class Store(Protocol):
     async def set_message_id(self, game_id: int, message_id: int) -> None: ...
 
     async def set_shown_version(self, game_id: int, version: int) -> None:
-        """The table message shows ``version`` now (never lowers what is stored)."""
+        """The table message shows ``version`` now: never lowers what is stored, unless what is stored is
+        beyond the game's own version (the store lost its last commits, which the table had shown), and
+        is never beyond it (a table drawn before such a loss)."""
         ...
 
     async def save_move(self, move: Move) -> None:
@@ -141,7 +143,8 @@ class Store(Protocol):
         ...
 
     async def games_behind(self) -> list[GameRow]:
-        """Games whose table shows an older version than stored, and active games with no message."""
+        """Games whose table shows an older version than stored (or a newer one: the store lost its last
+        commits), and active games with no message."""
         ...
 
     # updates handled (bot/store/claims.py): a change a person's update asks for stores the update's

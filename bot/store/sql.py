@@ -49,8 +49,9 @@ ACTIVE_GAMES_OF_CHAT = (GAME_COLUMNS + "WHERE g.chat_id = ? AND g.status IN ('lo
                         "ORDER BY g.id, s.seat")  # of every topic
 GAMES_WITH_DEADLINES = (GAME_COLUMNS + "WHERE g.status = 'running' AND g.deadline IS NOT NULL "
                         "ORDER BY g.deadline, g.id, s.seat")
+# a table behind its game, or ahead of it (the store lost its last commits: the table is posted anew)
 GAMES_BEHIND = (GAME_COLUMNS + "WHERE g.paused = 0 AND ("
-                "(g.shown_version < g.version AND g.status IN ('running', 'finished') AND g.message_id IS NOT NULL) "
+                "(g.shown_version <> g.version AND g.status IN ('running', 'finished') AND g.message_id IS NOT NULL) "
                 "OR (g.message_id IS NULL AND g.status IN ('lobby', 'running'))) ORDER BY g.id, s.seat")
 # lobbies nobody changed since the first time, running games in which no person acted since the second
 IDLE_GAMES = (GAME_COLUMNS + "WHERE (g.status = 'lobby' AND g.updated_at < ?) "

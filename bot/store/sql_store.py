@@ -257,10 +257,16 @@ class SQLStore:
         return await self._games(game_id, None)
 
     async def _games_by_id(self, ids: dict[int, None]) -> dict[int, GameRow]:
-        return {game.id: game for game in games_of(await self._read_games((json.dumps(list(ids)),)))}
+        return {game.id: game for game in self._seen(games_of(await self._read_games((json.dumps(list(ids)),))))}
 
     async def active_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
-        return next(iter(games_of(await self._read(sql.ACTIVE_GAME, (chat_id, thread_id)))), None)
+        return next(iter(self._seen(games_of(await self._read(sql.ACTIVE_GAME, (chat_id, thread_id))))), None)
+
+    def _seen(self, games: list[GameRow]) -> list[GameRow]:
+        """``games`` as just read (a press's): the recent log forgets actions beyond a game's version."""
+        for game in games:
+            self._recent.read_at(game.id, game.version)
+        return games
 
     async def active_games(self, chat_id: int) -> list[GameRow]:
         return games_of(await self._read(sql.ACTIVE_GAMES_OF_CHAT, (chat_id,)))

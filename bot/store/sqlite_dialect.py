@@ -258,9 +258,13 @@ CREATE_GAME = ("INSERT INTO new_games(chat_id, thread_id, code, options, seed, h
 NEW_GAME_ID = "SELECT id FROM games WHERE chat_id = ? AND thread_id = ? AND status = 'lobby' AND seed = ?"
 # several games by id (a JSON array), several tables shown (a JSON array of [id, version]): store/batches.py
 GAMES_BY_IDS = sql.GAME_COLUMNS + "WHERE g.id IN (SELECT value FROM json_each(?)) ORDER BY g.id, s.seat"
-SET_SHOWN_VERSIONS = ("UPDATE games SET shown_version = json_extract(v.value, '$[1]') FROM json_each(?) AS v "
-                      "WHERE games.id = json_extract(v.value, '$[0]') "
-                      "AND games.shown_version < json_extract(v.value, '$[1]')")
+# a table shown at a version never lowers what is stored, unless what is stored is beyond the game's own
+# version (the store lost its last commits); never a version the game has not reached (store/protocol.py)
+SET_SHOWN_VERSIONS = ("UPDATE games SET shown_version = v.shown "
+                      "FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS shown "
+                      "FROM json_each(?)) AS v "
+                      "WHERE games.id = v.id AND v.shown <= games.version "
+                      "AND (games.shown_version < v.shown OR games.shown_version > games.version)")
 SET_LOBBY = "INSERT INTO lobby_seatings(game_id, host_id, options, at, seats) VALUES (?, ?, ?, ?, ?)"
 
 BEGIN, COMMIT, ROLLBACK = "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"

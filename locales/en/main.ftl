@@ -81,6 +81,8 @@ ai-player-name = 🤖 Bot
 table-turn = To move: { $name }
 table-stopped = ⏹ The game was stopped.
 table-abandoned = 💤 Game abandoned: nobody has played it for a long time.
+# a table ahead of the store (it lost its last commits): posted again from the store
+table-restored = ⚠️ The last move was not saved — the table is restored.
 # the result: every player's place where the rules rank everyone (first home, then by pieces home and progress)
 result-place = { $place ->
         [1] 🥇
@@ -120,6 +122,7 @@ toast-need-players-exact = { $count ->
        *[other] { $count } players are needed.
     }
 toast-stale = This button is out of date.
+toast-restored = The last move was not saved — the table is posted again.
 toast-started = Here we go!
 toast-game-over = This game is over.
 toast-paused = The game is paused: I’m not allowed to post in this chat right now. It goes on once an admin gives me the rights back.
