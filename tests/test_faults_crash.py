@@ -86,6 +86,9 @@ def table_of(tg: FakeTelegram, chat_id: int) -> StoredMessage | None:
     return photos[-1] if photos else None
 
 
+REMATCH_STARTED = ("Поехали!", "Новое лобби: место того, кто вышел, свободно — любой может сесть, нажав «Играю».")
+
+
 @dataclass(frozen=True)
 class Press:
     """A press as the client saw it: who pressed which button, and the answer (None: the bot was killed
@@ -94,6 +97,7 @@ class Press:
     user_id: int
     data: str
     answer: str | None
+    chat_id: int = 0
 
     @property
     def accepted(self) -> bool:
@@ -117,7 +121,7 @@ async def press(tg: FakeTelegram, bot: Bot, user: FakeUser, chat_id: int, messag
     else:
         raise AssertionError(f"chat {chat_id}: no answer in 10 s while the bot was up\n{tg.dump()}")
     if history is not None:
-        history.append(Press(user.id, data, answer))
+        history.append(Press(user.id, data, answer, chat_id))
     return answer
 
 
@@ -127,14 +131,23 @@ async def check_history(database: str, history: list[Press]) -> dict[str, int]:
     no press answered as refused left a trace; and every person's action in a log is a press the client
     made (accepted, or unanswered because of a kill). Returns the counts."""
     by_game: dict[int, dict[int, list[Press]]] = defaultdict(lambda: defaultdict(list))
+    rematches: dict[int, list[Press]] = defaultdict(list)  # «Ещё раунд» by chat
     for done in history:
         pressed = cb.parse(done.data)
         assert pressed is not None
         if pressed.kind == "g":
             by_game[pressed.game_id][pressed.version].append(done)
+        elif pressed.kind == "r":
+            rematches[done.chat_id].append(done)
     store = await open_store(database)
-    counts = {"accepted": 0, "refused": 0, "unanswered": 0, "unanswered_applied": 0}
+    counts = {"accepted": 0, "refused": 0, "unanswered": 0, "unanswered_applied": 0, "rematches": 0}
     try:
+        for chat_id, presses in rematches.items():  # each rematch the chat saw started made one game
+            started = sum(p.answer in REMATCH_STARTED for p in presses)
+            unanswered = sum(p.answer is None for p in presses)
+            games = len(await fetch(database, "SELECT id FROM games WHERE chat_id = ?", chat_id))
+            assert 1 + started <= games <= 1 + started + unanswered, (chat_id, games, presses)
+            counts["rematches"] += started
         for game_id, versions in by_game.items():
             game = await store.game(game_id)
             assert game is not None
