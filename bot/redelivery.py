@@ -44,7 +44,11 @@ class Redelivery:
 
     @classmethod
     async def opened(cls, store: Callable[[], Store]) -> Redelivery:
-        return cls(store, await store().latest_update())
+        """Forget the ids too old to come again first: after a week down, Telegram may number afresh from
+        any id, and the ids of a week ago must not make its new updates look handled."""
+        opened = store()
+        await opened.forget_updates(opened.clock() - KEEP_S)
+        return cls(store, await opened.latest_update())
 
     async def before(self, update: Update) -> None:
         """Stop ``update`` if an earlier run handled it; else its changes take its claim from here on."""

@@ -20,7 +20,8 @@ import pytest
 from bot import callback_data as cb
 from bot.fake_telegram import FakeTelegram
 from bot.flow.table_settings import TableSettings
-from bot.store import AlreadyHandledError, Seat, claims, open_store
+from bot.redelivery import Redelivery
+from bot.store import AlreadyHandledError, Seat, SQLiteStore, claims, open_store
 from tests.backends import fetch
 from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
 from tests.store_helpers import moved
@@ -242,3 +243,19 @@ async def test_killed_between_the_change_and_its_answer_the_update_again_changes
             assert await fetch(bot.db, "SELECT COUNT(*) FROM games") == [(1,)]
         finally:
             await bot.stop()
+
+
+async def test_ids_too_old_to_come_again_are_forgotten_at_start_up(tmp_path: Path) -> None:
+    """After a week down Telegram may number afresh from any id: the ids of then must not make a new
+    update look handled, so start-up forgets those older than two days before reading the highest."""
+    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+    try:
+        store.clock = lambda: 1_000_000.0
+        await store.record_update(500)  # a week before start-up
+        store.clock = lambda: 1_000_000.0 + 7 * 24 * 3600
+        await store.record_update(90)  # lately
+        opened = await Redelivery.opened(lambda: store)
+        assert not await store.update_handled(500) and await store.update_handled(90)
+        assert opened.earlier_up_to == 90
+    finally:
+        await store.close()
