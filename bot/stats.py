@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -26,7 +26,7 @@ from bot.games.places import Places, place_lines
 from bot.handlers import flow_of, group_command, send_reply
 from bot.ratings import BASE, shown
 from bot.store import GameTotals, PastGame, PlayerTotals, RatingRow
-from bot.texts import CAPTION_LIMIT, display_name, visible_length
+from bot.texts import CAPTION_LIMIT, display_name, shown_name, visible_length
 from bot.zones import UTC, local_time, slug
 from render.stats import render_mine, render_top
 
@@ -125,7 +125,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if (cmd := await group_command(update, context)) is None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
-    name = display_name(user.first_name, user.last_name)
+    name = shown_name(display_name(user.first_name, user.last_name), tr, user_id=user.id)
     totals = await flow.user_totals(chat.id, user.id)
     paid = await flow.pub_rounds(chat.id, user.id)
     if not totals and not paid:
@@ -142,12 +142,18 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # /top --------------------------------------------------------------------------
 
 
+def player_name(player: PlayerTotals, tr: Tr) -> str:
+    """A player of the leaderboard by name, or by the end of their id if the name is empty once cleaned."""
+    return shown_name(player.name, tr, user_id=player.user_id)
+
+
 def top_text(ranked: Sequence[Ranked], title: str, tr: Tr) -> Markup:
     """The leaderboard's caption: the title, a line per player (with the rating on one game's board),
     how places are decided."""
     html = html_words(tr)
     rated = bool(ranked) and ranked[0].rating is not None
-    body = [html("top-line-rated" if rated else "top-line", place=r.place, name=r.player.name, rating=r.rating or 0,
+    body = [html("top-line-rated" if rated else "top-line", place=r.place, name=player_name(r.player, tr),
+                 rating=r.rating or 0,
                  wins=r.player.wins, count=r.player.games, percent=percent(r.player.wins, r.player.games))
             for r in ranked]
     rule = html("top-rule-rated" if rated else "top-rule", count=MIN_GAMES, base=BASE)
@@ -174,7 +180,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await send_reply(update, context, cmd.html("top-empty", count=MIN_GAMES))
         return
     title = game_name(flow, tr, code) if code else tr("top-all-games")
-    rows = [(r.place, r.player.name, r.player.wins if r.rating is None else r.rating) for r in ranked]
+    rows = [(r.place, player_name(r.player, tr), r.player.wins if r.rating is None else r.rating) for r in ranked]
     chart_title = "top-chart-title" if ratings is None else "top-chart-title-rated"
     chart = await _draw(flow, render_top, tr(chart_title, game=title), rows)
     await _send(update, context, top_text(ranked, title, tr), chart)
@@ -208,6 +214,7 @@ def history_text(games: Sequence[PastGame], names: dict[str, str], tr: Tr, zone:
     """The chat's last games, newest first: number, game, when (in the chat's time ``zone``), players
     and how it ended (every place, for the games of ``places`` that rank everyone)."""
     html, places = html_words(tr), places or {}
+    games = [replace(g, names=tuple(shown_name(n, tr, seat) for seat, n in enumerate(g.names))) for g in games]
     body = [html("history-entry", id=str(g.id), game=names[g.code], when=when(g.ended_at, zone),
                  players=", ".join(g.names), result=outcome_text(g, tr, places.get(g.code))) for g in games]
     return fit_lines([html("history-title", zone=tr("zone-name", zone=slug(zone)))], body, [], MESSAGE_LIMIT)

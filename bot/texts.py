@@ -7,8 +7,10 @@ escaped once on the way in (``html_words``), and what is already markup stays as
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
@@ -18,7 +20,7 @@ from bot import callback_data as cb
 from bot.games.common import GameUI, Tr, html_words, option_limits, option_type
 from bot.games.places import place_lines
 from bot.ratings import Change
-from bot.store import GameRow
+from bot.store import GameRow, Seat, TallyRow
 from engines.base import Event, OptionsError, Outcome, seed_commitment
 
 if TYPE_CHECKING:
@@ -33,10 +35,50 @@ SHORT_LABEL = 14  # button labels up to this many characters may share a row
 _TAG = re.compile(r"<[^>]+>")
 
 
+# dropped from names: controls (a newline or tab is a space first), format characters (the
+# bidi overrides and isolates, zero-width spaces and joiners: an emoji sequence joined by U+200D shows
+# as its emoji side by side, still readable, while a joiner kept anywhere would let «А», U+200D, «ня»
+# pass for «Аня») and lone surrogates (UTF-8 cannot carry one to Telegram); unassigned code points
+# stay, as they are tomorrow's emoji to this Python
+DROPPED = frozenset({"Cc", "Cf", "Cs"})
+# letters and symbols that print nothing, the usual «invisible» Telegram name: cleaned as spaces
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # the Hangul fillers, the empty braille cell
+
+
+@functools.lru_cache(maxsize=4096)  # every redraw names every seat, once per logged action too: the same few names
+def clean_name(text: str) -> str:
+    """A person's name as the bot shows it anywhere: controls and format characters dropped, every run of
+    whitespace one space, NFC, trimmed, at most NAME_LIMIT characters («…» at the end of a longer one);
+    empty if nothing of it is left (:func:`shown_name` says «Игрок N» then). Cleaning a clean name
+    changes nothing."""
+    kept = "".join(" " if ch.isspace() or ch in BLANKS else "" if unicodedata.category(ch) in DROPPED else ch
+                   for ch in text)
+    name = " ".join(unicodedata.normalize("NFC", kept).split())
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1].rstrip() + "…"
+
+
 def display_name(first: str, last: str | None = None) -> str:
-    """A user's name as shown in games, trimmed to fit captions and buttons."""
-    name = " ".join(p for p in (first, last) if p).strip() or "?"
-    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+    """A Telegram user's name as it is kept for a seat: cleaned (:func:`clean_name`); empty if nothing
+    of it was text, then shown as «Игрок N» (:func:`shown_name`)."""
+    return clean_name(" ".join(p for p in (first, last) if p))
+
+
+def unnamed(tr: Tr, seat: int | None = None, user_id: int = 0) -> str:
+    """What the chat calls a person whose name is empty once cleaned: «Игрок 2» at seat 1; with no seat
+    (/stats, /top, /tally), the last four digits of their Telegram id, «Игрок 4821», which tell people apart
+    where a seat number cannot (given as text: a number would be grouped, «4 821»)."""
+    return tr("player-unnamed", n=seat + 1 if seat is not None else str(abs(user_id))[-4:])
+
+
+def shown_name(name: str, tr: Tr, seat: int | None = None, user_id: int = 0) -> str:
+    """A name as it is shown, never empty: cleaned again (a name stored before names were cleaned may
+    hold anything; a clean one stays as it is), or «Игрок N» (:func:`unnamed`) in the chat's language."""
+    return clean_name(name) or unnamed(tr, seat, user_id)
+
+
+def seat_names(seats: Sequence[Seat], tr: Tr, at: int | None = None) -> list[str]:
+    """The names by seat as shown (at action ``at``: the person until a computer took their seat)."""
+    return [shown_name(s.name if at is None else s.name_at(at), tr, s.seat) for s in seats]
 
 
 def visible_length(text: str) -> int:
@@ -132,16 +174,17 @@ def title(game: Game, tr: Tr, mark: str | None = None) -> Markup:
 
 def lobby_caption(game: Game, tr: Tr) -> Markup:
     html, row, engine = html_words(tr), game.row, game.spec.engine
+    names = seat_names(row.seats, tr)
     lines = [title(game, tr), *game.spec.ui.lobby_lines(game.options, len(row.seats), html)]
-    host = next((s.name for s in row.seats if s.user_id == row.host_id), "?")
+    host = next((names[i] for i, s in enumerate(row.seats) if s.user_id == row.host_id), "?")
     lines.append(html("lobby-host", name=host))
     if game.spec.dice_per_roll:  # a game without dice has nothing to commit to
         lines.append(commitment_line(row, tr))  # above the players: a long list can never cut it off
     lines.append(Markup())
-    seated = game.spec.ui.lobby_seats(game.options, row.names, html)  # a game's own words: its sides
+    seated = game.spec.ui.lobby_seats(game.options, names, html)  # a game's own words: its sides
     if seated is None:
         lines.append(html("lobby-players", count=len(row.seats), max=engine.max_players))
-        lines.extend(Markup("{}. {}").format(s.seat + 1, s.name) for s in row.seats)
+        lines.extend(Markup("{}. {}").format(s.seat + 1, name) for s, name in zip(row.seats, names, strict=True))
     else:
         lines.extend(seated)
     lines.append(Markup())
@@ -219,7 +262,7 @@ def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: str | None
     """
     row, ui, state, outcome = game.row, game.spec.ui, game.state, game.outcome()
     assert state is not None, "a table is a dealt game's"
-    names, html = row.names, html_words(tr)
+    names, html = seat_names(row.seats, tr), html_words(tr)
     head = [Markup("{} · {}").format(title(game, tr), ui.variant(state.options, tr))]
     tail = [Markup(), *([html(notice)] if notice else []), *ui.status_lines(state, names, html)]
     if stopped is not None:  # the line that says how: «table-stopped», «table-abandoned»
@@ -228,7 +271,7 @@ def table_caption(game: Game, log: Sequence[Markup], tr: Tr, stopped: str | None
         tail.extend(ui.result_lines(state, outcome, names, html))
     elif state.current_player is not None:
         seat = row.seats[state.current_player]
-        tail.append(html("table-turn", name=mention(seat.user_id, seat.name)))
+        tail.append(html("table-turn", name=mention(seat.user_id, names[state.current_player])))
     if row.shown_version < 0 and outcome is None and stopped is None and game.spec.dice_per_roll:
         head.append(commitment_line(row, tr))
         if visible_length(Markup("\n").join([*head, *tail])) > CAPTION_LIMIT:  # never at the cost of «Ходит:»
@@ -289,39 +332,49 @@ def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows)
 
 
-def tally_lines(tally: Sequence[tuple[str, int]], shown: int, tr: Tr) -> list[Markup]:
+def tally_lines(tally: Sequence[TallyRow], shown: int, tr: Tr) -> list[Markup]:
     """The pub tally's title and its first ``shown`` payers (a message holds 4096 characters)."""
     html = html_words(tr)
     lines = [html("pub-tally-title"),
-             *(html("pub-tally-line", name=name, count=count) for name, count in tally[:shown])]
+             *(html("pub-tally-line", name=shown_name(t.name, tr, user_id=t.user_id), count=t.rounds)
+               for t in tally[:shown])]
     if len(tally) > shown:
         lines.append(html("pub-tally-more", count=len(tally) - shown))
     return lines
 
 
-def rating_lines(changes: Sequence[Change], tr: Tr) -> list[Markup]:
-    """Each person's new rating and its change («Аня 1 512 ▲ +23»); computer levels are rated, not shown."""
-    html = html_words(tr)
+def rating_lines(changes: Sequence[Change], tr: Tr, seats: Mapping[str, int] | None = None) -> list[Markup]:
+    """Each person's new rating and its change («Аня 1 512 ▲ +23»); computer levels are rated, not shown.
+    ``seats``: the person's seat by player key, for a name empty once cleaned («Игрок 2», as the result says)."""
+    html, seats = html_words(tr), seats or {}
     people = [c for c in changes if not c.computer]
     if not people:
         return []
     kind = {1: "up", -1: "down", 0: "same"}
     return [html("result-ratings"),
-            *(html(f"result-rating-{kind[(c.delta > 0) - (c.delta < 0)]}", name=c.name, rating=c.after,
-                   change=abs(c.delta)) for c in people)]
+            *(html(f"result-rating-{kind[(c.delta > 0) - (c.delta < 0)]}", rating=c.after, change=abs(c.delta),
+                   name=shown_name(c.name, tr, seats.get(c.player), int(c.player) if c.player.isdigit() else 0))
+              for c in people)]
 
 
-def result_message(game: Game, outcome: Outcome, tally: Sequence[tuple[str, int]], tr: Tr,
+def player_seats(row: GameRow) -> dict[str, int]:
+    """Each person's seat by player key (bot/ratings.py): whoever sits there, and whoever left it."""
+    left = {str(s.left_user_id): s.seat for s in row.seats if s.left_user_id is not None}
+    return {**left, **{str(s.user_id): s.seat for s in row.seats}}
+
+
+def result_message(game: Game, outcome: Outcome, tally: Sequence[TallyRow], tr: Tr,
                    changes: Sequence[Change] = ()) -> Markup:
     """Who won (or paid), every place where the rules rank everyone, the rating changes and the pub
     tally; the seed is told only by «🔎 Проверить кости» (/verify)."""
     html, row = html_words(tr), game.row
-    lines = [title(game, tr, "🏁"), *game.spec.ui.result_lines(game.state, outcome, row.names, html)]
-    places = place_lines(game.spec.places, outcome.to_json(), row.names, html, "result-place")
+    names = seat_names(row.seats, tr)
+    lines = [title(game, tr, "🏁"), *game.spec.ui.result_lines(game.state, outcome, names, html)]
+    places = place_lines(game.spec.places, outcome.to_json(), names, html, "result-place")
     if places:
         lines.append(Markup())
         lines.extend(places)
-    if ratings := rating_lines(changes, tr):
+    if ratings := rating_lines(changes, tr, player_seats(row)):
         lines.append(Markup())
         lines.extend(ratings)
     if tally:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from markupsafe import Markup
 
+from bot import texts
 from bot.games import Registry
 from bot.games.common import Tr, html_words
 from bot.store import GameRow, LoggedAction
@@ -116,8 +117,10 @@ def _dice(values: Sequence[int]) -> str:
     return " · ".join(map(str, values)) or "—"
 
 
-def _name(game: GameRow, seat: int | None) -> str:
-    return game.seats[seat].name if seat is not None and 0 <= seat < len(game.seats) else "?"
+def _name(game: GameRow, seat: int | None, tr: Tr) -> str:
+    if seat is None or not 0 <= seat < len(game.seats):
+        return "?"
+    return texts.shown_name(game.seats[seat].name, tr, seat)
 
 
 def verdict(game: GameRow, result: VerifyResult, plain: Tr) -> Markup:
@@ -126,13 +129,13 @@ def verdict(game: GameRow, result: VerifyResult, plain: Tr) -> Markup:
     if bad is None:
         lines = [tr("verify-ok", id=gid, count=result.rolls)]
     elif bad.kind == "dice":
-        lines = [tr("verify-bad-dice", id=gid, roll=bad.roll, action=bad.action + 1, name=_name(game, bad.seat),
+        lines = [tr("verify-bad-dice", id=gid, roll=bad.roll, action=bad.action + 1, name=_name(game, bad.seat, plain),
                     logged=_dice(bad.logged), derived=_dice(bad.derived))]
     elif bad.kind == "seat":
-        lines = [tr("verify-bad-seat", id=gid, action=bad.action + 1, name=_name(game, bad.seat),
-                    expected=_name(game, bad.derived_seat))]
+        lines = [tr("verify-bad-seat", id=gid, action=bad.action + 1, name=_name(game, bad.seat, plain),
+                    expected=_name(game, bad.derived_seat, plain))]
     elif bad.kind == "code":
-        lines = [tr("verify-bad-code", id=gid, action=bad.action + 1, name=_name(game, bad.seat),
+        lines = [tr("verify-bad-code", id=gid, action=bad.action + 1, name=_name(game, bad.seat, plain),
                     code=bad.code[:16])]
     else:
         lines = [tr("verify-bad-end", id=gid)]

@@ -80,7 +80,7 @@ async def pub_rounds(runner: BotRunner, host: FakeUser, guest: FakeUser,
     store = runner.app.bot_data["flow"].store
     games: list[int] = []
     results: list[StoredMessage] = []
-    while len(games) < 2 or not payers <= {name for name, _ in await store.pub_tally(CHAT_ID)}:
+    while len(games) < 2 or not payers <= {t.name for t in await store.pub_tally(CHAT_ID)}:
         assert len(games) < 8, await store.pub_tally(CHAT_ID)
         if games:
             await runner.press(host, results[-1], "🔁 Ещё раунд")

@@ -161,7 +161,8 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game_language_setting
         assert (await store.chat(supergroup.id)).locale == "en"
         assert (await store.chat(supergroup.id)).settings.get("ping") == 60
         assert game.options["table"] == {"turn_timer": 10}
-        assert await store.pub_tally(supergroup.id) == [("Борис", 2)] and await store.pub_tally(GROUP_ID) == []
+        assert await store.pub_tally(supergroup.id) == [(users["boris"].id, "Борис", 2)]
+        assert await store.pub_tally(GROUP_ID) == []
 
         answer = await runner.press(mover_of(users, fresh), fresh, "🎲")  # play goes on there
         assert answer["text"].startswith("🎲 ")

@@ -399,7 +399,7 @@ async def test_names_that_look_like_sql_come_back_intact(tmp_path: Path) -> None
             game = await store.game(game_id)
             assert game is not None and game.names == names and game.status == "finished"
             await assert_replays(runner, game_id)
-        assert {name for name, _ in await store.pub_tally(CHAT_ID)} == set(names)
+        assert {t.name for t in await store.pub_tally(CHAT_ID)} == set(names)
         assert all(f"{name} — " in results[-1].text for name in names)  # the result's tally
         table = runner.table()
         assert all(name in table.caption for name in names)

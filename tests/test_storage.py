@@ -19,6 +19,7 @@ from bot.store import (
     StaleVersionError,
     StorageError,
     Store,
+    TallyRow,
     open_store,
 )
 from bot.store.caches import RECENT_KEPT, RecentLog
@@ -120,7 +121,7 @@ async def test_pub_tally_counts_in_the_finishing_transaction(database: str) -> N
         await store.save_move(moved(game.id, 0, {}, 0, [(None, "start", (), [])]))
         await store.save_move(moved(game.id, 0, {}, 1, [(0, "r", (1, 1, 1), [])], status="finished",
                              result={"kind": "lose"}, pub_payer=Seat(1, 20, "Борис")))
-    assert await store.pub_tally(-5) == [("Борис", 2)]
+    assert await store.pub_tally(-5) == [TallyRow(20, "Борис", 2)]
     assert await store.pub_tally(-6) == []
     await store.reset_pub_tally(-5)
     assert await store.pub_tally(-5) == []
@@ -365,7 +366,7 @@ async def test_a_migration_moves_games_language_settings_and_tally_once(database
     assert await store.active_game(old) is None
     assert ((await store.chat(new)).locale, dict((await store.chat(new)).settings)) == ("en", {"turn_timer": 10})
     assert ((await store.chat(old)).locale, dict((await store.chat(old)).settings)) == (None, {})
-    assert await store.pub_tally(new) == [("Борис", 4)] and await store.pub_tally(old) == []
+    assert await store.pub_tally(new) == [TallyRow(2, "Борис", 4)] and await store.pub_tally(old) == []
     await store.close()
 
 

@@ -20,7 +20,7 @@ from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow.context import Game
 from bot.games import GAMES
 from bot.games.sosedi import SosediUI
-from bot.store import GameRow, Seat
+from bot.store import GameRow, Seat, TallyRow
 from bot.verify import commits_to, request, verdict, verify_log
 from engines.base import DiceSource, LogEntry, Outcome, seed_commitment, seed_digest
 from locales import Translator
@@ -282,12 +282,12 @@ def test_the_result_message_shows_no_seed_and_no_hash(translator: Translator, co
 
 
 def test_a_long_pub_tally_is_cut_in_the_result(translator: Translator) -> None:
-    tally = [(f"<{'Я' * 30}{n:02d}>", 100 - n) for n in range(100)]  # 100 payers with long names
+    tally = [TallyRow(n + 1, f"<{'Я' * 28}{n:02d}>", 100 - n) for n in range(100)]  # 100 payers, names of 32
     text = texts.result_message(*finished("sosedi", 3), tally, ru(translator))
     assert len(text) < 4096  # Telegram's limit for a message
     assert text.count("&lt;ЯЯЯ") == texts.RESULT_TALLY_LINES  # the first payers, names escaped
     assert text.split("\n")[-1] == "…и ещё 90 человек — весь счёт: /tally"
-    assert texts.tally_lines(tally[:3], 10, ru(translator))[-1] == f"&lt;{'Я' * 30}02&gt; — 98 раундов"
+    assert texts.tally_lines(tally[:3], 10, ru(translator))[-1] == f"&lt;{'Я' * 28}02&gt; — 98 раундов"
 
 
 def test_a_commitment_is_the_digest_or_its_first_32_digits() -> None:

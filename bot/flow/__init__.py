@@ -52,7 +52,18 @@ from bot.games import GAMES, Registry
 from bot.games.common import set_option
 from bot.outbox import Outbox
 from bot.ratings import Ratings
-from bot.store import GameRow, GameTotals, LoggedAction, PastGame, PlayerTotals, RatingRow, Seat, StorageError, Store
+from bot.store import (
+    GameRow,
+    GameTotals,
+    LoggedAction,
+    PastGame,
+    PlayerTotals,
+    RatingRow,
+    Seat,
+    StorageError,
+    Store,
+    TallyRow,
+)
 from engines.base import OptionsError
 from locales import Translator
 
@@ -321,7 +332,7 @@ class GameFlow:
         await self.store.set_chat_locale(chat_id, lang)
         return (await self.loader.chat(chat_id)).html("lang-set")
 
-    async def tally(self, chat_id: int) -> list[tuple[str, int]]:
+    async def tally(self, chat_id: int) -> list[TallyRow]:
         """Who paid how many pub rounds in the chat, most first."""
         return await self.store.pub_tally(chat_id)
 

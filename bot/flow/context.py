@@ -105,10 +105,6 @@ class Game:
         return self.row.seats
 
     @property
-    def names(self) -> list[str]:
-        return self.row.names
-
-    @property
     def bots(self) -> tuple[bool, ...]:
         """Per seat, whether a computer player sits there."""
         return tuple(is_bot(s.user_id) for s in self.row.seats)

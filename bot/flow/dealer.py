@@ -28,7 +28,7 @@ def rematch_seats(row: GameRow, user_id: int) -> tuple[tuple[Seat, ...], bool]:
     if len(kept) == len(row.seats):
         return tuple(Seat(s.seat, s.user_id, s.name) for s in row.seats), False
     if (seat := row.left_seat_of(user_id)) is not None:
-        kept.insert(sum(s.seat < seat for s in kept), Seat(seat, user_id, row.seats[seat].left_name or "?"))
+        kept.insert(sum(s.seat < seat for s in kept), Seat(seat, user_id, row.seats[seat].left_name or ""))
     return tuple(Seat(i, s.user_id, s.name) for i, s in enumerate(kept)), True
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from bot import texts
 from bot.flow.context import Chat, ChatLocks, Game, Reply, Sources
 from bot.flow.loader import Loader
 from bot.flow.messages import Messages
@@ -27,7 +28,8 @@ def bot_seat(game: Game, seat: int, chat: Chat, since: int) -> Seat:
     """A computer player for ``seat``, named after the person it replaces, who is kept with the action
     number ``since`` from which the computer plays (the log's earlier lines name the person)."""
     person = game.seats[seat]
-    return Seat(seat, free_bot_id(s.user_id for s in game.seats), chat.tr("bot-instead", name=person.name),
+    shown = texts.shown_name(person.name, chat.tr, seat)
+    return Seat(seat, free_bot_id(s.user_id for s in game.seats), chat.tr("bot-instead", name=shown),
                 left_user_id=person.user_id, left_name=person.name, left_at=since)
 
 
@@ -98,7 +100,7 @@ class Departures:
         """``seat`` leaves the running game (/leave, or skipped by the host): in a game one can resign
         they resign, otherwise a bot takes the seat and plays at once if it is to move. The caller
         holds the chat's lock; returns the line to post («Борис вышел — за него доигрывает компьютер»)."""
-        name, resign = game.seats[seat].name, game.spec.resign
+        name, resign = texts.shown_name(game.seats[seat].name, chat.tr, seat), game.spec.resign
         if resign is not None:
             state, events, entry = game.spec.engine.apply(game.state, resign(seat))
             await self.moves.after_move(chat, await self.moves.save(chat, game, state, [(entry, events)]))

@@ -88,7 +88,7 @@ class Moves:
             return Reply(tr("toast-game-over"), outcome="game_over")
         if row.seat_of(user_id) != current:
             refusal = "toast-not-your-question" if confirmed else "toast-not-your-turn"
-            return Reply(tr(refusal, name=row.seats[current].name), outcome="not_your_turn")
+            return Reply(tr(refusal, name=texts.seat_names(row.seats, tr)[current]), outcome="not_your_turn")
         engine = game.spec.engine
         kind = next((a.kind for a in engine.legal_actions(game.state) if a.code == code), None)
         if kind is None:
@@ -113,7 +113,7 @@ class Moves:
         if row.status != "running" or state is None or version != row.version or state.current_player is None:
             return Reply(tr("toast-stale"), outcome="stale")
         if row.seat_of(user_id) != state.current_player:
-            return Reply(tr("toast-not-your-question", name=row.seats[state.current_player].name),
+            return Reply(tr("toast-not-your-question", name=texts.seat_names(row.seats, tr)[state.current_player]),
                          outcome="not_your_turn")
         keyboard = texts.table_keyboard(game, tr)
         return Reply("", after=lambda: self.messages.edit_keyboard(row, keyboard), outcome="unasked")

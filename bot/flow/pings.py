@@ -110,7 +110,7 @@ class TurnPings:
 
     async def _post(self, chat: Chat, game: Game, turn: Turn) -> None:
         seat = game.seats[turn.seat]
-        text = chat.html("turn-ping", name=texts.mention(seat.user_id, seat.name),
+        text = chat.html("turn-ping", name=texts.mention(seat.user_id, texts.shown_name(seat.name, chat.tr, seat.seat)),
                          game=chat.tr(f"game-{game.spec.code}"))
         # inside the outbox's job already; refused (no rights, topic closed, …): this turn has no ping
         message = await self.messages.post_now(chat.id, text, thread=game.row.thread_id, reply_to=game.row.message_id)

@@ -18,6 +18,7 @@ from telegram import InputFile, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
+from bot import texts
 from bot.clip import ClipTooBig, render_clip
 from bot.drawing import Drawing, DrawingError, WorkerDied
 from bot.flow.context import Chat
@@ -95,7 +96,8 @@ class Replays:
         shots = await asyncio.to_thread(shots_of, engine, options, len(game.seats), game.seed, log_entries,
                                         spec.replay_moment)
         labels = {key: chat.tr(f"board-{key}") for key in spec.label_keys}
-        return await self.drawing.draw(render_clip, spec.render_board, shots, game.names, labels)
+        return await self.drawing.draw(render_clip, spec.render_board, shots, texts.seat_names(game.seats, chat.tr),
+                                     labels)
 
     async def _send(self, chat: Chat, animation: str | InputFile, caption: Markup, thread: int,
                     reply_to: int | None) -> Message | None:

@@ -89,7 +89,7 @@ class TableView:
             actions = list(run)
             if idle and len(actions) > 1:
                 throws = Markup(" · ").join(
-                    chat.html("log-idle-throw", name=game.row.names_at(n)[events[0].seat or 0],
+                    chat.html("log-idle-throw", name=texts.seat_names(game.seats, chat.tr, n)[events[0].seat or 0],
                               dice=throw_text(events[0])) for n, events in actions)
                 lines.append(chat.html("log-idle-throws", throws=throws))
             else:
@@ -98,7 +98,7 @@ class TableView:
 
     def _action_lines(self, n: int, events: list[Event], game: Game, chat: Chat) -> list[Markup]:
         # each line names the seats as they were then: a person's moves stay theirs once a computer took over
-        names = tuple(game.row.names_at(n))
+        names = tuple(texts.seat_names(game.seats, chat.tr, n))
         key = (game.id, n, chat.lang, names)
         kept = self._lines.get(key)
         if kept is None or kept[0] != events:  # the same action again (a store put back from a copy may differ)
@@ -142,7 +142,8 @@ class TableView:
         caption = texts.table_caption(game, self.log_lines(recent, game, chat), chat.tr, notice=notice)
         keyboard = texts.table_keyboard(game, chat.tr)
         labels = {k: chat.tr(f"board-{k}") for k in game.spec.label_keys}
-        png = await self.drawing.draw(game.spec.render_board, game.state, game.names, labels, run_events(recent, game))
+        png = await self.drawing.draw(game.spec.render_board, game.state, texts.seat_names(game.seats, chat.tr), labels,
+                                     run_events(recent, game))
         return png, caption, keyboard
 
     async def _post(self, game: Game, png: bytes, caption: Markup, keyboard: InlineKeyboardMarkup | None) -> bool:

@@ -21,13 +21,14 @@ from bot.store.rows import (
     RatingRow,
     RecentEvents,
     Seat,
+    TallyRow,
 )
 from bot.store.sqlite import SQLiteStore
 
 __all__ = [
     "ACTIVE", "JSON", "OVER", "ActiveGameExistsError", "AlreadyHandledError", "ChatRow", "GameRow", "GameTotals",
     "LoggedAction", "Move", "NewAction", "PastGame", "PlayerTotals", "PostgresStore", "RatingRow", "RecentEvents",
-    "SQLiteStore", "Seat", "StaleVersionError", "StorageError", "Store", "is_postgres", "open_store",
+    "SQLiteStore", "Seat", "StaleVersionError", "StorageError", "Store", "TallyRow", "is_postgres", "open_store",
 ]
 
 

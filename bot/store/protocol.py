@@ -25,6 +25,7 @@ from bot.store.rows import (
     RatingRow,
     RecentEvents,
     Seat,
+    TallyRow,
 )
 
 
@@ -164,7 +165,7 @@ class Store(Protocol):
         ...
 
     # pub tally and results
-    async def pub_tally(self, chat_id: int) -> list[tuple[str, int]]: ...
+    async def pub_tally(self, chat_id: int) -> list[TallyRow]: ...
 
     async def reset_pub_tally(self, chat_id: int) -> None: ...
 

@@ -75,11 +75,8 @@ class GameRow:
 
     @property
     def names(self) -> list[str]:
+        """The names by seat as stored (shown through ``bot.texts.seat_names``: cleaned, «Игрок N» if empty)."""
         return [s.name for s in self.seats]
-
-    def names_at(self, n: int) -> list[str]:
-        """The names by seat as they were when action ``n`` was played (past log lines keep them)."""
-        return [s.name_at(n) for s in self.seats]
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -155,6 +152,15 @@ class PlayerTotals:
     name: str
     games: int
     wins: int
+
+
+class TallyRow(NamedTuple):
+    """One payer of a chat's pub tally: who (their id tells apart the people whose name is empty once
+    cleaned), under the name they last paid with, and the rounds paid."""
+
+    user_id: int
+    name: str
+    rounds: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,7 +105,7 @@ COPY_TALLY = ("INSERT INTO pub_tally(chat_id, user_id, name, rounds) "
               "ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = pub_tally.rounds + excluded.rounds")
 MOVE_RESULTS = "UPDATE results SET chat_id = ? WHERE chat_id = ?"
 
-PUB_TALLY = "SELECT name, rounds FROM pub_tally WHERE chat_id = ? AND rounds > 0 ORDER BY rounds DESC, name"
+PUB_TALLY = "SELECT user_id, name, rounds FROM pub_tally WHERE chat_id = ? AND rounds > 0 ORDER BY rounds DESC, name"
 RESET_PUB_TALLY = "DELETE FROM pub_tally WHERE chat_id = ?"
 PUB_ROUNDS = "SELECT COALESCE(SUM(paid), 0) AS rounds FROM results WHERE chat_id = ? AND user_id = ?"
 USER_TOTALS = ("SELECT code, COUNT(*) AS games, SUM(won) AS wins FROM results WHERE chat_id = ? AND user_id = ? "

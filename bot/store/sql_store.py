@@ -29,6 +29,7 @@ from bot.store.rows import (
     RatingRow,
     RecentEvents,
     Seat,
+    TallyRow,
 )
 
 
@@ -369,8 +370,8 @@ class SQLStore:
 
     # pub tally and results --------------------------------------------------------------
 
-    async def pub_tally(self, chat_id: int) -> list[tuple[str, int]]:
-        return [(r["name"], r["rounds"]) for r in await self._read(sql.PUB_TALLY, (chat_id,))]
+    async def pub_tally(self, chat_id: int) -> list[TallyRow]:
+        return [TallyRow(r["user_id"], r["name"], r["rounds"]) for r in await self._read(sql.PUB_TALLY, (chat_id,))]
 
     async def reset_pub_tally(self, chat_id: int) -> None:
         await self._change(sql.RESET_PUB_TALLY, (chat_id,))

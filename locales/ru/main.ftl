@@ -78,6 +78,8 @@ btn-cancel = ✖️ Отмена
 btn-rematch = 🔁 Ещё раунд
 btn-play-ai = 🤖 Играть с ботом
 ai-player-name = 🤖 Бот
+# игрок, от имени которого ничего не осталось (одни невидимые и управляющие символы): номер места с 1, без места — конец его id в Telegram
+player-unnamed = Игрок { $n }
 
 table-turn = Ходит: { $name }
 table-stopped = ⏹ Игра остановлена.
