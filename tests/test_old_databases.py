@@ -213,8 +213,8 @@ async def test_chats_pub_tallies_and_results_read_back(old: tuple[SQLiteStore, M
         assert (chat.locale, dict(chat.settings)) == (stored["locale"], stored["settings"])
     chats = {g["chat_id"] for g in manifest["games"]}
     for chat_id in chats:
-        tally = [(t["name"], t["rounds"]) for t in manifest["pub_tally"] if t["chat_id"] == chat_id]
-        assert await store.pub_tally(chat_id) == tally
+        tally = [(t["user_id"], t["name"], t["rounds"]) for t in manifest["pub_tally"] if t["chat_id"] == chat_id]
+        assert [(row.user_id, row.name, row.rounds) for row in await store.pub_tally(chat_id)] == tally
     results = results_of(manifest)
     assert results and any(r["paid"] for r in results)
     for row in results:
