@@ -268,3 +268,26 @@ async def test_ids_too_old_to_come_again_are_forgotten_at_start_up(tmp_path: Pat
         assert opened.earlier_up_to == 90
     finally:
         await store.close()
+
+
+async def test_the_result_buttons_delivered_again_after_a_restart_change_nothing(world: World) -> None:
+    """«🔎 Проверить кости», «🎬 Повтор» and «🔁 Ещё раунд» under a finished game: each delivered again after a
+    restart posts nothing more and opens no second game."""
+    tg, runner, users = world
+    anya, boris = users["anya"], users["boris"]
+    await runner.say(anya, "/newgame spichki")
+    await runner.press(boris, runner.table(), "Играю")
+    await runner.press(anya, runner.table(), "Начать")
+    table = runner.table()
+    for _ in range(500):
+        if not table.buttons:
+            break
+        mover = next(u for u in (anya, boris) if u.first_name == current_player_name(table.caption or ""))
+        await runner.press(mover, table, table.buttons[0][0])
+    result = next(m for m in reversed(tg.bot_messages(CHAT_ID)) if m.buttons and "Ещё раунд" in m.buttons[0][0])
+    for label in ("Проверить кости", "Повтор", "Ещё раунд"):
+        await runner.press(anya, result, label)
+        try:
+            await delivered_again_changes_nothing(tg, runner)
+        except AssertionError as exc:
+            raise AssertionError(f"{label} delivered again changed something") from exc
