@@ -256,7 +256,10 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/kick: the host or an admin skips the person to move for good (a bot takes the seat)."""
     if (cmd := await command(update, context)) is not None:
-        await cmd.flow.kick(cmd.chat.id, cmd.user.id, cmd.is_admin, cmd.say, cmd.thread)
+        by = player(cmd.user)
+        if cmd.user.is_bot:  # an anonymous admin writes as the group, from a placeholder account: named by the role
+            by = Seat(by.seat, by.user_id, cmd.tr("kick-by-anonymous-admin"))
+        await cmd.flow.kick(cmd.chat.id, by, cmd.is_admin, cmd.say, cmd.thread)
 
 
 async def tally(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

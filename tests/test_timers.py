@@ -248,8 +248,8 @@ async def test_kick_is_for_the_host_or_an_admin_and_skips_the_player_to_move(wor
     assert tg.last_bot_message(CHAT_ID).text == "Пропускать игроков может только хост или администратор чата."
     game = await flow_of(runner).store.game(game_id_of(table))
     assert game is not None and game.names == ["Аня", "Борис"]
-    await runner.say(users["anya"], "/kick")
-    assert tg.last_bot_message(CHAT_ID).text == "Борис вышел — за него доигрывает компьютер."
+    await runner.say(users["anya"], "/kick")  # not «вышел»: who skipped whom
+    assert tg.last_bot_message(CHAT_ID).text == "Аня пропускает игрока Борис — его место занимает компьютер."
     game = await flow_of(runner).store.game(game.id)
     assert game is not None and game.names == ["Аня", "🤖 Борис"]
 
@@ -284,8 +284,8 @@ async def test_after_a_timeout_the_host_can_skip_that_player_with_a_button(world
     answer = await runner.press(users["boris"], table, "⏭ Пропустить игрока")
     assert answer["text"] == "Пропускать игроков может только хост или администратор чата."
     answer = await runner.press(users["anya"], table, "⏭ Пропустить игрока")
-    assert not answer.get("text")  # silent: the line posted says it
-    assert tg.last_bot_message(CHAT_ID).text == "Борис вышел — за него доигрывает компьютер."
+    assert not answer.get("text")  # silent: the line posted says it, and who skipped whom
+    assert tg.last_bot_message(CHAT_ID).text == "Аня пропускает игрока Борис — его место занимает компьютер."
     game = await flow_of(runner).store.game(game_id)
     assert game is not None and game.names == ["Аня", "🤖 Борис"]
     if game.status == "running":

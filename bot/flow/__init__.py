@@ -200,7 +200,7 @@ class GameFlow:
         if data.kind == "k":
             if user.user_id != game.row.host_id and not await is_admin():
                 return Reply(chat.tr("kick-denied"))
-            return await self.departures.skip(chat, game, data.version)
+            return await self.departures.skip(chat, game, data.version, texts.shown_name(user.name, chat.tr))
         if data.kind == "v":
             return self.dice_check.press(chat, game, message_id)
         if data.kind == "w":
@@ -293,8 +293,9 @@ class GameFlow:
             else:
                 await say(await self.departures.leave(chat, game, seat))
 
-    async def kick(self, chat_id: int, user_id: int, is_admin: AdminCheck, say: Say, thread: int = 0) -> None:
-        """/kick: the host or an admin skips the person to move for good (a bot takes the seat)."""
+    async def kick(self, chat_id: int, user: Seat, is_admin: AdminCheck, say: Say, thread: int = 0) -> None:
+        """/kick: the host or an admin (``user``) skips the person to move for good (a bot takes the seat)."""
+        user_id = user.user_id
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id, thread=thread)
             if game is None or game.row.status != "running" or game.state is None:
@@ -304,7 +305,7 @@ class GameFlow:
             elif (seat := game.person_to_move()) is None:
                 await say(chat.html("kick-nobody"), transient=True)
             else:
-                await say(await self.departures.leave(chat, game, seat))
+                await say(await self.departures.leave(chat, game, seat, texts.shown_name(user.name, chat.tr)))
 
     async def set_option(self, chat_id: int, user_id: int, args: list[str], is_admin: AdminCheck, say: Say,
                          thread: int = 0) -> None:

@@ -96,10 +96,11 @@ class Departures:
             applied[-1] = (entry, [*events, Event("replaced", seat=seat)])
         return applied, state, new_seat
 
-    async def leave(self, chat: Chat, game: Game, seat: int) -> Markup:
-        """``seat`` leaves the running game (/leave, or skipped by the host): in a game one can resign
-        they resign, otherwise a bot takes the seat and plays at once if it is to move. The caller
-        holds the chat's lock; returns the line to post («Борис вышел — за него доигрывает компьютер»)."""
+    async def leave(self, chat: Chat, game: Game, seat: int, by: str | None = None) -> Markup:
+        """``seat`` leaves the running game (/leave), or is skipped ``by`` the host or an admin (/kick, «⏭»):
+        in a game one can resign they resign, otherwise a bot takes the seat and plays at once if it is to
+        move. The caller holds the chat's lock; returns the line to post («Борис вышел — за него доигрывает
+        компьютер», or who skipped whom: «Аня пропускает игрока Борис — его место занимает компьютер»)."""
         name, resign = texts.shown_name(game.seats[seat].name, chat.tr, seat), game.spec.resign
         if resign is not None:
             state, events, entry = game.spec.engine.apply(game.state, resign(seat))
@@ -112,10 +113,10 @@ class Departures:
         fresh = game.stored(replace(game.row, seats=seats))
         if not await self._abandoned(chat, fresh):
             await self.moves.after_move(chat, fresh)
-        return chat.html("left-bot", name=name)
+        return chat.html("left-bot", name=name) if by is None else chat.html("kicked-bot", name=name, by=by)
 
-    async def skip(self, chat: Chat, game: Game, version: int) -> Reply:
-        """«⏭ Пропустить игрока» (the caller checked the rights and holds the lock)."""
+    async def skip(self, chat: Chat, game: Game, version: int, by: str) -> Reply:
+        """«⏭ Пропустить игрока», pressed by ``by`` (the caller checked the rights and holds the lock)."""
         if game.row.status != "running" or game.state is None or version != game.row.version:
             return Reply(chat.tr("toast-stale"))
         seat = game.person_to_move()
@@ -123,6 +124,6 @@ class Departures:
             return Reply(chat.tr("kick-nobody"))
 
         async def skip() -> None:  # after the toast, still under the chat's lock
-            await self.messages.send(chat.id, await self.leave(chat, game, seat), thread=game.row.thread_id)
+            await self.messages.send(chat.id, await self.leave(chat, game, seat, by), thread=game.row.thread_id)
 
         return Reply(after=skip)  # silent: the line it posts says what happened
