@@ -162,7 +162,7 @@ def or_list(items: Sequence[str], tr: Tr) -> str:
 
 
 def commitment_line(game: GameRow, tr: Tr) -> Markup:
-    """«🔒 Кости: …»: the start of the SHA-256 of the game's secret seed (``seed_commitment``), shown
+    """«🔒 Кости заверены: …»: the start of the SHA-256 of the game's secret seed (``seed_commitment``), shown
     before any roll; the chat's only line of hex of the game (the full check is «🔎 Проверить кости»)."""
     return html_words(tr)("fair-commitment", digest=seed_commitment(game.seed))
 

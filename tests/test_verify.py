@@ -202,7 +202,7 @@ def test_the_count_of_rolls_is_plural(translator: Translator, count: int, ru_tex
 
 def commitment_text(seed: str) -> str:
     """The lobby's commitment line of ``seed``, as the caption's text shows it."""
-    return f"🔒 Кости: {seed_commitment(seed)} (начало sha256 зерна)"
+    return f"🔒 Кости заверены: {seed_commitment(seed)}"
 
 
 @pytest.mark.parametrize("code", sorted(GAMES))
@@ -215,7 +215,7 @@ def test_the_commitment_fits_every_start_caption(code: str, translator: Translat
     seats = engine.max_players
     names = [f"{i}" + "Щ" * (texts.NAME_LIMIT - 2) + "…" for i in range(seats)]
     row = _row(code, seats, names=names)
-    line = f"🔒 Кости: <code>{seed_commitment(SEED)}</code> (начало sha256 зерна)"
+    line = f"🔒 Кости заверены: <code>{seed_commitment(SEED)}</code>"
     options = engine.options_from_json(None)
     lobby = texts.lobby_caption(Game(row, spec, options, None), tr)
     assert lobby.endswith(tr("lobby-hint", min=engine.min_players, max=engine.max_players)
@@ -404,7 +404,8 @@ async def test_fair_dice_end_to_end(tmp_path: Path) -> None:
         assert toast == CHECK_TOAST and len(posted) == 1 and posted[0].reply_to is result
         check = posted[0].text
         assert check is not None and check.startswith(f"✅ Игра #{game_id}: {rolls} {rolls_word(rolls)}"), check
-        assert f"Зерно: {seed}" in check and f"sha256 зерна: {digest}" in check and "README" in check
+        assert f"Зерно: {seed}" in check and f"sha256 зерна: {digest}" in check
+        assert "HMAC-SHA256" in check  # how to check it by hand, in the message itself
         assert digest.startswith(commitment) and seed_digest(seed) == hashlib.sha256(seed.encode()).hexdigest()
         assert await ask(runner, users["vera"], f"/verify {game_id}") == check  # one text, both ways in
 
@@ -451,7 +452,7 @@ async def test_the_rematch_first_table_carries_its_commitment(tmp_path: Path) ->
         second = runner.table()
         second_id = game_id_of(second)
         assert second.message_id != result.message_id and "Ходит:" in second.caption
-        shown = re.search(r"🔒 Кости: ([0-9a-f]+) ", second.caption)
+        shown = re.search(r"🔒 Кости заверены: ([0-9a-f]+)", second.caption)
         assert shown is not None and len(shown.group(1)) == 32
         stored = await flow_of(runner).store.game(second_id)
         assert stored is not None and stored.seed == second_seed  # the seed drawn at the first game's end
@@ -468,7 +469,7 @@ async def test_the_rematch_first_table_carries_its_commitment(tmp_path: Path) ->
         third = await flow_of(runner).store.game(game_id_of(runner.table()))
         assert third is not None and third.id not in (first_id, second_id)
         assert third.seed not in (seed_of(FIRST_SEED), second_seed)
-        assert f"🔒 Кости: {seed_commitment(third.seed)} " in runner.table().caption
+        assert f"🔒 Кости заверены: {seed_commitment(third.seed)}" in runner.table().caption
 
 
 async def test_one_line_of_hex_per_game_in_the_whole_chat(tmp_path: Path) -> None:

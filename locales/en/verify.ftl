@@ -1,6 +1,6 @@
 ## Fair dice: the commitment in the lobby (one line), the check by a button under the result or /verify (issue #11)
 
-fair-commitment = 🔒 Dice: <code>{ $digest }</code> (start of the seed's sha256)
+fair-commitment = 🔒 Dice sealed: <code>{ $digest }</code>
 btn-check-dice = 🔎 Check the dice
 toast-dice-check = The dice check follows, as a reply to the result.
 toast-dice-checked = This game's check was just posted — it is right above.
@@ -24,4 +24,4 @@ verify-commitment-ok = ✅ Your sha256 matches the seed's sha256.
 verify-commitment-bad = ❌ Your sha256 does not match the seed's sha256.
 verify-seed = 🔑 Seed: <code>{ $seed }</code>
 verify-digest = 🔒 The seed's sha256: <code>{ $digest }</code> — the lobby showed its first 32 digits before the first roll.
-verify-how = Check it yourself: README, section «Fair dice».
+verify-how = To check it yourself: the seed's sha256 must start with the 🔒 from the lobby. Throw number n (0 is the draw, then every throw in order) is the bytes of HMAC-SHA256 keyed with the seed over the text "n": a byte b gives the face b mod 6 + 1 (on a die of k faces, b mod k + 1; bytes from 252, for k faces from 256 − 256 mod k, are skipped).
