@@ -45,7 +45,7 @@ async def test_table_posts_the_table_again_at_the_bottom_and_deletes_the_old_one
     new = runner.table()
     assert new.message_id > old.message_id and old.deleted
     assert new.buttons == old.buttons
-    shown_once = [line for line in (old.caption or "").splitlines() if "sha256" not in line]  # the commitment
+    shown_once = [line for line in (old.caption or "").splitlines() if "🔒" not in line]  # the commitment
     assert shown_once == (new.caption or "").splitlines()
     game = await flow_of(runner).store.game(game_id_of(new))
     assert game is not None and game.message_id == new.message_id
