@@ -23,7 +23,7 @@ from bot.flow.table_settings import TableSettings
 from bot.redelivery import Redelivery
 from bot.store import AlreadyHandledError, Seat, SQLiteStore, claims, open_store
 from tests.backends import fetch
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, flow_of, group_world
 from tests.store_helpers import moved
 from tests.test_e2e_process import TOKEN as PROCESS_TOKEN
 from tests.test_e2e_process import press as press_and_see
@@ -210,15 +210,13 @@ async def test_lobby_buttons_carry_what_they_were_drawn_for(world: World) -> Non
 
 
 async def stored_game(runner: BotRunner) -> Any:
-    assert runner.app is not None
-    game = await runner.app.bot_data["flow"].store.active_game(CHAT_ID)
+    game = await flow_of(runner).store.active_game(CHAT_ID)
     assert game is not None
     return game
 
 
 async def chat_settings(runner: BotRunner) -> Any:
-    assert runner.app is not None
-    return (await runner.app.bot_data["flow"].chat(CHAT_ID)).settings
+    return (await flow_of(runner).chat(CHAT_ID)).settings
 
 
 @pytest.mark.parametrize("mode", ["polling", "webhook"])

@@ -233,8 +233,8 @@ class Lobby:
         levels = [level for level in LEVELS if level in press.game.spec.levels]
         if not levels:  # a forged button: this game's computer has no levels
             return Reply(tr("toast-stale"))
-        value = _chosen(press, "level") or next_choice("level", level_of(row.options), tuple(levels))
-        if value not in levels:  # a forged button: a level this game's computer does not play
+        value = _pressed_choice(press, "level", level_of(row.options), tuple(levels))
+        if value is None:  # a forged button: a level this game's computer does not play
             return Reply(tr("toast-stale"))
         return Seating(_seats(press.game), row.host_id, press.game.options,
                        tr("toast-level", level=tr(f"level-{value}")), {**own_choices(row.options), "level": value})
@@ -244,18 +244,20 @@ class Lobby:
         next one when it was drawn), stored with the game's options: the chat's default, and so the next
         lobby's, stays as /settings has it."""
         row = press.game.row
-        value = _chosen(press, key)
-        if value is None and press.key == cb.TO:  # a forged choice
+        value = _pressed_choice(press, key, getattr(TableSettings.of(press.chat.settings, row.options), key))
+        if value is None:  # a forged choice
             return Reply(press.chat.tr("toast-stale"))
-        if value is None:  # a button drawn before it carried its choice: the next one from now
-            value = TableSettings.of(press.chat.settings, row.options).after(key)
         return Seating(_seats(press.game), row.host_id, press.game.options, press.chat.tr(toast, **{unit: value}),
                        {**own_choices(row.options), key: value})
 
 
-def _chosen(press: LobbyPress, key: str) -> Any | None:
-    """The choice of ``key`` the pressed button carries (cb.TO), if it carries one we offer."""
-    return choice_named(key, press.value) if press.key == cb.TO else None
+def _pressed_choice(press: LobbyPress, key: str, now: Any, offered: tuple[Any, ...] = ()) -> Any | None:
+    """The choice of ``key`` a press sets: the one its button carries (cb.TO), or on a button drawn before
+    buttons carried it the next after ``now``; None for one we do not offer (forged)."""
+    if press.key != cb.TO:
+        return next_choice(key, now, offered)
+    value = choice_named(key, press.value)
+    return value if value is not None and (not offered or value in offered) else None
 
 
 def _drawn_for(press: LobbyPress, seats: list[tuple[int, str]]) -> bool:
