@@ -43,6 +43,17 @@ def test_move_buttons_say_where_each_choice_leads(translator: Translator, tr) ->
     assert button_labels(ENGINE, state, translator) == ["➕ Ввести фишку → 11 ⏩ 14 ⏸", "Фишка 2: 5 → 16 ⏩ 19"]
 
 
+def test_a_move_past_100_shows_its_bounce(translator: Translator, tr) -> None:
+    """Rule 9: 95 and 6–4 reach 100 and count back to 95 — the button shows the bounce, not «95 → 95»."""
+    state, _ = throw(table((95, OFF, 0, 0, 0, 0)), (6, 4), tr)
+    assert button_labels(ENGINE, state, translator) == ["➕ Ввести фишку → 10 ✖", "Фишка 1: 95 → 100 ↩ 95"]
+    assert button_labels(ENGINE, state, translator, "en")[1] == "Checker 1: 95 → 100 ↩ 95"
+    state, _ = throw(table((92, OFF, 0, 0, 0, 0)), (6, 5), tr)  # 103 → 97, and the 7 sends it back to 94
+    assert button_labels(ENGINE, state, translator)[1] == "Фишка 1: 92 → 100 ↩ 97 ⏪ 94"
+    state, _ = throw(table((89, OFF, 0, 0, 0, 0)), (6, 5), tr)  # exactly 100: no bounce
+    assert button_labels(ENGINE, state, translator)[1] == "Фишка 1: 89 → 100 🏁"
+
+
 def test_a_single_legal_move_is_made_with_the_throw(tr) -> None:
     state, lines = throw(table((OFF, OFF, 0, 0, 0, 0)), (6, 2), tr)
     assert lines == ["Оля: 6–2 → вводит фишку 1 на 8, единственный ход"]

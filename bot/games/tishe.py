@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from markupsafe import Markup
 
 from bot.games.common import Html, SwitchVariantUI, ThrowLog, Tr
 from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec, Variant, of_kinds
-from engines.base import Event, Outcome
-from engines.tishe import ENGINE, HOME, OFF, PHASE_CHOOSE, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN, RULE_ZERO, TisheState
+from engines.base import Action, Event, Outcome
+from engines.tishe import (
+    ENGINE,
+    HOME,
+    OFF,
+    PHASE_CHOOSE,
+    RULE_ONE,
+    RULE_SEVEN,
+    RULE_SEVENTEEN,
+    RULE_ZERO,
+    TisheState,
+    land,
+)
 from engines.tishe_ai import AI, LEVELS
 from render import covers
 from render import tishe as render_tishe
@@ -37,6 +49,15 @@ class TisheUI(SwitchVariantUI):
             *(f"action-tishe-{kind}" for kind in ("roll", "enter", "move")),
             *(f"tishe-result-{v}" for v in self.variants), *(f"tishe-ev-{kind}" for kind in ("enter", "move")),
             *(f"tishe-ev-land-{rule}" for rule in (RULE_ZERO, RULE_ONE, RULE_SEVEN, RULE_SEVENTEEN))}
+
+    def button_args(self, state: TisheState, actions: Sequence[Action], tr: Tr) -> list[dict[str, Any]]:
+        """A move past 100 says it bounces (rule 9): «Фишка 1: 95 → 100 ↩ 95», not «95 → 95»."""
+        steps = sum(state.dice)  # the throw waiting for the choice (move buttons show only then)
+
+        def bounced(action: Action) -> bool:
+            return action.kind == "move" and land(int(action.args["start"]), steps).bounced
+
+        return [{**action.args, "bounced": int(bounced(action))} for action in actions]
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """The throw and what it did on one line («Оля: 6–2 → вводит фишку 1: 8»); skips below."""

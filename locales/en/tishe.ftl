@@ -16,7 +16,10 @@ action-tishe-enter = ➕ Bring in → { $to }{ $effect ->
         [1] {" "}⏸
        *[other] {""}
     }
-action-tishe-move = Checker { $checker }: { $start } → { $to }{ $effect ->
+action-tishe-move = Checker { $checker }: { $start } → { $bounced ->
+        [1] 100 ↩{" "}
+       *[other] {""}
+    }{ $to }{ $effect ->
         [1] {" "}⏩ { $final }
         [2] {" "}⏪ { $final }
         [3] {" "}✖

@@ -16,7 +16,10 @@ action-tishe-enter = ➕ Ввести фишку → { $to }{ $effect ->
         [1] {" "}⏸
        *[other] {""}
     }
-action-tishe-move = Фишка { $checker }: { $start } → { $to }{ $effect ->
+action-tishe-move = Фишка { $checker }: { $start } → { $bounced ->
+        [1] 100 ↩{" "}
+       *[other] {""}
+    }{ $to }{ $effect ->
         [1] {" "}⏩ { $final }
         [2] {" "}⏪ { $final }
         [3] {" "}✖
