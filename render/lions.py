@@ -427,7 +427,7 @@ def _compose(state: LionsState, names: Sequence[str], labels: Mapping[str, str],
     built = build(state)  # the position after the steps so far
     lions, hunters = (built.mover, built.opp) if state.side == LIONS else (built.opp, built.mover)
     _draw_turn(img, state, lions, hunters, built)
-    if built.push_on:
+    if built.push_on and not state.finished:  # a finished game has no rule left to push by
         _draw_push(img, d, labels["push"])
     counts = {LIONS: lions.bit_count(), HUNTERS: hunters.bit_count()}
     for seat, box in enumerate(_cards()[0]):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot import texts
-from bot.games.common import set_option
+from bot.games.common import html_words, set_option
 from bot.games.lions import UI
 from engines.base import Event, OptionsError
 from engines.lions import ENGINE, LIONS, LionsOptions, LionsState
@@ -120,12 +120,31 @@ def test_off_is_only_for_an_option_that_has_it() -> None:
 
 
 def test_the_lobby_says_the_setting(tr) -> None:
-    assert UI.lobby_lines(LionsOptions(), 1, tr)[0] == (
-        "🤝 Ничья после 100 ходов подряд без взятий (/set quiet_draw 100 или выкл)")
-    assert UI.lobby_lines(LionsOptions(quiet_draw=21), 1, tr)[0] == (
-        "🤝 Ничья после 21 хода подряд без взятий (/set quiet_draw 100 или выкл)")
+    assert UI.lobby_lines(LionsOptions(), 1, tr)[0] == "🤝 Ничья после 100 ходов подряд без взятий"
+    assert UI.lobby_lines(LionsOptions(quiet_draw=21), 1, tr)[0] == "🤝 Ничья после 21 хода подряд без взятий"
     assert UI.lobby_lines(LionsOptions(quiet_draw=0), 1, tr)[0] == (
-        "🤝 Ничьей по затишью нет, только при двух фигурах и меньше (/set quiet_draw 100)")
+        "🤝 Ничьей по затишью нет, только при двух фигурах и меньше")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("quiet_draw", [100, 21, 0])
+def test_no_player_sees_the_options_internal_name(translator, lang: str, quiet_draw: int) -> None:
+    """The lobby, its buttons and /rules speak of the standoff draw in words, never as «/set quiet_draw»."""
+    words = translate(translator, lang)
+    options = LionsOptions(quiet_draw=quiet_draw)
+    shown = [*UI.lobby_lines(options, 1, html_words(words)), *(b.text for row in UI.lobby_buttons(options, 1, words)
+                                                                for b in row), words("rules-lions")]
+    assert not [text for text in shown if "quiet_draw" in text or "/set" in text]
+
+
+def test_a_lobby_button_switches_the_standoff_draw_off_and_back_on(tr) -> None:
+    options = LionsOptions(quiet_draw=21)  # set by /set: the button still offers to switch it off
+    for label, value in (("🤝 Ничья без взятий → выкл", 0), ("🤝 Ничья без взятий → 100 ходов", 100),
+                         ("🤝 Ничья без взятий → выкл", 0)):
+        (button,) = UI.lobby_buttons(options, 2, tr)[-1]
+        assert button.text == label
+        options = set_option(options, button.key, button.value)
+        assert options.quiet_draw == value
 
 
 def test_the_status_counts_once_the_draw_nears(tr) -> None:

@@ -312,6 +312,16 @@ def test_the_push_rule_shows_a_badge_and_rings_the_pushed_piece():
     assert count(hunters_turn, lion, board.PUSH, 30) == 0
 
 
+def test_a_finished_game_shows_no_push_badge():
+    """The push rule is of a game still going: the last picture of a finished one has neither its badge nor
+    a pushed piece ringed."""
+    state = fresh(lions=ix("Д", "9", "+4", "3", "5"), hunters=ix("22", "Е", "Г", "+6", "13", "16"), push_on=True)
+    over = rgb(render(replace(state, finished=True, winner=1)))
+    x, y = (round(v) for v in geometry.grid_px(*geometry.PUSH_AT))
+    assert count(over, around((x, y), 30), board.PUSH, 30) == 0
+    assert count(over, around(centre(INDEX["Д"]), geometry.PIECE // 2 + 16), board.PUSH, 30) == 0
+
+
 # ---------------------------------------------------------------- cards
 
 

@@ -125,6 +125,17 @@ def test_status_lines(tr) -> None:
         "⚠ Первой ходит фигура с Д (в затылок)."]
 
 
+def test_a_finished_game_says_nothing_of_the_rules_still_going(tr) -> None:
+    """Once the game is over, no «в затылок» and no count of turns without a capture: only the sides."""
+    pushed = table(lions=("Д", "1"), hunters=("22", "Е", "Г"), push_on=True)
+    over, _ = play(pushed, "x")  # the lions resign
+    assert over.finished and over.push_on
+    assert UI.status_lines(over, NAMES, tr) == ["🦁 Оля: 2/6 · 🏹 Боря: 3/6"]
+    quiet = table(lions=("1",), hunters=("А", "Б", "В"), quiet=59)
+    drawn, _ = play(quiet, p("1"), s("2"), "d")  # the 60th quiet turn draws it
+    assert drawn.finished and UI.status_lines(drawn, NAMES, tr) == ["🦁 Оля: 1/6 · 🏹 Боря: 3/6"]
+
+
 def test_results(tr) -> None:
     state, _ = play(table(), "x")
     outcome = ENGINE.outcome(state)
@@ -143,7 +154,7 @@ def test_results(tr) -> None:
 def test_lobby_sides_and_swap(tr) -> None:
     options = LionsOptions()
     assert UI.lobby_seats(options, ["Аня"], tr) == ["🦁 Львы: Аня · 🏹 Охотники: ждём игрока"]
-    (button,), = UI.lobby_buttons(options, 1, tr)
+    (button,), _quiet = UI.lobby_buttons(options, 1, tr)
     swapped = set_option(options, button.key, button.value)
     assert swapped.lions_seat == 1
     assert UI.lobby_seats(swapped, ["Аня", "Боря"], tr) == ["🦁 Львы: Боря · 🏹 Охотники: Аня"]

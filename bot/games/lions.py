@@ -16,6 +16,7 @@ from engines.lions import (
     HUNTERS,
     LIONS,
     MAX_STEPS,
+    QUIET_DRAW,
     QUIET_DRAW_OFF,
     LionsOptions,
     LionsState,
@@ -64,7 +65,11 @@ class LionsUI(UIBase):
         return [tr("lions-lobby-sides", lions=at(options.lions_seat), hunters=at(1 - options.lions_seat))]
 
     def lobby_buttons(self, options: LionsOptions, seats: int, tr: Tr) -> list[list[Button]]:
-        return [[Button(tr("lions-btn-swap"), "lions_seat", str(1 - options.lions_seat))]]
+        """Swap the sides; switch rule 8's standoff draw off, or back on at its default (a button, so that
+        no player has to type the option's internal name)."""
+        quiet = QUIET_DRAW_OFF if options.quiet_draw != QUIET_DRAW_OFF else QUIET_DRAW
+        return [[Button(tr("lions-btn-swap"), "lions_seat", str(1 - options.lions_seat))],
+                [Button(tr("lions-btn-quiet", turns=quiet), "quiet_draw", str(quiet))]]
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """One line per sent turn («Оля (львы): 6 → +1 → +4 · взят охотник на +1»), and the game's news."""
@@ -97,14 +102,14 @@ class LionsUI(UIBase):
         lions, hunters = state.seat_of(LIONS), state.seat_of(HUNTERS)
         lines = [tr("lions-status-sides", lions=names[lions], hunters=names[hunters],
                     lions_left=len(state.lions), hunters_left=len(state.hunters))]
+        if state.finished:  # the rules of a game still going (push, the count to a draw) have nothing left to say
+            return lines
         if state.push_on:
             lines.append(tr("lions-status-push-on"))
         fewest = min(len(state.lions), len(state.hunters))
         limit = state.options.quiet_limit(fewest)
         if limit is not None and (fewest <= FEW_PIECES or state.quiet >= limit // 2):  # rule 8's count, once it nears
             lines.append(tr("lions-status-quiet", turns=state.quiet, limit=limit))
-        if state.finished:
-            return lines
         if state.draw_offer is not None:
             lines.append(tr("lions-status-offer", name=names[state.draw_offer], other=names[1 - state.draw_offer]))
             return lines
