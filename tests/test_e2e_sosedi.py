@@ -176,7 +176,7 @@ async def test_stop_rights_and_rematch(world) -> None:
     await runner.say(users["anya"], "/newgame")
     assert "уже идёт" in tg.last_bot_message(CHAT_ID).text
     await runner.say(users["anya"], "/stop")
-    assert tg.last_bot_message(CHAT_ID).text == "«Помоги своему соседу» остановлена."
+    assert tg.last_bot_message(CHAT_ID).text == "Игра «Помоги своему соседу» остановлена."
     table = runner.table()
     assert "Игра остановлена" in table.caption and table.buttons == []
     # a chat admin who is not the host may stop too

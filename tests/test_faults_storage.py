@@ -143,7 +143,7 @@ async def test_a_command_during_a_storage_fault_gets_a_short_message(started_sos
         assert await stored(runner, game_id) == before
         assert len(storage_lines(caplog)) == 1
     await runner.say(users["anya"], "/stop")  # and now it works
-    assert tg.last_bot_message(CHAT_ID).text == "«Помоги своему соседу» остановлена."
+    assert tg.last_bot_message(CHAT_ID).text == "Игра «Помоги своему соседу» остановлена."
     assert (await store_of(runner).game(game_id)).status == "stopped"  # type: ignore[union-attr]
 
 

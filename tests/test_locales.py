@@ -204,3 +204,18 @@ def test_memo_starts_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
         fresh.t("ru", "pub-tally-line", name="Оля", count=count)
     assert len(fresh._formatted) == 1
     assert fresh.t("ru", "pub-tally-line", name="Оля", count=1) == "Оля — 1 раунд"
+
+
+def test_english_uses_english_quotes() -> None:
+    """An English message quotes “like this”, never with the Russian «…» (no English text quotes a Russian
+    name on purpose)."""
+    russian = [f"{path.name}:{n}: {line.strip()}" for path in sorted((ROOT / "locales" / "en").glob("*.ftl"))
+               for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+               if not line.lstrip().startswith("#") and ("«" in line or "»" in line)]
+    assert russian == []
+
+
+def test_a_stop_says_a_game_was_stopped(tr: Translator) -> None:
+    """/stop names what stopped as a game, not a bare «Людо» остановлена."""
+    assert tr.t("ru", "stopped", game="Людо") == "Игра «Людо» остановлена."
+    assert tr.t("en", "stopped", game="Ludo") == "The game “Ludo” has been stopped."

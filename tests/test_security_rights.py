@@ -206,7 +206,7 @@ def mover_of(before: GameRow) -> int:
 
 
 async def stopped(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:
-    assert outcome.text == "«Помоги своему соседу» остановлена."
+    assert outcome.text == "Игра «Помоги своему соседу» остановлена."
     assert (await stored(cast, before.id)).status == "stopped"
     assert table.buttons == []
     if before.status == "lobby":

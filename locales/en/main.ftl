@@ -37,7 +37,7 @@ rules-which = Rules of which game? { $commands }
 game-exists = “{ $game }” is already on in this chat. Wait for the end or ask the host to send /stop.
 no-game = There is no game in this chat. Start one: /newgame
 stop-denied = Only the host or a chat admin can stop the game.
-stopped = “{ $game }” has been stopped.
+stopped = The game “{ $game }” has been stopped.
 admins-only = Only chat admins can do this.
 too-many-commands = Too many commands — please wait a minute.
 anonymous-cannot-play = An anonymous admin can’t take a seat: send /newgame as yourself.
@@ -156,7 +156,7 @@ bot-name = { $n ->
 toast-bot-added = A bot took a seat.
 toast-bot-removed = A bot left the table.
 btn-level = 🤖 Bot level: { $level }
-toast-level = The bot plays at level «{ $level }».
+toast-level = The bot plays at level “{ $level }”.
 level-easy = Easy
 level-medium = Medium
 level-strong = Strong
@@ -184,7 +184,7 @@ toast-pace = { $pace ->
     [classic] Classic table: every roll is a press.
    *[fast] Fast table: the bot rolls for the players and makes the only move itself.
 }
-turn-ping = { $name }, your turn in «{ $game }»
+turn-ping = { $name }, your turn in “{ $game }”
 bot-instead = 🤖 { $name }
 log-only-move = the only move
 log-idle-throws = 🎲 no move: { $throws }

@@ -43,7 +43,7 @@ zone-name = { $zone ->
         [america-new_york] New York
        *[other] { $zone }
     }
-settings-tidy-about = «Tidy up»: the bot's refusals and turn reminders are deleted after a minute, and, where the bot may delete messages, so is the command it refused. What stays after a game is its last table and its result.
+settings-tidy-about = “Tidy up”: the bot's refusals and turn reminders are deleted after a minute, and, where the bot may delete messages, so is the command it refused. What stays after a game is its last table and its result.
 # the table's pace: fast (the bot rolls for a player and makes their only move) or classic
 settings-pace = 🎲 Table: { $pace ->
         [classic] classic

@@ -18,7 +18,7 @@ verify-ok = ✅ Game #{ $id }: { $count ->
     }
 verify-bad-dice = ❌ Game #{ $id }: roll { $roll } (action { $action }, { $name }): logged { $logged }, the seed gives { $derived }.
 verify-bad-seat = ❌ Game #{ $id }: action { $action }: logged for { $name }, the seed gives { $expected }.
-verify-bad-code = ❌ Game #{ $id }: action { $action } ({ $name }): logged «{ $code }», which was not a legal move there.
+verify-bad-code = ❌ Game #{ $id }: action { $action } ({ $name }): logged “{ $code }”, which was not a legal move there.
 verify-bad-end = ❌ Game #{ $id }: the rolls match, but the log does not lead to the stored position — actions are missing or extra.
 verify-commitment-ok = ✅ Your sha256 matches the seed's sha256.
 verify-commitment-bad = ❌ Your sha256 does not match the seed's sha256.
