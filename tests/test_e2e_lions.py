@@ -120,7 +120,7 @@ async def test_a_member_plays_the_computer(world) -> None:
     assert answer["text"] == "Это может только хост (или админ)."
     await runner.press(anya, lobby, "Играть с ботом")
     table = runner.table()
-    assert "🤖 Бот" in table.caption
+    assert "🤖 Кеша" in table.caption and "🤖 Бот" not in table.caption  # named as every game names its computers
     game_id = game_id_of(table)
     rng = random.Random(5)
     presses = 0
@@ -139,7 +139,7 @@ async def test_a_member_plays_the_computer(world) -> None:
     state = await stored_state(runner, ENGINE, game_id)
     assert state.finished and state.winner == 1  # the computer beats random play
     result = tg.last_bot_message(CHAT_ID)
-    assert result.text is not None and "🏆 🤖 Бот" in result.text
+    assert result.text is not None and "🏆 🤖 Кеша" in result.text
 
 
 async def test_the_host_chooses_the_computers_level_and_the_computer_plays_it(world) -> None:

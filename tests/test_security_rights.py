@@ -246,7 +246,7 @@ async def started(cast: Cast, table: StoredMessage, before: GameRow, outcome: Ou
     game = await stored(cast, before.id)
     assert game.status == "running" and "Ходит:" in table.caption
     if game.code == "lions":  # «🤖 Играть с ботом»: the host against the computer
-        assert game.names == ["Борис", "🤖 Бот"]
+        assert game.names == ["Борис", "🤖 Кеша"]  # named as every game names its computers
 
 
 async def bot_seated(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:

@@ -193,7 +193,7 @@ class Lobby:
         # the human keeps the seat the lobby showed them (seat 0 = the first player)
         human = Seat(0, humans[0].user_id, humans[0].name)
         return await self.dealer.start(press.chat, press.game,
-                                       (human, Seat(1, AI_USER_ID, press.chat.tr("ai-player-name"))))
+                                       (human, Seat(1, AI_USER_ID, press.chat.tr("bot-name", n=-AI_USER_ID))))
 
     async def _add_bot(self, press: LobbyPress) -> Reply | Seating:
         tr, seats, engine = press.chat.tr, _seats(press.game), press.game.spec.engine

@@ -76,7 +76,6 @@ btn-start = ▶️ Start
 btn-cancel = ✖️ Cancel
 btn-rematch = 🔁 One more round
 btn-play-ai = 🤖 Play the bot
-ai-player-name = 🤖 Bot
 # a person whose name is nothing once cleaned (invisible and control characters only): the seat number from 1, with no seat the end of their Telegram id
 player-unnamed = Player { $n }
 
