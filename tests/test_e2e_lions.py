@@ -12,7 +12,7 @@ import pytest
 from bot.fake_telegram import FakeUser, StoredMessage
 from engines.lions import ENGINE, LionsState
 from engines.lions_ai import LEVELS
-from tests.bot_harness import CHAT_ID, BotRunner, World, game_id_of, group_world, stored_state
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, game_id_of, group_world, stored_state
 
 
 @pytest.fixture
@@ -187,3 +187,32 @@ async def test_the_host_chooses_the_computers_level_and_the_computer_plays_it(wo
         assert (stored.lions, stored.hunters) == (expected.lions, expected.hunters)
         differs += (other.lions, other.hunters) != (expected.lions, expected.hunters)
     assert differs  # the levels played differently here, so the stored turns show which one played
+
+
+async def two_at_the_table(runner: BotRunner, tg, users: dict[str, FakeUser]) -> StoredMessage:
+    """Аня opens «Охота на львов», Борис joins, Аня starts: the table."""
+    lobby = await open_lobby(runner, tg, users["anya"])
+    await runner.press(users["boris"], lobby, "Играю")
+    await runner.press(users["anya"], lobby, "Начать")
+    return runner.table()
+
+
+def texts_since(tg, count: int) -> list[str]:
+    """The texts of the bot's messages after its first ``count`` (the table pictures have none)."""
+    return [m.text for m in tg.bot_messages(CHAT_ID)[count:] if m.text]
+
+
+@pytest.mark.parametrize("command", ["/leave", "/kick"])
+async def test_the_line_that_explains_a_departure_comes_before_the_result(world, command: str) -> None:
+    """Leaving «Охота на львов» (or being skipped) resigns: «🏳 Борис выходит из игры и сдаётся.» is posted
+    first, then the result it brings, never the other way round."""
+    tg, runner, users = world
+    table = await two_at_the_table(runner, tg, users)
+    leaver = current_player_name(table.caption) if command == "/kick" else "Борис"
+    winner = "Борис" if leaver == "Аня" else "Аня"
+    before = len(tg.bot_messages(CHAT_ID))
+    await runner.say(users["boris" if command == "/leave" else "anya"], command)
+    said = texts_since(tg, before)
+    assert said[0] == f"🏳 {leaver} выходит из игры и сдаётся."
+    assert len(said) == 2 and f"🏆 {winner}" in said[1] and "соперник сдался" in said[1]
+    assert table.buttons == []

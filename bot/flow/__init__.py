@@ -291,7 +291,7 @@ class GameFlow:
                 gone = game.row.left_seat_of(user_id) is not None  # left already: the computer plays on
                 await say(chat.html("leave-already-left" if gone else "leave-not-a-player"), transient=True)
             else:
-                await say(await self.departures.leave(chat, game, seat))
+                await self.departures.leave(chat, game, seat, say)
 
     async def kick(self, chat_id: int, user: Seat, is_admin: AdminCheck, say: Say, thread: int = 0) -> None:
         """/kick: the host or an admin (``user``) skips the person to move for good (a bot takes the seat)."""
@@ -305,7 +305,7 @@ class GameFlow:
             elif (seat := game.person_to_move()) is None:
                 await say(chat.html("kick-nobody"), transient=True)
             else:
-                await say(await self.departures.leave(chat, game, seat, texts.shown_name(user.name, chat.tr)))
+                await self.departures.leave(chat, game, seat, say, texts.shown_name(user.name, chat.tr))
 
     async def set_option(self, chat_id: int, user_id: int, args: list[str], is_admin: AdminCheck, say: Say,
                          thread: int = 0) -> None:

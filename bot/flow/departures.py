@@ -7,6 +7,7 @@ skipped, a computer player takes their seat for good (in a game one can resign, 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +22,7 @@ from bot.store import Seat, StaleVersionError, Store
 from bot.turns import Applied, free_bot_id, is_bot, turn_for
 from engines.base import Event
 
+Announce = Callable[[Markup], Awaitable[None]]  # posts a line in the game's chat (a reply to a command, or not)
 TIMEOUTS_TO_REPLACE = 3  # timeouts in a row: a bot takes the seat (where one can resign, they resign)
 
 
@@ -96,24 +98,29 @@ class Departures:
             applied[-1] = (entry, [*events, Event("replaced", seat=seat)])
         return applied, state, new_seat
 
-    async def leave(self, chat: Chat, game: Game, seat: int, by: str | None = None) -> Markup:
+    async def leave(self, chat: Chat, game: Game, seat: int, announce: Announce, by: str | None = None) -> None:
         """``seat`` leaves the running game (/leave), or is skipped ``by`` the host or an admin (/kick, «⏭»):
         in a game one can resign they resign, otherwise a bot takes the seat and plays at once if it is to
-        move. The caller holds the chat's lock; returns the line to post («Борис вышел — за него доигрывает
-        компьютер», or who skipped whom: «Аня пропускает игрока Борис — его место занимает компьютер»)."""
+        move. The caller holds the chat's lock. ``announce`` posts the line that says so («Борис вышел — за
+        него доигрывает компьютер», or who skipped whom: «Аня пропускает игрока Борис — его место занимает
+        компьютер») once the change is stored and before the table moves on, so that the result it may
+        bring comes after the line that explains it."""
         name, resign = texts.shown_name(game.seats[seat].name, chat.tr, seat), game.spec.resign
         if resign is not None:
             state, events, entry = game.spec.engine.apply(game.state, resign(seat))
-            await self.moves.after_move(chat, await self.moves.save(chat, game, state, [(entry, events)]))
-            return chat.html("left-resigned", name=name)
+            fresh = await self.moves.save(chat, game, state, [(entry, events)])
+            await announce(chat.html("left-resigned", name=name))
+            await self.moves.after_move(chat, fresh)
+            return
         new_seat = bot_seat(game, seat, chat, game.row.version)
         if not await self.store.hand_seat(game.id, new_seat):
-            return chat.html("toast-game-over")
+            await announce(chat.html("toast-game-over"))
+            return
         seats = tuple(new_seat if s.seat == seat else s for s in game.seats)
         fresh = game.stored(replace(game.row, seats=seats))
+        await announce(chat.html("left-bot", name=name) if by is None else chat.html("kicked-bot", name=name, by=by))
         if not await self._abandoned(chat, fresh):
             await self.moves.after_move(chat, fresh)
-        return chat.html("left-bot", name=name) if by is None else chat.html("kicked-bot", name=name, by=by)
 
     async def skip(self, chat: Chat, game: Game, version: int, by: str) -> Reply:
         """«⏭ Пропустить игрока», pressed by ``by`` (the caller checked the rights and holds the lock)."""
@@ -123,7 +130,10 @@ class Departures:
         if seat is None:
             return Reply(chat.tr("kick-nobody"))
 
+        async def post(line: Markup) -> None:
+            await self.messages.send(chat.id, line, thread=game.row.thread_id)
+
         async def skip() -> None:  # after the toast, still under the chat's lock
-            await self.messages.send(chat.id, await self.leave(chat, game, seat, by), thread=game.row.thread_id)
+            await self.leave(chat, game, seat, post, by)
 
         return Reply(after=skip)  # silent: the line it posts says what happened
