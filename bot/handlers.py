@@ -297,9 +297,13 @@ async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await cmd.say(cmd.html("replay-usage"), transient=True)
         return
     message = update.effective_message
-    key, args = await cmd.flow.replays.ask(await cmd.flow.chat(cmd.chat.id), asked[0], cmd.thread,
-                                           message.message_id if message else None)
-    await cmd.say(cmd.html(key, **args), transient=True)  # the clip, when it comes, stays
+    command_id = message.message_id if message else None
+    chat = await cmd.flow.chat(cmd.chat.id)
+    refusal = await cmd.flow.replays.command(chat, asked[0], cmd.thread, command_id)
+    if refusal is not None:
+        await cmd.say(cmd.html(refusal[0], **refusal[1]), transient=True)
+    elif cmd.in_group:  # the clip stays (and takes «Готовлю повтор…» away); the command goes as ever, if tidy
+        cmd.flow.tidy.later(chat, None, command_id)
 
 
 async def set_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -4,6 +4,7 @@ played in headless Chromium (Debian's, driven by Playwright; never a downloaded 
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import shutil
@@ -17,14 +18,17 @@ from typing import Any
 
 import aiohttp
 import pytest
+from PIL import Image
 from playwright.async_api import expect
+from telegram import Bot, InputFile
 
+from bot.clip import encode_clip
 from bot.fake_telegram import FakeTelegram
-from bot.playground import open_playground
+from bot.playground import open_playground, serve_view
 from bot.playground.__main__ import parse_args
 from bot.playground.server import MAX_TEXT
 from bot.playground.watch import WatchSettingError, watch_settings, watching
-from tests.bot_harness import group_world
+from tests.bot_harness import ManualAlarms, group_world
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "bot" / "playground" / "static"
@@ -75,6 +79,53 @@ async def test_a_lobby_opened_and_joined_through_the_api(tmp_path: Path) -> None
         status, png = await call(http, "GET", chat["messages"][-1]["photo"])
         assert status == 200 and png == pg.tg.message(pg.chat_id, lobby["id"]).photo and png[:4] == b"\x89PNG"
         assert chat["messages"][-1]["photo"] == lobby["photo"]  # the lobby's title card stays: only its caption changed
+
+
+def png(color: str) -> bytes:
+    picture = io.BytesIO()
+    Image.new("RGB", (96, 64), color).save(picture, "PNG")
+    return picture.getvalue()
+
+
+async def test_the_chat_json_gives_a_clips_video_and_a_replys_quote() -> None:
+    """A clip (sendAnimation's MP4) comes with the URL its stored bytes are served at; a reply (a turn ping
+    replies to the table) names the message it replies to as its quote shows it: author and first line."""
+    async with FakeTelegram("1:A", "SosediBot", bot_first_name="Соседи") as tg:
+        anya = tg.add_user(1, "Аня")
+        tg.add_chat(-5, creator=1)
+        async with (Bot(tg.token, base_url=tg.base_url, base_file_url=tg.file_url) as bot,
+                    serve_view(tg, -5, port=0, members=[anya]) as url, aiohttp.ClientSession(url) as http):
+            table = await bot.send_photo(-5, png("white"), caption="Тише едешь\nХодит: Аня")
+            ping = await bot.send_message(-5, "Аня, ваш ход", reply_to_message_id=table.message_id)
+            mp4 = encode_clip([(Image.new("RGB", (64, 64), "white"), 4)])
+            clip = await bot.send_animation(-5, InputFile(mp4, filename="replay-1.mp4"), caption="🎬 Повтор игры #1")
+            reply = await bot.send_message(-5, "ещё раз?", reply_to_message_id=clip.message_id)
+            _, chat = await call(http, "GET", "/api/chat", params={"after": "0"})
+            shown = {m["id"]: m for m in chat["messages"]}
+            assert shown[ping.message_id]["reply_to"] == {
+                "id": table.message_id, "from": {"id": bot.id, "name": "Соседи"}, "text": "Тише едешь",
+                "media": "photo", "deleted": False}
+            assert shown[table.message_id]["reply_to"] is None and shown[table.message_id]["video"] is None
+            video = shown[clip.message_id]["video"]
+            assert clip.animation is not None and shown[clip.message_id]["photo"] is None
+            assert video == {"url": f"/api/video/{clip.message_id}?f={clip.animation.file_unique_id}",
+                             "mime_type": "video/mp4", "width": clip.animation.width, "height": clip.animation.height}
+            assert shown[reply.message_id]["reply_to"]["media"] == "video"
+            assert shown[reply.message_id]["reply_to"]["text"] == "🎬 Повтор игры #1"
+            status, served = await call(http, "GET", video["url"])
+            assert status == 200 and served == mp4
+            # parts, as a browser asks for them to seek in a clip
+            assert await call(http, "GET", video["url"], headers={"Range": "bytes=10-19"}) == (206, mp4[10:20])
+            assert await call(http, "GET", video["url"], headers={"Range": "bytes=-8"}) == (206, mp4[-8:])
+            assert (await call(http, "GET", video["url"], headers={"Range": f"bytes={len(mp4)}-"}))[0] == 416
+            for path in (f"/api/video/{table.message_id}", f"/api/video/{ping.message_id}", "/api/video/99"):
+                assert (await call(http, "GET", path))[0] == 404, path
+            await bot.delete_message(-5, table.message_id)
+            await bot.delete_message(-5, clip.message_id)
+            _, chat = await call(http, "GET", "/api/chat", params={"after": "0"})
+            shown = {m["id"]: m for m in chat["messages"]}
+            assert shown[ping.message_id]["reply_to"]["deleted"] and clip.message_id not in shown
+            assert (await call(http, "GET", video["url"]))[0] == 404  # a deleted clip is gone from the page too
 
 
 BAD_REQUESTS = [
@@ -355,7 +406,10 @@ class ChatPage:
 
 
 async def test_a_whole_game_of_sosedi_in_the_browser(tmp_path: Path) -> None:
+    """A game played by clicks; on the way its turn ping shows as a reply to the table, and at its end
+    its replay plays as a clip (by the button, then by /replay, whose «Готовлю повтор…» goes)."""
     async with playground(tmp_path) as pg, browser_page() as page:
+        alarms = pg.app.bot_data["flow"].alarms = ManualAlarms()  # the turn ping is rung, not waited for
         chat = ChatPage(page)
         lobby = await chat.open_lobby(pg.url, "Аня", "sosedi")
         await chat.send("/set chips 5")  # a short game
@@ -367,6 +421,7 @@ async def test_a_whole_game_of_sosedi_in_the_browser(tmp_path: Path) -> None:
         await chat.press(lobby, "Начать")
         table = chat.bot_message(has_photo=True)
         await chat.shows(table, "Ходит:")
+        await ping_shows_as_a_reply_to(page, table, alarms)
         first_picture = await table.locator("img.photo").get_attribute("src")
         rolls = 0
         while await table.locator(".keyboard button.kb", has_text="🎲").count():
@@ -384,9 +439,49 @@ async def test_a_whole_game_of_sosedi_in_the_browser(tmp_path: Path) -> None:
         assert await picture.get_attribute("src") != first_picture  # the board was redrawn in place
         assert await picture.evaluate("img => img.complete && img.naturalWidth > 0")
         assert await page.locator("#messages .message.bot:has(img.photo)").count() == 1  # edited, never re-sent
+        await replay_plays_as_a_clip(chat, result, pg)
         await page.screenshot(path=str(tmp_path / "playground.png"))
         assert (tmp_path / "playground.png").stat().st_size > 10_000
         print(f"\nplayground screenshot after {rolls} rolls: {tmp_path / 'playground.png'}")
+
+
+async def ping_shows_as_a_reply_to(page: Any, table: Any, alarms: ManualAlarms) -> None:
+    """The turn ping (a reply to the table) has a quote of the table: its author and first line; a click
+    on the quote brings the table into view, lit up."""
+    (ping_alarm,) = [key for key in alarms.armed if key[0] == "ping"]
+    await alarms.ring(ping_alarm)
+    ping = page.locator("#messages .message.bot", has_text="ваш ход")
+    quote = ping.locator(".reply-quote")
+    await expect(quote.locator(".reply-author")).to_have_text("Соседи", timeout=SHOWN_WITHIN_MS)
+    first_line = (await table.locator(".text").inner_text()).split("\n")[0]
+    await expect(quote.locator(".reply-text")).to_have_text(first_line)
+    assert await quote.evaluate("q => q.nextElementSibling.classList.contains('text')")  # above the text
+    await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    await quote.click()
+    await expect(table).to_have_class(re.compile(r"\bflash\b"))
+    await expect(table.locator("img.photo")).to_be_in_viewport()
+
+
+async def replay_plays_as_a_clip(chat: ChatPage, result: Any, pg: Any) -> None:
+    """«🎬 Повтор» under the result: a toast, then the clip as a <video> that plays. Then /replay: the
+    same clip again, and «Готовлю повтор…» is gone from the chat (and from the fake server's)."""
+    page = chat.page
+    await result.locator(".keyboard button.kb", has_text="Повтор").click()
+    await expect(page.locator("#toast.show")).to_contain_text("Готовлю повтор", timeout=SHOWN_WITHIN_MS)
+    clip = page.locator("#messages .message.bot.has-video")
+    await expect(clip.locator("video.video[controls]")).to_have_count(1, timeout=SHOWN_WITHIN_MS)
+    await page.wait_for_function("""() => {
+        const video = document.querySelector("#messages video.video");
+        return video.readyState >= 2 && video.duration > 0 && !video.paused && video.muted && video.loop
+            && video.seekable.length === 1 && video.seekable.end(0) === video.duration;
+    }""", timeout=SHOWN_WITHIN_MS)  # Chromium decodes the clip, plays it by itself and can seek in it
+    game_id = re.search(r"Повтор игры #(\d+)", await clip.locator(".text").inner_text())
+    assert game_id is not None
+    await chat.send(f"/replay {game_id[1]}")
+    await expect(page.locator("#messages video.video")).to_have_count(2, timeout=SHOWN_WITHIN_MS)
+    await expect(page.locator("#messages .message", has_text="Готовлю повтор")).to_have_count(0)
+    making = [m for m in pg.tg.messages[pg.chat_id].values() if "Готовлю повтор" in (m.text or "")]
+    assert len(making) == 1 and making[0].deleted
 
 
 async def test_a_refused_press_shows_the_bots_toast(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from telegram.error import BadRequest
 
 from bot import callback_data as cb
 from bot.clip import FPS, MAX_BYTES, ClipTooBig, Shot, encode_clip, render_clip
+from bot.drawing import DrawingError
 from bot.fake_telegram import StoredMessage
 from bot.fake_telegram.parsing import inspect_mp4
 from bot.games import GAMES
@@ -238,6 +239,60 @@ async def test_replay_a_finished_game_once_then_by_file_id_and_never_a_running_o
         assert tg.last_bot_message(CHAT_ID).text == f"Игра #{closed} так и не началась — показывать нечего."
         await flow.replays.settled()
         assert len(animations(tg.bot_messages(CHAT_ID))) == 2 and tg.animation_uploads == 1
+
+
+def making_lines(tg: Any, game_id: int) -> list[StoredMessage]:
+    """«🎬 Готовлю повтор игры #N…» lines the bot posted in the chat, deleted ones too."""
+    return [m for m in tg.messages[CHAT_ID].values()
+            if m.from_bot and m.text == f"🎬 Готовлю повтор игры #{game_id}…"]
+
+
+async def test_replay_commands_line_goes_when_the_clip_comes_or_turns_into_the_failure(tmp_path: Path) -> None:
+    """/replay's «Готовлю повтор…» is deleted once the clip is in the chat (after it, as Telegram saw the
+    calls), and where the clip fails it is edited into the failure instead of staying beside it."""
+    async with group_world(tmp_path, first_seed=243, count=2) as (tg, runner, users):
+        table = await open_for(runner, users, "tishe", ("anya", "boris"))
+        game_id = game_id_of(table)
+        await play_out(runner, users, table, seed=5)
+        flow = flow_of(runner)
+        draw = flow.clips.draw
+
+        async def broken(render: Any, *args: Any) -> bytes:
+            raise DrawingError("the worker could not draw")
+
+        flow.clips.draw = broken  # type: ignore[method-assign]
+        await runner.say(users["boris"], f"/replay {game_id}")
+        await flow.replays.settled()
+        await runner.handled()
+        failed = tg.last_bot_message(CHAT_ID)
+        posted = next(r for r in tg.requests if r.method == "sendMessage" and r.ok
+                      and r.response["result"]["message_id"] == failed.message_id)
+        assert posted.params["text"] == f"🎬 Готовлю повтор игры #{game_id}…"  # the line posted first …
+        assert failed.text == f"Повтор игры #{game_id} не получился. Попробуйте ещё раз чуть позже."  # … edited
+        assert failed.edit_count == 1 and failed.reply_to is not None and failed.reply_to.text == f"/replay {game_id}"
+        assert not making_lines(tg, game_id) and not animations(tg.bot_messages(CHAT_ID))
+
+        gate = asyncio.Event()
+
+        async def held(render: Any, *args: Any) -> bytes:
+            await gate.wait()
+            return await draw(render, *args)
+
+        flow.clips.draw = held  # type: ignore[method-assign]
+        await runner.say(users["anya"], f"/replay {game_id}")
+        await tg.wait_for(lambda tg: len(making_lines(tg, game_id)) == 1)
+        (making,) = making_lines(tg, game_id)
+        command = making.reply_to
+        assert command is not None and command.text == f"/replay {game_id}" and not making.deleted
+        gate.set()
+        await flow.replays.settled()
+        await runner.handled()
+        (clip,) = animations(tg.bot_messages(CHAT_ID))
+        assert clip.reply_to is command and making.deleted and making.edit_count == 0
+        calls = [(r.method, r.params.get("message_id")) for r in tg.requests
+                 if r.ok and r.method in ("sendAnimation", "deleteMessage")]
+        assert calls == [("sendAnimation", None), ("deleteMessage", making.message_id)]
+        assert tg.violations == []
 
 
 async def test_another_chats_game_is_never_replayed_by_command_or_forged_press(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ SHOWN_MESSAGES = 200  # the newest messages the page gets
 MAX_TEXT = 4096  # Telegram's limit on a message's text
 MAX_CALLBACK_DATA = 64  # bytes; Telegram's limit on a button's callback data
 MAX_BODY = 64 * 1024  # 4096 characters, each escaped as \uXXXX, fit
+QUOTED_CHARS = 200  # of a replied-to message's first line: more than a quote's one line ever shows
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "icon.svg": "image/svg+xml"}
 
@@ -49,8 +50,39 @@ def _buttons(message: StoredMessage) -> list[list[dict[str, Any]]]:
             for row in message.inline_keyboard]
 
 
+def _first_line(message: StoredMessage) -> str:
+    """What a reply quotes of ``message``: the first line of its text or caption, cut like a quote is."""
+    line = (message.text or message.caption or "").split("\n", 1)[0]
+    return line[:QUOTED_CHARS]
+
+
+def _media(message: StoredMessage) -> str | None:
+    """What a message without words shows in a reply's quote (the page names it in its language)."""
+    return "video" if message.animation is not None else "photo" if message.photo is not None else None
+
+
+def _reply_json(message: StoredMessage) -> dict[str, Any] | None:
+    """The message ``message`` replies to, as its quote shows it (Telegram's «author / first line»); None
+    when it replies to nothing, or only to a service message (a forum topic's start, which no quote shows)."""
+    target = message.reply_to
+    if target is None or target.service:
+        return None
+    return {"id": target.message_id, "from": {"id": target.sender.id, "name": _sender_name(target.sender)},
+            "text": _first_line(target), "media": _media(target), "deleted": target.deleted}
+
+
+def _video_json(message: StoredMessage) -> dict[str, Any] | None:
+    """A clip (sendAnimation: an MP4, or a GIF) as the page plays it; the URL changes with the file."""
+    clip = message.animation
+    if clip is None:
+        return None
+    return {"url": f"/api/video/{message.message_id}?f={clip.file_unique_id}", "mime_type": clip.mime_type,
+            "width": clip.width, "height": clip.height}
+
+
 def message_json(message: StoredMessage) -> dict[str, Any]:
-    """One message as the page shows it; the photo URL changes whenever the picture does."""
+    """One message as the page shows it (with its clip, and the quote of what it replies to); the photo
+    and clip URLs change whenever the picture or clip does."""
     photo = f"/api/photo/{message.message_id}?h={message.photo_hash}" if message.photo is not None else None
     return {
         "id": message.message_id,
@@ -58,7 +90,8 @@ def message_json(message: StoredMessage) -> dict[str, Any]:
         "date": message.date, "edited": message.edit_count > 0,
         "text": message.text, "entities": message.entities,
         "caption": message.caption, "caption_entities": message.caption_entities,
-        "photo": photo, "buttons": _buttons(message),
+        "photo": photo, "video": _video_json(message), "reply_to": _reply_json(message),
+        "buttons": _buttons(message),
     }
 
 
@@ -136,12 +169,24 @@ class ChatView:
         return {"ok": True, "answer": {"text": answer.get("text"), "show_alert": bool(answer.get("show_alert"))}}
 
     def photo(self, message_id: int) -> tuple[bytes, str]:
-        message = self._stored().get(message_id)
-        data = message.photo if message is not None and not message.deleted else None
+        message = self._shown(message_id)
+        data = message.photo if message is not None else None
         image = inspect_image(data) if data is not None else None
         if data is None or image is None:
             raise BadInput("no such photo")
         return data, f"image/{image.format}"  # the fake server stored only what it could read
+
+    def video(self, message_id: int) -> tuple[bytes, str]:
+        """A clip's bytes as the fake server stored them, and their type (it checked them like Telegram)."""
+        message = self._shown(message_id)
+        if message is None or message.animation is None:
+            raise BadInput("no such video")
+        return message.animation.data, message.animation.mime_type
+
+    def _shown(self, message_id: int) -> StoredMessage | None:
+        """The message ``message_id`` if the chat still shows it (a deleted one's files are gone too)."""
+        message = self._stored().get(message_id)
+        return message if message is not None and not message.deleted else None
 
 
 def _static(name: str) -> bytes:
@@ -156,7 +201,7 @@ def page_texts(translator: Translator, lang: str) -> dict[str, Any]:
 
 
 class _PageRoutes:
-    """The page's GET handlers for one chat view: the page, its files, the chat, its words, photos."""
+    """The page's GET handlers for one chat view: the page, its files, the chat, its words, photos and clips."""
 
     def __init__(self, view: ChatView, translator: Translator) -> None:
         self.view = view
@@ -182,11 +227,36 @@ class _PageRoutes:
         return web.json_response(page_texts(self.translator, request.query.get("lang", "")))
 
     async def photo(self, request: web.Request) -> web.Response:
-        try:
-            data, kind = self.view.photo(int(request.match_info["message_id"]))
-        except (ValueError, BadInput):
-            raise web.HTTPNotFound() from None
-        return web.Response(body=data, content_type=kind, headers={"Cache-Control": "max-age=3600"})
+        return _file(request, self.view.photo)
+
+    async def video(self, request: web.Request) -> web.Response:
+        return _file(request, self.view.video)
+
+
+def _file(request: web.Request, find: Callable[[int], tuple[bytes, str]]) -> web.Response:
+    """A message's picture or clip (``find`` by the message id in the path); 404 for anything else. Its URL
+    names the very file (a hash or file id in the query), so the browser may keep it."""
+    try:
+        data, kind = find(int(request.match_info["message_id"]))
+    except (ValueError, BadInput):
+        raise web.HTTPNotFound() from None
+    return _ranged(request, data, kind, {"Cache-Control": "max-age=3600", "Accept-Ranges": "bytes"})
+
+
+def _ranged(request: web.Request, data: bytes, kind: str, headers: dict[str, str]) -> web.Response:
+    """``data``, or the part of it the request's ``Range`` asks for: a browser seeks in a clip only where
+    the server serves parts of it."""
+    try:
+        part = request.http_range
+    except ValueError:  # a Range it cannot read is ignored, as HTTP allows: the whole file
+        part = slice(None)
+    if part.start is None and part.stop is None:  # no Range
+        return web.Response(body=data, content_type=kind, headers=headers)
+    start, stop, _ = part.indices(len(data))
+    if start >= stop:
+        raise web.HTTPRequestRangeNotSatisfiable(headers={"Content-Range": f"bytes */{len(data)}"})
+    headers = {**headers, "Content-Range": f"bytes {start}-{stop - 1}/{len(data)}"}
+    return web.Response(status=206, body=data[start:stop], content_type=kind, headers=headers)
 
 
 MemberAction = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -231,6 +301,7 @@ def build_web_app(view: ChatView, translator: Translator | None = None) -> web.A
     app.router.add_get("/api/chat", routes.chat)
     app.router.add_get("/api/texts", routes.texts)
     app.router.add_get("/api/photo/{message_id}", routes.photo)
+    app.router.add_get("/api/video/{message_id}", routes.video)
     app.router.add_post("/api/send", _acting(view.send))
     app.router.add_post("/api/press", _acting(view.press))
     return app

@@ -173,7 +173,71 @@ function createView(msg) {
   const meta = h("div", "meta");
   bubble.append(head, text, meta);
   el.append(bubble);
-  return { el, bubble, head, text, meta, photo: null, keyboard: null, sigs: {} };
+  return { el, bubble, head, text, meta, quote: null, media: null, keyboard: null, sigs: {} };
+}
+
+// What a reply's quote says of a message with no words: the words for its picture or clip
+const QUOTED_MEDIA = { photo: "pg-reply-photo", video: "pg-reply-video" };
+
+// Telegram's reply header: the replied-to message's author and first line; a click goes there
+function buildQuote(reply) {
+  const from = reply.from || {};
+  const quote = h("button", "reply-quote " + colorClass(from.id));
+  quote.type = "button";
+  const text = reply.deleted ? t("pg-reply-deleted") : reply.text || t(QUOTED_MEDIA[reply.media] ?? "pg-reply-empty");
+  quote.append(h("span", "reply-author", from.name || "?"), h("span", "reply-text", text));
+  if (reply.deleted) {
+    quote.classList.add("deleted");
+    quote.disabled = true;
+  } else {
+    quote.dataset.replyTo = String(reply.id);
+    quote.title = t("pg-reply-jump");
+  }
+  return quote;
+}
+
+// The replied-to message comes into view and lights up for a moment (it may be gone from the page)
+function jumpTo(id) {
+  const target = state.views.get(id)?.el;
+  if (!target) return;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  target.scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
+  target.classList.remove("flash");
+  void target.offsetWidth; // restart the animation when jumped to twice
+  target.classList.add("flash");
+}
+
+// A picture is an <img>; a clip (sendAnimation's MP4) a looping muted <video> with controls, sized
+// from the start by its width and height so the chat does not jump when it loads
+function createMedia(kind, clip) {
+  if (kind === "photo") return Object.assign(h("img", "photo"), { alt: t("pg-board"), decoding: "async" });
+  if (kind === "gif") return Object.assign(h("img", "photo gif"), { alt: t("pg-reply-video"), decoding: "async" });
+  const video = h("video", "video");
+  Object.assign(video, { controls: true, loop: true, autoplay: true, playsInline: true, preload: "auto" });
+  video.muted = video.defaultMuted = true; // muted, a browser lets it play by itself
+  video.setAttribute("aria-label", t("pg-reply-video"));
+  if (clip.width > 0 && clip.height > 0) Object.assign(video, { width: clip.width, height: clip.height });
+  return video;
+}
+
+// Only a new picture or clip replaces the element: the same one keeps its <img> (no flicker) and a
+// clip keeps playing while the caption under it changes
+function updateMedia(view, msg) {
+  const clip = msg.video && typeof msg.video.url === "string" ? msg.video : null;
+  const kind = msg.photo ? "photo" : clip ? (/^image\//.test(clip.mime_type || "") ? "gif" : "video") : null;
+  const src = msg.photo || clip?.url || null;
+  if (view.media && view.media.dataset.kind !== kind) {
+    view.media.remove();
+    view.media = null;
+  }
+  if (!kind) return;
+  if (!view.media) {
+    view.media = createMedia(kind, clip);
+    view.media.dataset.kind = kind;
+    view.media.addEventListener(kind === "video" ? "loadedmetadata" : "load", () => state.pinned && scrollToBottom());
+    view.bubble.insertBefore(view.media, view.text);
+  }
+  if (view.media.getAttribute("src") !== src) view.media.src = src;
 }
 
 // Only the parts whose data changed are rebuilt: an unchanged photo keeps its <img> (no flicker),
@@ -186,6 +250,7 @@ function updateView(view, msg) {
   el.classList.toggle("bot", !!from.is_bot);
   el.classList.toggle("user", !from.is_bot);
   el.classList.toggle("has-photo", !!msg.photo);
+  el.classList.toggle("has-video", !msg.photo && !!msg.video);
   applyOwn(view);
 
   const headSig = JSON.stringify([from.id, from.name, isAdmin(role)]);
@@ -196,17 +261,15 @@ function updateView(view, msg) {
     if (isAdmin(role)) view.head.append(Object.assign(h("span", "badge", t("pg-admin")), { title: t("pg-admin-hint") }));
   }
 
-  if (msg.photo) {
-    if (!view.photo) {
-      view.photo = Object.assign(h("img", "photo"), { alt: t("pg-board"), decoding: "async" });
-      view.photo.addEventListener("load", () => state.pinned && scrollToBottom());
-      view.bubble.insertBefore(view.photo, view.text);
-    }
-    if (view.photo.getAttribute("src") !== msg.photo) view.photo.src = msg.photo;
-  } else if (view.photo) {
-    view.photo.remove();
-    view.photo = null;
+  const replySig = JSON.stringify(msg.reply_to ?? null);
+  if (sigs.reply !== replySig) {
+    sigs.reply = replySig;
+    view.quote?.remove();
+    view.quote = msg.reply_to ? buildQuote(msg.reply_to) : null;
+    if (view.quote) view.bubble.insertBefore(view.quote, view.head.nextSibling);
   }
+
+  updateMedia(view, msg);
 
   const body = msg.text != null ? [msg.text, msg.entities] : [msg.caption, msg.caption_entities];
   const textSig = JSON.stringify(body);
@@ -457,6 +520,11 @@ $("#chips").addEventListener("click", (event) => {
 
 $("#messages").addEventListener("click", (event) => {
   const target = event.target;
+  const replyQuote = target.closest(".reply-quote[data-reply-to]");
+  if (replyQuote) {
+    jumpTo(Number(replyQuote.dataset.replyTo));
+    return;
+  }
   const spoiler = target.closest(".spoiler:not(.revealed)");
   if (spoiler) { // the first click only reveals, even on a link or command inside
     event.preventDefault();
