@@ -1,8 +1,16 @@
 """The «Парчис» board: the classic cross with four corner homes, 68 numbered circuit cells
 running counter-clockwise round the arms, four coloured corridors of seven cells into the
-centre, the last throw and its bonus, the moves on offer, a legend, and one panel per player.
-Where the cells are: :mod:`render.parchis_geometry`. Colours nobody plays (two players) stay
-neutral.
+centre, and the moves on offer; below it, across the picture's width, the last throw and its
+bonus, then a legend of the marks a player meets (a seguro, a barrier, a corridor cell «к3» and
+the centre). Where the cells are: :mod:`render.parchis_geometry`. Colours nobody plays (two
+players) stay neutral.
+
+Each home is also its player's card (as in «Людо»): marker and name on top (the turn pill while
+the game runs, the place's medal once it is over), the four home spots under the home's word,
+and beside them how many pieces are in the centre and every piece out on the board with its cell.
+So nothing but the dice card and the legend goes below the board, and the picture is 1024 × 1276
+for 2–4 players: a phone shows it whole above the buttons, every label a player needs still 18 px
+tall in capitals (a phone shows the picture about 390 px wide).
 
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture (board,
 numbers, homes, legend, empty cards) is drawn once per (seats, words), supersampled, and
@@ -22,11 +30,12 @@ from engines import parchis as rules
 from engines.base import Event
 from engines.parchis import CENTRE, HOME, LAST_CIRCUIT, PHASE_MOVE, SEGUROS, ParchisState
 from render.canvas import paste
-from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_line, wood_frame
+from render.cards import mark_card, player_card, seat_standing, shadowed_card, turn_line, wood_frame
 from render.dice import draw_die
 from render.marks import paste_ring, red_cross
 from render.parchis_geometry import (
     BOARD,
+    CARD_HEAD,
     CX,
     CY,
     HALF,
@@ -38,13 +47,14 @@ from render.parchis_geometry import (
     centre_spot,
     corridor_box,
     home_box,
+    home_card,
     home_spot,
     spot_box,
     track_cell,
     turned,
 )
 from render.pieces import marker_image, numbered_token, put_piece
-from render.places import MEDALS, final_places
+from render.places import MEDALS, final_places, place_badge
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import (
     BG,
@@ -74,20 +84,27 @@ from render.typeset import (
     wrap_text,
 )
 
-LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "seguro", "home", "barrier")
-_STATIC_KEYS = ("seguro", "home", "barrier")
+# the pills of the player to move and of the winner, the home's word, and the legend's four entries
+LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "seguro", "home", "barrier", "corridor", "centre")
+_STATIC_KEYS = ("seguro", "home", "barrier", "corridor", "centre")
 
 W = 1024
-GAP = 14
+GAP = 12
 RADIUS = 16
-# the board takes the whole width and the rest goes below it (issue #24: a phone shows it ~390 px wide)
-DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 150)
-LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 84)
-PANEL_H = 104
-HEADER_H = 50
-DIE = 96
+# the board takes the whole width (issue #24: a phone shows it ~390 px wide), the players' cards sit in
+# its homes, and only the dice and the legend go below it
+DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 116)
+LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 112)
+HEIGHT = LEGEND_CARD[3] + MARGIN
+HEADER_H = CARD_HEAD
+WORD_Y = 90  # a card's line under its header, from its top: the home's word left, the centre count right
+LIST_X = 196  # from a card's left edge: the centre count and the pieces out on the board ...
+LIST_Y = (144, 190, 236, 282)  # ... one a row from its top
+PILL_Y = 306  # the turn pill, left under the home spots
+TOKEN = 34  # a numbered piece in a card's list and in the dice card's moves
+DIE = 84
 NUMBER = 25  # a cell's number: 18 px capitals
-DONE = "a piece in the centre is done: no button names it, and its panel counts them"
+DONE = "a piece in the centre is done: no button names it, and its card counts them"
 K = 3  # the static board is drawn K times larger and scaled down
 COMPRESS = 3  # zlib level of the bands drawn on (render/png_bands.py): 4 costs ~1 ms more for 7 % fewer bytes
 COLORS = 64  # palette entries: 255 left a four-player board over 100 KB; 32 merged a card tint into cream
@@ -105,8 +122,9 @@ MUTED_INK: RGB = (112, 104, 92)
 
 
 def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
-    """The players' cards and the picture's height."""
-    return panel_grid(seats, 2, LEGEND_CARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    """The players' cards, by seat (each in its colour's home), and the picture's height (the same for
+    every seat count)."""
+    return tuple(home_card(colour) for colour in rules.COLOURS[seats]), HEIGHT
 
 
 # ---------------------------------------------------------------- cached art
@@ -130,6 +148,15 @@ def _ring(w: int, h: int, colour: RGB, alpha: int = 255, dashed: bool = False, r
             ImageDraw.Draw(mask).pieslice((s_w / 2 - big, s_h / 2 - big, s_w / 2 + big, s_h / 2 + big), a,
                                           a + (14 if round_ else 9), fill=255)
         img.putalpha(ImageChops.multiply(img.getchannel("A"), mask))
+    return img.reduce(SS)
+
+
+@lru_cache(maxsize=8)
+def _spot(r: int, fill: RGB) -> Image.Image:
+    """A home spot of radius ``r``: a ``fill`` disc ringed in the board's line colour (RGBA, 2r + 2 px)."""
+    s = (2 * r + 2) * SS
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    ImageDraw.Draw(img).ellipse((SS, SS, s - SS, s - SS), fill=(*fill, 255), outline=(*LINE, 255), width=2 * SS)
     return img.reduce(SS)
 
 
@@ -165,25 +192,39 @@ def _at(x: float, y: float) -> tuple[float, float]:
 
 
 def _draw_board(seats: int, home_word: str) -> Image.Image:
-    """The board alone (RGB, BOARD's size), drawn K times larger and scaled down."""
+    """The board alone (RGB, BOARD's size), drawn K times larger and scaled down, with an empty card
+    in every played home (its spots under the home's word)."""
     side = BOARD[2] - BOARD[0]
     big = Image.new("RGB", (side * K, side * K), BG)
     d = scaled_draw(big, K)
     d.rounded_rectangle((0, 0, side * K - 1, side * K - 1), radius=20 * K, fill=WOOD)
     d.rounded_rectangle((6 * K, 6 * K, (side - 6) * K, (side - 6) * K), radius=14 * K, fill=PAPER)
     seat_of = {colour: seat for seat, colour in enumerate(rules.COLOURS[seats])}
-    fnt = fit_font(home_word, 190, 28, NUMBER, bold=True)  # (24 px drawn K times larger stand 17.3 px)
-    home_word = ellipsize(home_word, fnt, 190)
     for colour in range(4):
-        _draw_home(d, colour, seat_of.get(colour), home_word, fnt.size)
+        _draw_home(d, colour, seat_of.get(colour))
     _draw_circuit(d, seat_of)
-    return big.resize((side, side), Image.Resampling.LANCZOS)
+    board = big.resize((side, side), Image.Resampling.LANCZOS)
+    for colour, seat in seat_of.items():
+        _draw_card(board, colour, seat, home_word)
+    return board
 
 
-def _draw_home(d: ImageDraw.ImageDraw, colour: int, seat: int | None, word: str, size: float) -> None:
+def _draw_card(board: Image.Image, colour: int, seat: int, word: str) -> None:
+    """``seat``'s empty card in ``colour``'s home on the ``board`` image: its header, the home's
+    ``word`` and the four home spots (the names and the lists are drawn on each picture)."""
+    x0, y0, x1, y1 = (v - o for v, o in zip(home_card(colour), BOARD[:2] * 2, strict=True))
+    player_card(board, (x0, y0, x1, y1), seat, RADIUS, HEADER_H)
+    d = ImageDraw.Draw(board)
+    fnt = fit_font(word, LIST_X - 24, 24, bold=True)
+    d.text((x0 + 16, y0 + WORD_Y), ellipsize(word, fnt, LIST_X - 24), font=fnt, fill=MUTED_INK, anchor="lm")
+    for i in range(4):
+        sx, sy = (v - o for v, o in zip(home_spot(colour, i), BOARD[:2], strict=True))
+        paste(board, _spot(32, player(seat).tint), (sx - 33, sy - 33))
+
+
+def _draw_home(d: ImageDraw.ImageDraw, colour: int, seat: int | None) -> None:
     """``colour``'s home corner, its corridor and its triangle in the centre, in the colours of the
-    ``seat`` that plays it (grey when nobody does, and then without the four spots and the home's
-    ``word``, drawn ``size`` px)."""
+    ``seat`` that plays it (grey when nobody does)."""
     style = player(seat) if seat is not None else None
     x0, y0 = _at(*home_box(colour)[:2])
     x1, y1 = _at(*home_box(colour)[2:])
@@ -194,15 +235,6 @@ def _draw_home(d: ImageDraw.ImageDraw, colour: int, seat: int | None, word: str,
     for k in range(1, 8):  # its corridor
         _draw_cell(d, corridor_box(colour, k), BOARD[:2], tint(style.colour, 0.5) if style else NEUTRAL, str(k),
                    MUTED_INK)
-    if style is None:
-        return
-    cx, cy = _at(*box_centre(home_box(colour)))
-    r = 141 * K
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CELL, outline=INK, width=3 * K)
-    for i in range(4):
-        sx, sy = _at(*home_spot(colour, i))
-        d.ellipse((sx - 32 * K, sy - 32 * K, sx + 32 * K, sy + 32 * K), fill=style.tint, outline=LINE, width=2 * K)
-    d.text((cx, cy - 96 * K), word, font=font(size * K, True), fill=MUTED_INK, anchor="mm")
 
 
 def _draw_circuit(d: ImageDraw.ImageDraw, seat_of: Mapping[int, int]) -> None:
@@ -227,37 +259,42 @@ def _draw_circuit(d: ImageDraw.ImageDraw, seat_of: Mapping[int, int]) -> None:
 
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
-    """The seguro and the barrier side by side, each a sample cell and its words."""
+    """Four marks, two to a row, each a sample and its words: the seguro and the barrier as on the
+    board, then the corridor tab and the centre as the cards and the dice card write a piece's place
+    (the buttons say «к3» where the picture shows the tab)."""
     x0, y0, x1, y1 = LEGEND_CARD
     shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
     fnt = font(24)
-    half = (x1 - x0) // 2
-    for i, key in enumerate(("seguro", "barrier")):
-        sx, sy = x0 + i * half + 20 + LANE // 2, (y0 + y1) // 2
+    half, row = (x1 - x0) // 2, (y1 - y0) // 2
+    for i, key in enumerate(("seguro", "barrier", "corridor", "centre")):
+        sx, sy = x0 + (i % 2) * half + 20 + LANE // 2, y0 + row // 2 + (i // 2) * row + (3 if i < 2 else -3)
         box = (sx - LANE // 2, sy - L // 2, sx + LANE // 2, sy + L // 2)
-        sample = Image.new("RGB", ((LANE + 1) * K, (L + 1) * K), CARD)
-        _draw_cell(scaled_draw(sample, K), box, box[:2], SAFE if i == 0 else CELL, "12" if i == 0 else "",
-                   ring=SEGURO_RING if i == 0 else None)
-        img.paste(sample.resize((LANE + 1, L + 1), Image.Resampling.LANCZOS), box[:2])
+        if key == "corridor":
+            _draw_tab(d, sx - 15, sy, 0, 3)
+        elif key == "centre":
+            paste(img, _centre_icon(0, rules.COLOURS[4][0], 30), (sx - 15, sy - 15))
+        else:
+            sample = Image.new("RGB", ((LANE + 1) * K, (L + 1) * K), CARD)
+            seguro = key == "seguro"
+            _draw_cell(scaled_draw(sample, K), box, box[:2], SAFE if seguro else CELL, "12" if seguro else "",
+                       ring=SEGURO_RING if seguro else None)
+            img.paste(sample.resize((LANE + 1, L + 1), Image.Resampling.LANCZOS), box[:2])
         if key == "barrier":
             _draw_group(img, d, box, [(0, 0), (0, 1)])
         lines = wrap_text(words[key], fnt, half - LANE - 56, 2)
         for j, line in enumerate(lines):
-            d.text((box[2] + 16, sy + (j - (len(lines) - 1) / 2) * 28), line, font=fnt, fill=INK, anchor="lm")
+            d.text((box[2] + 16, sy + (j - (len(lines) - 1) / 2) * 25), line, font=fnt, fill=INK, anchor="lm")
 
 
 @lru_cache(maxsize=8)
 def _base(seats: int, words: tuple[str, ...]) -> Image.Image:
     """The static picture for (seats, words): everything that never moves."""
     by_key = dict(zip(_STATIC_KEYS, words, strict=True))
-    panels, height = _panels(seats)
-    img = Image.new("RGB", (W, height), BG)
+    img = Image.new("RGB", (W, HEIGHT), BG)
     img.paste(_draw_board(seats, by_key["home"]), BOARD[:2])
     _draw_legend(img, by_key)
     wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
-    for seat, box in enumerate(panels):
-        player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -347,6 +384,13 @@ def _draw_options(img: Image.Image, state: ParchisState) -> None:
 # ---------------------------------------------------------------- dice card and panels
 
 
+def _draw_tab(d: ImageDraw.ImageDraw, x: int, cy: int, seat: int, k: int) -> None:
+    """Corridor cell ``k`` as a place is written (the buttons' «к3»): a 30-px tab in ``seat``'s
+    corridor tint with the number, its left edge at ``x``."""
+    d.rectangle((x, cy - 15, x + 30, cy + 15), fill=tint(player(seat).colour, 0.5), outline=INK, width=1)
+    d.text((x + 15, cy + 1), str(k), font=font(24, True), fill=INK, anchor="mm")
+
+
 def _draw_place(img: Image.Image, d: ImageDraw.ImageDraw, x: int, cy: int, state: ParchisState, seat: int,
                 progress: int, ink: RGB = INK) -> int:
     """Where a piece is or lands, from ``x``: a cell number, a corridor tab, the centre. Returns the width."""
@@ -359,8 +403,7 @@ def _draw_place(img: Image.Image, d: ImageDraw.ImageDraw, x: int, cy: int, state
     if progress == CENTRE:
         paste(img, _centre_icon(seat, state.colour(seat), 28), (x, cy - 14))
     else:
-        d.rectangle((x, cy - 15, x + 30, cy + 15), fill=tint(player(seat).colour, 0.5), outline=INK, width=1)
-        d.text((x + 15, cy + 1), str(progress - LAST_CIRCUIT), font=num, fill=INK, anchor="mm")
+        _draw_tab(d, x, cy, seat, progress - LAST_CIRCUIT)
     return 30
 
 
@@ -369,7 +412,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     """The last throw (who, the die, a bonus or a 6 counted 7), the moves on offer, whose turn."""
     x0, y0, x1, y1 = DICE_CARD
     box = (x0 + 24, (y0 + y1 - DIE) // 2, x0 + 24 + DIE, (y0 + y1 + DIE) // 2)
-    tx, mx, top, low = box[2] + 28, (x0 + x1) // 2 + 40, y0 + 42, y1 - 42
+    tx, mx, top, low = box[2] + 28, (x0 + x1) // 2 + 40, y0 + 34, y1 - 34
     die = state.last_dice[0] if state.last_dice else 0
     if state.last_seat is not None and die:
         thrower = state.last_seat
@@ -385,7 +428,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
         x = pill(d, (x, low), f"+{state.count}" if state.bonus else f"= {state.count}", font(26, True), GOLD, INK,
                  pad=(12, 4))[2] + 18
     for _code, piece, _start, end, effect in state.moves[:4] if choosing else ():
-        paste(img, numbered_token(state.turn, piece + 1, 34), (x, low - 17))
+        paste(img, numbered_token(state.turn, piece + 1, TOKEN), (x, low - TOKEN // 2))
         d.text((x + 40, low), "→", font=font(24, True), fill=FELT_MUTED, anchor="lm")
         width = _draw_place(img, d, x + 70, low, state, state.turn, end, LIGHT)
         if effect == rules.EFFECT_CAPTURE:
@@ -398,25 +441,39 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     turn_line(img, d, (mx, top), labels["winner" if state.finished else "turn"], seat, names, x1 - 20, 200)
 
 
+def _card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
+                 names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
+    """A card's ring or veil, its tinted line with the name (and the place's medal once the game is over),
+    and the turn pill at its foot under the spots: beside the name it would cut most names short in a
+    340-px card. The winner's medal and gold ring say who won; the dice card writes «Победитель»."""
+    x0, y0, x1, _y1 = box
+    won, current = seat_standing(state, seat)
+    mark_card(img, box, RADIUS, won, current, state.finished)
+    right, cy = x1 - 10, y0 + HEADER_H // 2
+    if place is not None:
+        right = place_badge(img, d, (right, cy), place)[0] - 8
+    text, fnt = seat_name(names, seat, right - x0 - 52, 24)
+    d.text((x0 + 50, cy), text, font=fnt, fill=INK, anchor="lm")
+    if current:
+        room = LIST_X - 30
+        fnt = fit_font(labels["turn"], room - 18, 24, bold=True)
+        pill(d, (x0 + 14, y0 + PILL_Y), labels["turn"], fnt, GOLD, INK, pad=(9, 4), max_width=room)
+
+
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
                 names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
-    x0, y0, x1, y1 = box
-    ph = y1 - y0
-    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H, place)
-    # the body: how many at home and in the centre, then every piece out on the board with its cell
-    cy, x, own, num = y0 + HEADER_H + (ph - HEADER_H) // 2, x0 + 14, state.of(seat), font(24, True)
-    fnt = fit_font(labels["home"], 90, 24, bold=True)
-    home = ellipsize(labels["home"], fnt, 90)
-    d.text((x, cy), home, font=fnt, fill=MUTED_INK, anchor="lm")
-    x += round(fnt.getlength(home)) + 6
-    d.text((x, cy + 1), str(own.count(HOME)), font=num, fill=INK, anchor="lm")
-    paste(img, _centre_icon(seat, state.colour(seat), 26), (x + 24, cy - 13))
-    d.text((x + 54, cy + 1), str(own.count(CENTRE)), font=num, fill=INK, anchor="lm")
-    x += 86
-    for i, progress in enumerate(own):
-        if progress not in (HOME, CENTRE) and x <= x1 - 64:
-            paste(img, numbered_token(seat, i + 1, 30), (x, cy - 15))
-            x += 32 + _draw_place(img, d, x + 32, cy, state, seat, progress) + 12
+    """A player's card: the header; the pieces at home stand on its spots (:func:`_draw_pieces`); right
+    of them how many are in the centre, then every piece out on the board with its cell, one a row."""
+    x0, y0, _x1, _y1 = box
+    _card_header(img, d, box, seat, state, names, labels, place)
+    own, x = state.of(seat), x0 + LIST_X
+    cy = y0 + WORD_Y
+    paste(img, _centre_icon(seat, state.colour(seat), 30), (x, cy - 15))
+    d.text((x + 38, cy + 1), f"{own.count(CENTRE)}/4", font=font(26, True), fill=INK, anchor="lm")
+    out = [(i, progress) for i, progress in enumerate(own) if progress not in (HOME, CENTRE)]
+    for (i, progress), cy in zip(out, (y0 + y for y in LIST_Y), strict=False):
+        paste(img, numbered_token(seat, i + 1, TOKEN), (x, cy - TOKEN // 2))
+        _draw_place(img, d, x + TOKEN + 8, cy, state, seat, progress)
 
 
 def _backdrop(state: ParchisState, labels: Mapping[str, str]) -> Image.Image:

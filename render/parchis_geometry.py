@@ -1,11 +1,16 @@
 """Where things are on the «Парчис» board, in picture pixels: circuit cells 1–68, the corridors, the
-corner homes and their spots, the centre's spots, and the box a mark rings round a piece's place.
+corner homes, the player card inside each home and its spots, the centre's spots, and the box a mark
+rings round a piece's place.
 
 Each arm is three lanes wide and eight cells long. Colour c's arm is the bottom one turned c
 quarter turns counter-clockwise: the circuit comes down its left lane (17c − 8 … 17c − 1),
 crosses its tip (17c: the turn-off cell 68, 17, 34 or 51) and goes up its right lane (17c + 1 …
 17c + 8, with the exit 17c + 5), while the colour's corridor runs up the middle lane to the
 centre; the colour's home is the corner beside its exit.
+
+Each home holds its player's card, upright whatever the corner: the name on top, the four home
+spots in two rows on the left under the home's word, and on the right the centre count and the
+pieces out on the board, one a row.
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ HOME_SIDE = 8 * L  # a corner home's side: an arm's length
 FRAME = 8
 BOARD: Box = (MARGIN, MARGIN, MARGIN + 2 * (HOME_SIDE + FRAME) + ARM, MARGIN + 2 * (HOME_SIDE + FRAME) + ARM)
 CX = CY = (BOARD[0] + BOARD[2]) // 2  # the board's centre
-HOME_STEP = 50  # home spots sit this far from the home's middle, both ways
+CARD_INSET = 14  # a home's edge to its card: room for the turn's gold ring and a cell's mark beside it
+CARD_HEAD = 50  # the card's tinted line: marker, name, turn pill or medal
+SPOT_X = (62, 146)  # home spots' centres from the card's left edge ...
+SPOT_Y = (154, 240)  # ... and top: two rows under the home's word
 
 
 def turned(dx: int, dy: int, quarter: int) -> tuple[int, int]:
@@ -79,10 +87,16 @@ def home_box(colour: int) -> Box:
     return _box(HALF, HALF, HALF + HOME_SIDE, HALF + HOME_SIDE, colour)
 
 
+def home_card(colour: int) -> Box:
+    """The player card inside ``colour``'s home."""
+    x0, y0, x1, y1 = home_box(colour)
+    return x0 + CARD_INSET, y0 + CARD_INSET, x1 - CARD_INSET, y1 - CARD_INSET
+
+
 def home_spot(colour: int, i: int) -> tuple[int, int]:
-    """Where piece ``i`` (0..3) of ``colour`` stands at home."""
-    x, y = box_centre(home_box(colour))
-    return x + (-HOME_STEP, HOME_STEP)[i % 2], y + (-HOME_STEP, HOME_STEP)[i // 2] + 18
+    """Where piece ``i`` (0..3) of ``colour`` stands at home: on its card, two rows of two."""
+    x0, y0, _x1, _y1 = home_card(colour)
+    return x0 + SPOT_X[i % 2], y0 + SPOT_Y[i // 2]
 
 
 def centre_spot(colour: int, i: int) -> tuple[int, int]:

@@ -1,10 +1,17 @@
 """The «Шиш-беш» board: a cross of round cells (13 × 13 grid, or 15 × 15 on the long board), the
 four dark corners with their jump arrows, huts on the shelter cells, start triangles on the arm
-ends, hourglass homes in the middle lanes, park mandalas in the picture's corners and the moves on
-offer; below it the last throw, a legend and one card per player. The board takes the picture's
-whole width and every label a player needs stands 18 px tall in capitals (issue #24: a phone
-shows the picture about 390 px wide). Where the cells are:
-:mod:`render.shishbesh_geometry`; the empty board: :mod:`render.shishbesh_board`.
+ends, hourglass homes in the middle lanes and the moves on offer; below it, across the picture's
+width, the last throw and a legend.
+
+Each played arm's corner holds its player's card, which is also the park (as the yards in
+«Людо»): marker and name on top (the turn pill while the game runs, the place's medal once it is
+over), the four park spots under the park's word, and beside them how many pieces are home and
+every piece on the circuit with its position (and its hut). So nothing but the dice card and the
+legend goes below the board, and the picture is 1024 × 1264 for 2–4 players on either board: a
+phone shows it whole above the buttons. The board takes the picture's whole width and every label
+a player needs stands 18 px tall in capitals (issue #24: a phone shows the picture about 390 px
+wide). Where the cells are: :mod:`render.shishbesh_geometry`; the empty board:
+:mod:`render.shishbesh_board`.
 
 ``render_board(state, names, labels, events)`` returns PNG bytes. The static picture is drawn
 once per (seats, board, shelters, words), supersampled, and cached; each call pastes pieces,
@@ -24,18 +31,22 @@ from engines import shishbesh as rules
 from engines.base import Event
 from engines.shishbesh import PARK, PHASE_MOVE, ShishbeshOptions, ShishbeshState
 from render.canvas import paste
-from render.cards import card_header, panel_grid, player_card, shadowed_card, turn_line, wood_frame
+from render.cards import mark_card, seat_standing, shadowed_card, turn_line, wood_frame
 from render.dice import draw_die
 from render.marks import dashed_ring, draw_arrow, paste_ring, red_cross, round_ring, veil
 from render.pieces import marker_image, numbered_token, put_piece
-from render.places import MEDALS, final_places
+from render.places import MEDALS, final_places, place_badge
 from render.png import colour_strip, fitted_palette, random_game, to_png
-from render.shishbesh_board import ARROW, CELL, CORNER, HUT, LINE, MUTED_INK, draw_board, house
+from render.shishbesh_board import ARROW, CELL, CORNER, HUT, LINE, draw_board, house
 from render.shishbesh_geometry import (
     BOARD,
+    CARD_HEAD,
+    LIST_X,
     MARGIN,
+    WORD_Y,
     hut_centre,
     jump_ends,
+    park_card,
     park_spot,
     piece_spot,
     pitch,
@@ -43,20 +54,23 @@ from render.shishbesh_geometry import (
 )
 from render.shishbesh_targets import offered, target_letter
 from render.theme import BG, CARD, FELT_DARK, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, player
-from render.typeset import TextDraw, ellipsize, fit_font, font, require_labels, seat_name, wrap_text
+from render.typeset import TextDraw, fit_font, font, pill, require_labels, seat_name, wrap_text
 
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "park", "hut", "jump", "targets")
 _STATIC_KEYS = ("park", "hut", "jump")
 _MOVES = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
 
 W = 1024
-GAP = 14
+GAP = 12
 RADIUS = 16
-# the dice, the legend and the panels go below the board
-DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 132)
-LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 116)
-PANEL_H = 104
-HEADER_H = 50
+# the players' cards sit in the board's corners; the dice and the legend go below the board
+DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 116)
+LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 100)
+HEIGHT = LEGEND_CARD[3] + MARGIN
+HEADER_H = CARD_HEAD
+LIST_Y = (128, 170, 212, 254)  # a card's pieces on the circuit, one a row, from its top
+PILL_Y = 262  # the turn pill, left under the park spots
+TOKEN = 30  # a numbered piece in a card's list
 DIE = 84
 BADGE = 44  # a target letter's disc; its letter's capitals stand 22 px tall (a phone shows them at 8)
 BADGE_FONT = 30
@@ -68,7 +82,9 @@ COLORS = 64  # palette entries: 255 left a four-player board over 100 KB; 32 mer
 
 
 def _panels(seats: int) -> tuple[tuple[Box, ...], int]:
-    return panel_grid(seats, 2, LEGEND_CARD[3] + GAP + 4, PANEL_H, W, MARGIN, GAP)
+    """The players' cards, by seat (each in its arm's corner), and the picture's height (the same for
+    every seat count and either board)."""
+    return tuple(park_card(arm) for arm in rules.ARMS[seats]), HEIGHT
 
 
 # ---------------------------------------------------------------- cached art
@@ -122,8 +138,9 @@ def _jump_arrow(board: str, frm: int, to: int) -> tuple[Image.Image, tuple[int, 
     return img.reduce(SS), (x0, y0)
 
 
+@lru_cache(maxsize=1)
 def _corners_icon() -> Image.Image:
-    """Four dark corners and the jumps between them: round the square and across it (RGBA, 100 px)."""
+    """Four dark corners and the jumps between them: round the square and across it (RGBA, 84 px)."""
     big = Image.new("RGBA", (100 * SS, 100 * SS), (0, 0, 0, 0))
     g = ImageDraw.Draw(big)
     spots = [(18, 18), (82, 18), (82, 82), (18, 82)]
@@ -136,7 +153,7 @@ def _corners_icon() -> Image.Image:
     for ax, ay in spots:
         g.ellipse(((ax - 13) * SS, (ay - 13) * SS, (ax + 13) * SS, (ay + 13) * SS), fill=(*CORNER, 255),
                   outline=(*INK, 255), width=2 * SS)
-    return big.reduce(SS)
+    return big.resize((84, 84), Image.Resampling.LANCZOS)
 
 
 def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
@@ -145,8 +162,8 @@ def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
     shadowed_card(img, LEGEND_CARD, CARD, RADIUS)
     d = ImageDraw.Draw(img)
     fnt, half, cy = font(24), (x1 - x0) // 2, (y0 + y1) // 2
-    paste(img, _house_icon(72), (x0 + 20, cy - 40))
-    paste(img, _corners_icon(), (x0 + half + 4, cy - 50))
+    paste(img, _house_icon(68), (x0 + 22, cy - 38))
+    paste(img, _corners_icon(), (x0 + half + 12, cy - 42))
     for left, key in ((x0 + 108, "hut"), (x0 + half + 120, "jump")):
         lines = wrap_text(words[key], fnt, x0 + (half if key == "hut" else 2 * half) - left - 16, 2)
         for j, line in enumerate(lines):
@@ -155,15 +172,12 @@ def _draw_legend(img: Image.Image, words: Mapping[str, str]) -> None:
 
 @lru_cache(maxsize=16)
 def _base(seats: int, board: str, staggered: bool, words: tuple[str, ...]) -> Image.Image:
-    """The static picture: everything that never moves."""
+    """The static picture: everything that never moves (the players' empty cards come with the board)."""
     by_key = dict(zip(_STATIC_KEYS, words, strict=True))
-    panels, height = _panels(seats)
-    img = Image.new("RGB", (W, height), BG)
+    img = Image.new("RGB", (W, HEIGHT), BG)
     img.paste(draw_board(seats, board, staggered, by_key["park"]), BOARD[:2])
     _draw_legend(img, by_key)
     wood_frame(img, DICE_CARD, RADIUS, 6, RADIUS - 4)
-    for seat, box in enumerate(panels):
-        player_card(img, box, seat, RADIUS, HEADER_H)
     return img
 
 
@@ -266,7 +280,7 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ShishbeshState, 
                labels: Mapping[str, str]) -> None:
     """The last throw (both dice, the ones still to play ringed), who threw it, then whose turn."""
     _x0, y0, x1, y1 = DICE_CARD
-    tx, top, low = _dice_boxes()[1][2] + 34, y0 + 38, y1 - 38
+    tx, top, low = _dice_boxes()[1][2] + 34, y0 + 34, y1 - 34
     if state.last_seat is not None and state.last_dice:
         thrower = state.last_seat
         text, fnt = seat_name(names, thrower, x1 - tx - 60, 26)
@@ -300,36 +314,43 @@ def _home_icon(seat: int, size: int) -> Image.Image:
     return img.reduce(SS)
 
 
+def _card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ShishbeshState,
+                 names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
+    """A card's ring or veil, its tinted line with the name (and the place's medal once the game is over),
+    and the turn pill at its foot under the spots: beside the name it would cut most names short in a
+    290-px card. The winner's medal and gold ring say who won; the dice card writes «Победитель»."""
+    x0, y0, x1, _y1 = box
+    won, current = seat_standing(state, seat)
+    mark_card(img, box, RADIUS, won, current, state.finished)
+    right, cy = x1 - 10, y0 + HEADER_H // 2
+    if place is not None:
+        right = place_badge(img, d, (right, cy), place)[0] - 8
+    text, fnt = seat_name(names, seat, right - x0 - 52, 24)
+    d.text((x0 + 50, cy), text, font=fnt, fill=INK, anchor="lm")
+    if current:
+        room = LIST_X - 30
+        fnt = fit_font(labels["turn"], room - 18, 24, bold=True)
+        pill(d, (x0 + 14, y0 + PILL_Y), labels["turn"], fnt, GOLD, INK, pad=(9, 4), max_width=room)
+
+
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ShishbeshState,
                 names: Sequence[str], labels: Mapping[str, str], place: int | None = None) -> None:
-    """A player's card: the header, how many wait in the park (while any do) and are home, then every
-    piece on the circuit with its position and, in a hut, a hut (all four fit at 24 px)."""
-    x0, y0, x1, y1 = box
-    card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H, place)
-    geo, own = state.options.geometry, state.of(seat)
-    cy, x, num = y0 + HEADER_H + (y1 - y0 - HEADER_H) // 2, x0 + 14, font(24, True)
-    if PARK in own:  # with every piece out, the four pieces need the room
-        word = ellipsize(labels["park"], num, 90)
-        d.text((x, cy), word, font=num, fill=MUTED_INK, anchor="lm")
-        x += round(num.getlength(word)) + 6
-        d.text((x, cy + 1), str(own.count(PARK)), font=num, fill=INK, anchor="lm")
-        x += 22
-    paste(img, _home_icon(seat, 26), (x, cy - 13))
-    home = f"{sum(p in geo.home for p in own)}/4"
-    d.text((x + 28, cy + 1), home, font=num, fill=INK, anchor="lm")
-    x += 28 + round(num.getlength(home)) + 14
-    for i, pos in enumerate(own):
-        if not 0 <= pos <= geo.end:
-            continue
-        text, hut = str(pos), state.huts[rules.PIECES * seat + i]
-        width = 32 + round(num.getlength(text)) + (22 if hut else 0)
-        if x + width > x1 - 8:
-            break
-        paste(img, numbered_token(seat, i + 1, 30), (x, cy - 15))
-        d.text((x + 32, cy + 1), text, font=num, fill=INK, anchor="lm")
-        if hut:
-            paste(img, _house_icon(24), (x + width - 22, cy - 13))
-        x += width + 10
+    """A player's card: the header; the waiting pieces stand on its park spots (:func:`_draw_pieces`);
+    right of them how many are home, then every piece on the circuit with its position and, in a hut,
+    a hut, one a row."""
+    x0, y0, _x1, _y1 = box
+    _card_header(img, d, box, seat, state, names, labels, place)
+    geo, own, num = state.options.geometry, state.of(seat), font(24, True)
+    x, cy = x0 + LIST_X, y0 + WORD_Y
+    paste(img, _home_icon(seat, 28), (x, cy - 14))
+    d.text((x + 34, cy + 1), f"{sum(p in geo.home for p in own)}/4", font=font(26, True), fill=INK, anchor="lm")
+    out = [(i, pos) for i, pos in enumerate(own) if 0 <= pos <= geo.end]
+    for (i, pos), cy in zip(out, (y0 + y for y in LIST_Y), strict=False):
+        paste(img, numbered_token(seat, i + 1, TOKEN), (x, cy - TOKEN // 2))
+        text = str(pos)
+        d.text((x + TOKEN + 6, cy + 1), text, font=num, fill=INK, anchor="lm")
+        if state.huts[rules.PIECES * seat + i]:
+            paste(img, _house_icon(24), (x + TOKEN + 12 + round(num.getlength(text)), cy - 13))
 
 
 def _backdrop(state: ShishbeshState, labels: Mapping[str, str]) -> Image.Image:

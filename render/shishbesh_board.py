@@ -1,19 +1,28 @@
 """The «Шиш-беш» board's static picture, drawn once per (seats, board, shelters, park word): the cross of
 round cells, the dark corners and their jump arrows, the start fields, huts beside the shelters,
-hourglass homes and park mandalas in the players' colours (grey where nobody plays an arm)."""
+hourglass homes in the players' colours, and in each played arm's corner its player's empty card
+(header, the park's word, the four park spots); grey, with a park mandala, where nobody plays an arm."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engines import shishbesh as rules
+from render.canvas import paste
+from render.cards import player_card
 from render.marks import draw_arrow
 from render.shishbesh_geometry import (
+    CARD_HEAD,
+    LIST_X,
     MARGIN,
     SIDE,
+    SPOT_X,
+    SPOT_Y,
+    WORD_Y,
     arm_len,
     cell_centre,
     corner_cells,
@@ -21,16 +30,18 @@ from render.shishbesh_geometry import (
     home_centre,
     hut_centre,
     jump_ends,
+    mandala_spot,
+    park_card,
     park_centre,
     park_radius,
-    park_spot,
     pitch,
     turned,
 )
-from render.theme import BG, INK, RGB, WOOD, PlayerStyle, player, tint
-from render.typeset import ellipsize, fit_font, font, scaled_draw
+from render.theme import BG, INK, RGB, SS, WOOD, player, tint
+from render.typeset import ellipsize, fit_font, scaled_draw
 
 K = 3  # the static board is drawn K times larger and box-averaged down (K × K pixels to one)
+RADIUS = 16  # a card's corners
 
 PAPER: RGB = (236, 226, 204)
 CROSS: RGB = (246, 239, 222)
@@ -83,23 +94,46 @@ def draw_board(seats: int, board: str, staggered: bool, park_word: str) -> Image
     for a, b in (((-1.5, -e), (1.5, e)), ((-e, -1.5), (e, 1.5))):
         d.rounded_rectangle((*_at(grid_point(board, *a)), *_at(grid_point(board, *b))), radius=12 * K, fill=CROSS,
                             outline=LINE, width=K)
-    fnt = fit_font(park_word, park_radius(board) * 1.2, 28, 25, bold=True)  # (24 px drawn K times larger: 17.3)
-    park_word = ellipsize(park_word, fnt, park_radius(board) * 1.2)
     for arm in range(4):
         seat = seat_of.get(arm)
-        style = player(seat) if seat is not None else None
-        _draw_park(d, board, arm, style, park_word, fnt.size)
-        _draw_home(d, board, arm, style.colour if style else NEUTRAL)
+        if seat is None:
+            _draw_park(d, board, arm)
+        _draw_home(d, board, arm, player(seat).colour if seat is not None else NEUTRAL)
     _draw_jumps(d, board)
     _draw_circuit(d, board, staggered, seat_of)
-    return big.reduce(K)
+    img = big.reduce(K)
+    for arm, seat in seat_of.items():
+        _draw_card(img, board, arm, seat, park_word)
+    return img
 
 
-def _draw_park(d: ImageDraw.ImageDraw, board: str, arm: int, style: PlayerStyle | None, word: str,
-               size: float) -> None:
-    """``arm``'s park: a mandala round the four waiting spots in its player's colours (grey when
-    nobody plays the arm; then without the park's ``word``, drawn ``size`` px)."""
-    colour, wash = (style.colour, style.tint) if style else (NEUTRAL, PAPER)
+def _draw_card(img: Image.Image, board: str, arm: int, seat: int, word: str) -> None:
+    """``seat``'s empty card in ``arm``'s corner of the board image ``img``: its header, the park's
+    ``word`` and the four park spots, each a little larger than a piece."""
+    x0, y0, x1, y1 = (v - MARGIN for v in park_card(arm))
+    player_card(img, (x0, y0, x1, y1), seat, RADIUS, CARD_HEAD)
+    d = ImageDraw.Draw(img)
+    room = LIST_X - 24
+    fnt = fit_font(word, room, 24, bold=True)
+    d.text((x0 + 16, y0 + WORD_Y), ellipsize(word, fnt, room), font=fnt, fill=MUTED_INK, anchor="lm")
+    r = round(pitch(board) * 0.38)
+    for x in SPOT_X:
+        for y in SPOT_Y:
+            paste(img, _spot(r, tint(player(seat).colour, 0.25, CELL)), (x0 + x - r - 1, y0 + y - r - 1))
+
+
+@lru_cache(maxsize=16)
+def _spot(r: int, fill: RGB) -> Image.Image:
+    """A park spot of radius ``r``: a ``fill`` disc ringed in the board's line colour (RGBA, 2r + 2 px)."""
+    s = (2 * r + 2) * SS
+    big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    ImageDraw.Draw(big).ellipse((SS, SS, s - SS, s - SS), fill=(*fill, 255), outline=(*LINE, 255), width=2 * SS)
+    return big.reduce(SS)
+
+
+def _draw_park(d: ImageDraw.ImageDraw, board: str, arm: int) -> None:
+    """The park of an arm nobody plays: a grey mandala round four empty spots."""
+    colour, wash = NEUTRAL, PAPER
     cx, cy = park_centre(board, arm)
     r = park_radius(board)
     _disc(d, (cx, cy), r, wash, colour, 4)
@@ -109,9 +143,7 @@ def _draw_park(d: ImageDraw.ImageDraw, board: str, arm: int, style: PlayerStyle 
         _disc(d, (px, py), r * 0.2, tint(colour, 0.35, wash), colour, 1.5)
     _disc(d, (cx, cy), r * 0.68, CELL, colour, 2)
     for i in range(4):
-        _disc(d, park_spot(board, arm, i), pitch(board) * 0.3, tint(colour, 0.25, CELL), LINE, 1.5)
-    if style:
-        d.text(_at((cx, cy + r * 0.5)), word, font=font(size * K, True), fill=MUTED_INK, anchor="mm")
+        _disc(d, mandala_spot(board, arm, i), pitch(board) * 0.3, tint(colour, 0.25, CELL), LINE, 1.5)
 
 
 def _draw_home(d: ImageDraw.ImageDraw, board: str, arm: int, colour: RGB) -> None:

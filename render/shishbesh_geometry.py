@@ -1,5 +1,6 @@
 """Where things are on the «Шиш-беш» board, in picture pixels: circuit, home and corner cells, huts,
-parks and the jump arrows' ends, for both boards (13 × 13 and the long 15 × 15).
+the players' cards with their parks and the jump arrows' ends, for both boards (13 × 13 and the
+long 15 × 15).
 
 Geometry, as settled in shared/rules/shishbesh.md: arm 0 points down, arms follow
 counter-clockwise as seen (1 right, 2 up, 3 left). In arm 0's frame (grid units from the
@@ -7,6 +8,12 @@ centre, y down) a quarter of the circuit is its end cell (0, L+1), up the right 
 (1, L+1) … (1, 2), the corner (1, 1), out along (2, 1) … (L+1, 1); the next quarter is the
 same turned. Arm a's home cell k is (0, L+1−k); its park is the picture corner beside the
 lane its pieces leave by; a hut sits just outside its shelter cell, in that corner.
+
+The park of a played arm is its player's card, upright whatever the corner and the same on both
+boards: it keeps clear of the huts and of a hut's target letter, and reaches to the board's frame.
+The name goes on top, the four park spots in two rows on the left under the park's word, and on
+the right how many are home and the pieces on the circuit, one a row. An arm nobody plays keeps a
+grey park mandala in its corner.
 """
 
 from __future__ import annotations
@@ -22,6 +29,13 @@ SIDE = 992  # the board's side: the picture's whole width (issue #24: a phone sh
 FRAME = 12
 BOARD: Box = (MARGIN, MARGIN, MARGIN + SIDE, MARGIN + SIDE)
 CX = CY = MARGIN + SIDE // 2
+CARD_NEAR = 186  # a card's inner edges from the centre, both ways: past a hut's target letter (178)
+CARD_FAR = 476  # and its outer edges: inside the frame
+CARD_HEAD = 50  # the card's tinted line: marker, name, turn pill or medal
+WORD_Y = 84  # the line under it, from the card's top: the park's word left, the home count right
+LIST_X = 162  # from the card's left edge: the home count and the pieces on the circuit, one a row
+SPOT_X = (56, 126)  # park spots' centres from the card's left edge ...
+SPOT_Y = (140, 206)  # ... and top: two rows under the park's word
 
 
 def arm_len(board: str) -> int:
@@ -76,8 +90,17 @@ def hut_centre(board: str, cell: int) -> tuple[int, int]:
     return grid_point(board, dx + 0.78, dy, arm) if dx == 1 else grid_point(board, dx, dy + 0.78, arm)
 
 
+def park_card(arm: int) -> Box:
+    """The card of ``arm``'s player: the picture corner beside the lane its pieces leave by."""
+    sx, sy = turned(1, 1, arm)
+    x0, x1 = sorted((round(CX + sx * CARD_NEAR), round(CX + sx * CARD_FAR)))
+    y0, y1 = sorted((round(CY + sy * CARD_NEAR), round(CY + sy * CARD_FAR)))
+    return x0, y0, x1, y1
+
+
 def park_centre(board: str, arm: int) -> tuple[int, int]:
-    """The middle of ``arm``'s park, in the picture corner beside the lane its pieces leave by."""
+    """The middle of ``arm``'s park mandala (an arm nobody plays), in the picture corner beside the
+    lane its pieces would leave by."""
     c = 2.1 + arm_len(board) / 2
     return grid_point(board, c, c, arm)
 
@@ -87,11 +110,18 @@ def park_radius(board: str) -> int:
     return round(pitch(board) * (1.8 if board == "standard" else 2.2))
 
 
-def park_spot(board: str, arm: int, i: int) -> tuple[int, int]:
-    """Where piece ``i`` (0..3) of ``arm``'s player waits in the park."""
+def mandala_spot(board: str, arm: int, i: int) -> tuple[int, int]:
+    """Spot ``i`` (0..3) of the park mandala of an arm nobody plays."""
     x, y = park_centre(board, arm)
     step = round(pitch(board) * 0.52)
     return x + (-step, step)[i % 2], y + (-step, step)[i // 2] - step // 3
+
+
+def park_spot(board: str, arm: int, i: int) -> tuple[int, int]:
+    """Where piece ``i`` (0..3) of ``arm``'s player waits in the park: on its card, two rows of two (the
+    same on either ``board``)."""
+    x0, y0, _x1, _y1 = park_card(arm)
+    return x0 + SPOT_X[i % 2], y0 + SPOT_Y[i // 2]
 
 
 def corner_cells(board: str) -> tuple[int, ...]:

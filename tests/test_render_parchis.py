@@ -11,6 +11,7 @@ from PIL import Image, ImageChops
 
 from engines.base import Event
 from engines.parchis import CENTRE, ENGINE, HOME, ParchisOptions, ParchisState, cell_number, exit_cell
+from locales import Translator
 from render import parchis as board
 from render import parchis_geometry as geometry
 from render.dice import die_image
@@ -18,8 +19,9 @@ from render.marks import red_cross
 from render.parchis import LABEL_KEYS, render_board
 from render.parchis_geometry import cell_box, cell_centre, corridor_box, corridor_centre, home_spot
 from render.pieces import marker_image, numbered_token, standing_piece
-from render.theme import GOLD, INK, RED
+from render.theme import GOLD, INK, RED, tint
 from render.typeset import font
+from tests.drawn_words import drawn_words
 from tests.render_helpers import (
     PNG_SIGNATURE,
     Pixel,
@@ -48,6 +50,8 @@ LABELS = {
     "seguro": "сегуро — здесь не рубят",
     "home": "Дом",
     "barrier": "барьер — не пройти",
+    "corridor": "к3 — клетка 3 коридора",
+    "centre": "в центре — фишка дошла",
 }
 NAMES = ["Аня", "Борис", "Вика", "Григорий"]
 Box = tuple[int, int, int, int]
@@ -124,14 +128,25 @@ def overlap(a: Box, b: Box) -> bool:
 # ---------------------------------------------------------------- format, determinism, labels
 
 
+def busy(seats: int, k: int) -> tuple[ParchisState, list[Event]]:
+    """The busiest position of game ``k``'s middle half: the most pieces out on the board, then the most
+    moves on offer (every card lists four pieces, the dice card its choices)."""
+    game = play(seats, k)
+    middle = game[len(game) // 4: 3 * len(game) // 4]
+    return max(middle, key=lambda step: (sum(p not in (HOME, CENTRE) for p in step[0].pieces), len(step[0].moves)))
+
+
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_png_is_1024_wide_palette_small_and_fits_a_phone(seats):
-    game = play(seats, k=seats)
-    state, events = game[len(game) // 2]
-    png = render(state, events=events)
-    width, height = png_size(png)
-    assert width == 1024 and 1300 <= height <= 1600  # the board takes the width, the rest goes below (#24)
-    assert len(png) <= 150_000
+def test_png_is_1024_wide_palette_small_and_fits_a_phone_screen(seats):
+    """A phone shows the whole picture above the buttons: 1024 × at most 1280 (it was 1408–1526, the
+    panels under the board), the same for every seat count, and at most 100 KB however busy the board."""
+    for k in (seats, seats + 10):
+        state, events = busy(seats, k)
+        png = render(state, events=events)
+        width, height = png_size(png)
+        assert width == 1024 and height <= 1280, (seats, k, height)
+        assert height == board._panels(seats)[1] == board.HEIGHT
+        assert len(png) <= 100_000, (seats, k, len(png))
 
 
 def test_same_input_gives_identical_bytes_even_after_caches_are_dropped():
@@ -379,10 +394,23 @@ def test_the_winner_is_ringed_and_the_others_recede():
         assert (gold_share(img, ring_points(box), is_gold) > 0.9) == (seat == 2)
 
 
-def test_the_panel_counts_home_and_centre_and_lists_the_cells():
+def test_each_card_sits_in_its_players_home():
+    for seats in (2, 3, 4):
+        cards = board._panels(seats)[0]
+        blank = at(seats, {})
+        assert len(cards) == seats
+        for seat, card in enumerate(cards):
+            home = geometry.home_box(blank.colour(seat))
+            assert inside(grow(card, 6), home)  # the turn's gold ring too
+            assert all(inside(around(home_spot(blank.colour(seat), i), 40), card) for i in range(4))
+
+
+def test_the_card_shows_home_and_centre_and_lists_the_cells():
     panels = board._panels(2)[0]
     x0, y0, x1, y1 = panels[1]
-    body, counts = (x0, y0 + board.HEADER_H, x1, y1), (x0, y0 + board.HEADER_H, x0 + 145, y1)
+    home = (x0, y0 + board.HEADER_H, x0 + board.LIST_X - 8, y1)  # the spots under the home's word
+    centre = (x0 + board.LIST_X, y0 + board.HEADER_H, x1, y0 + board.LIST_Y[0] - 24)
+    cells = (x0 + board.LIST_X, y0 + board.LIST_Y[0] - 22, x1, y1)
 
     def changed(a: dict, b: dict, box: Box) -> bool:
         diff = ImageChops.difference(rgb(render(at(2, a))), rgb(render(at(2, b))))
@@ -390,11 +418,39 @@ def test_the_panel_counts_home_and_centre_and_lists_the_cells():
         return diff.crop(box).getbbox() is not None
 
     base = {(1, 0): CENTRE, (1, 1): 10}
-    assert changed(base, base | {(1, 0): CENTRE, (1, 1): CENTRE}, counts)  # one more in the centre
-    assert changed(base, base | {(1, 2): 20}, counts)  # one fewer at home
-    assert not changed(base, base | {(1, 1): 11}, counts)  # a move on the board: the counts stay ...
-    assert changed(base, base | {(1, 1): 11}, body)  # ... and the cell written after the piece changes
-    assert changed(base, base | {(1, 1): 66}, body)  # a corridor cell
+    assert changed(base, base | {(1, 0): CENTRE, (1, 1): CENTRE}, centre)  # one more in the centre
+    assert changed(base, base | {(1, 2): 20}, home)  # one fewer at home ...
+    assert changed(base, base | {(1, 2): 20}, cells)  # ... and one more listed with its cell
+    move = base | {(1, 1): 11}
+    assert not changed(base, move, home) and not changed(base, move, centre)  # a move on the board ...
+    assert changed(base, move, cells)  # ... changes the cell written after the piece
+    assert changed(base, base | {(1, 1): 66}, cells)  # a corridor cell
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_legend_explains_the_corridor_tab_and_the_centre(lang):
+    """The buttons write a corridor cell «к3» and the picture a tab with a 3, a piece in the centre a
+    square with its triangle: the legend shows both with words from the locale, and the corridor's words
+    name the mark the buttons write."""
+    tr = Translator.load()
+    labels = {key: tr.t(lang, f"board-{key}") for key in LABEL_KEYS}
+    assert labels["corridor"].startswith(tr.t(lang, "parchis-pos-corridor", n=3) + " ")
+    state = at(2, {(0, 0): 66, (1, 0): CENTRE})
+    board._base.cache_clear()
+    with drawn_words() as words:
+        png = render(state, labels=labels)
+    legend = board.LEGEND_CARD
+    texts = {w.text: w for w in words if inside((*map(round, w.xy), *map(round, w.xy)), legend)}
+    for key in ("seguro", "barrier", "corridor", "centre"):
+        assert labels[key] in texts, (key, list(texts))
+        assert texts[labels[key]].cap_height >= 18
+    img = rgb(png)
+    corridor = texts[labels["corridor"]].xy
+    tab = (legend[0], round(corridor[1]) - 14, round(corridor[0]), round(corridor[1]) + 14)
+    assert count(img, tab, tint(seat_colour(0), 0.5), 6) > 300  # the tab, left of its words
+    centre = texts[labels["centre"]].xy
+    icon = (round(centre[0]) - 100, round(centre[1]) - 14, round(centre[0]), round(centre[1]) + 14)
+    assert count(img, icon, seat_colour(0), 30) > 60  # the centre's square with its triangle
 
 
 def test_long_names_are_cut_and_stay_inside_their_cards():

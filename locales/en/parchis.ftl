@@ -71,3 +71,5 @@ rules-parchis =
 board-seguro = seguro — no captures
 board-home = Home
 board-barrier = barrier — no passing
+board-corridor = c3 — corridor cell 3
+board-centre = in the centre — finished

@@ -71,3 +71,5 @@ rules-parchis =
 board-seguro = сегуро — здесь не рубят
 board-home = Дом
 board-barrier = барьер — не пройти
+board-corridor = к3 — клетка 3 коридора
+board-centre = в центре — фишка дошла
