@@ -105,34 +105,45 @@ def game_name(flow: GameFlow, tr: Tr, code: str) -> str:
 # /stats ------------------------------------------------------------------------
 
 
-def stats_text(name: str, totals: Sequence[GameTotals], paid: int, names: dict[str, str], tr: Tr) -> Markup:
-    """The caller's results in the chat: a line per game, the total, the pub rounds paid."""
+def pub_words(totals: GameTotals | PlayerTotals, tr: Tr) -> Markup:
+    """The pub rounds in the pub's words («🍺 не платил 4 из 5, платил 1 раз»); empty without any."""
+    if not totals.pub:
+        return Markup()
+    return html_words(tr)("stats-pub", free=totals.pub - totals.paid, rounds=totals.pub, paid=totals.paid)
+
+
+def with_pub(line: Markup, totals: GameTotals | PlayerTotals, tr: Tr) -> Markup:
+    """``line``, then its pub rounds in the pub's words, if it has any."""
+    pub = pub_words(totals, tr)
+    return Markup(" · ").join([line, pub]) if pub else line
+
+
+def stats_text(name: str, totals: Sequence[GameTotals], names: dict[str, str], tr: Tr) -> Markup:
+    """The caller's results in the chat: a line per game (its pub rounds in the pub's words), the total."""
     html = html_words(tr)
     head = [html("stats-title", name=name)]
-    body = [html("stats-line", game=names[t.code], count=t.games, wins=t.wins, percent=percent(t.wins, t.games))
+    body = [with_pub(html("stats-line", game=names[t.code], count=t.games, wins=t.wins,
+                          percent=percent(t.wins, t.games)), t, tr)
             for t in totals]
     tail = []
     if len(totals) > 1:
         games, wins = sum(t.games for t in totals), sum(t.wins for t in totals)
         tail.append(html("stats-total", count=games, wins=wins, percent=percent(wins, games)))
-    if paid:
-        tail.append(html("stats-paid", count=paid))
     return fit_lines(head, body, tail)
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/stats: the caller's games played and won in this chat, per game, and pub rounds paid."""
+    """/stats: the caller's games played and won in this chat, per game, pub rounds in the pub's words."""
     if (cmd := await group_command(update, context)) is None:
         return
     chat, user, flow, tr = cmd.chat, cmd.user, cmd.flow, cmd.tr
     name = shown_name(display_name(user.first_name, user.last_name), tr, user_id=user.id)
     totals = await flow.user_totals(chat.id, user.id)
-    paid = await flow.pub_rounds(chat.id, user.id)
-    if not totals and not paid:
+    if not totals:
         await send_reply(update, context, cmd.html("stats-empty", name=name))
         return
     names = {t.code: game_name(flow, tr, t.code) for t in totals}
-    text = stats_text(name, totals, paid, names, tr)
+    text = stats_text(name, totals, names, tr)
     rows = [(names[t.code], t.games, t.wins) for t in totals[:TOP_SIZE]]
     chart = await _draw(flow, render_mine, tr("stats-chart-title", name=name), rows,
                         tr("stats-chart-played"), tr("stats-chart-won")) if rows else None
@@ -156,6 +167,8 @@ def top_text(ranked: Sequence[Ranked], title: str, tr: Tr) -> Markup:
                  rating=r.rating or 0,
                  wins=r.player.wins, count=r.player.games, percent=percent(r.player.wins, r.player.games))
             for r in ranked]
+    if rated:  # one game's board: its pub rounds in the pub's words (the all-games board counts them as wins)
+        body = [with_pub(line, r.player, tr) for line, r in zip(body, ranked, strict=True)]
     rule = html("top-rule-rated" if rated else "top-rule", count=MIN_GAMES, base=BASE)
     return fit_lines([html("top-title", game=title)], body, [Markup(), rule])
 

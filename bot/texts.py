@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
-from bot.games.common import GameUI, Tr, html_words, option_limits, option_type
+from bot.games.common import GameUI, Html, Tr, html_words, option_limits, option_type
 from bot.games.places import place_lines
 from bot.ratings import Change
 from bot.store import GameRow, Seat, TallyRow
@@ -187,6 +187,8 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
         lines.extend(Markup("{}. {}").format(s.seat + 1, name) for s, name in zip(row.seats, names, strict=True))
     else:
         lines.extend(seated)
+    if game.spec.ui.is_pub(game.options) and any(s.user_id <= 0 for s in row.seats):
+        lines.append(html("lobby-pub-computer"))  # a computer never buys the round (docs/rules, «Pub rounds»)
     lines.append(Markup())
     if engine.min_players == engine.max_players:  # «нужны 2 игрока», not «от 2 до 2»
         lines.append(html("lobby-hint-exact", count=engine.min_players))
@@ -363,13 +365,22 @@ def player_seats(row: GameRow) -> dict[str, int]:
     return {**left, **{str(s.user_id): s.seat for s in row.seats}}
 
 
+def result_lines(game: Game, outcome: Outcome, names: Sequence[str], html: Html) -> list[Markup]:
+    """The game's own words for who won or paid; a pub round a computer seat lost is bought by nobody
+    (a computer never pays: docs/rules, «Pub rounds»), and its result says so plainly."""
+    losers = [game.row.seats[s] for s in outcome.losers]
+    if game.spec.ui.is_pub(game.options) and losers and losers[0].user_id <= 0:
+        return [html("result-pub-computer", name=names[losers[0].seat])]
+    return game.spec.ui.result_lines(game.state, outcome, names, html)
+
+
 def result_message(game: Game, outcome: Outcome, tally: Sequence[TallyRow], tr: Tr,
                    changes: Sequence[Change] = ()) -> Markup:
     """Who won (or paid), every place where the rules rank everyone, the rating changes and the pub
     tally; the seed is told only by «🔎 Проверить кости» (/verify)."""
     html, row = html_words(tr), game.row
     names = seat_names(row.seats, tr)
-    lines = [title(game, tr, "🏁"), *game.spec.ui.result_lines(game.state, outcome, names, html)]
+    lines = [title(game, tr, "🏁"), *result_lines(game, outcome, names, html)]
     places = place_lines(game.spec.places, outcome.to_json(), names, html, "result-place")
     if places:
         lines.append(Markup())

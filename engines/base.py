@@ -142,8 +142,9 @@ class Event(NamedTuple):
 class Outcome:
     """How a finished game ended.
 
-    ``kind``: ``win`` (``winners`` won), ``lose`` (``losers`` pay: the pub modes),
-    or ``draw``. ``ranking`` lists seats best first when the game defines one.
+    ``kind``: ``win`` (``winners`` won), ``lose`` (``losers`` pay: the pub modes, where
+    ``winners`` are everyone who does not pay: not paying is that round's win), or ``draw``.
+    ``ranking`` lists seats best first when the game defines one.
     """
 
     kind: str

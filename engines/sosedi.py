@@ -161,7 +161,8 @@ class SosediEngine(RulesEngine[SosediState, SosediOptions]):
         if state.options.mode == "classic":
             others = sorted((s for s in range(state.seats) if s != seat), key=lambda s: state.chips[s])
             return Outcome("win", winners=(seat,), ranking=(seat, *others), data={"bowl": state.bowl})
-        return Outcome("lose", losers=(seat,))
+        # rules 6 and 9: the one who pays buys the round; everyone else wins that round
+        return Outcome("lose", winners=tuple(s for s in range(state.seats) if s != seat), losers=(seat,))
 
     def apply(self, state: SosediState, code: str,
               dice: Dice | None = None) -> tuple[SosediState, list[Event], LogEntry]:

@@ -366,7 +366,7 @@ def test_rule6_reverse_first_out_loses():
     assert kinds(events)[-1] == "lose" and events[-1].seat == 1
     assert "win" not in kinds(events)
     out = ENGINE.outcome(after)
-    assert out.kind == "lose" and out.losers == (1,) and out.winners == ()
+    assert out.kind == "lose" and out.losers == (1,) and out.winners == (0, 2)  # not paying is the win
 
 
 def test_rule6_reverse_plays_like_classic_until_then():
@@ -503,7 +503,7 @@ def test_rule9_last_holder_loses():
     assert after.finished and after.result_seat == 1
     assert kinds(events) == ["roll", "put", "safe", "lose"] and events[-1].seat == 1
     out = ENGINE.outcome(after)
-    assert out.kind == "lose" and out.losers == (1,) and out.winners == ()
+    assert out.kind == "lose" and out.losers == (1,) and out.winners == (0, 2)  # not paying is the win
     assert ENGINE.legal_actions(after) == []
 
 
@@ -649,8 +649,9 @@ def test_spec_pub_round_names_exactly_one_payer(mode):
         state, _ = ENGINE.new_game(SosediOptions(mode=mode), 2 + i % 5, seed_str(100 + i))
         state, _, _ = play_out(ENGINE, state)
         out = ENGINE.outcome(state)
-        assert out.kind == "lose" and len(out.losers) == 1 and out.winners == ()
+        assert out.kind == "lose" and len(out.losers) == 1
         assert out.losers == (state.result_seat,)
+        assert out.winners == tuple(s for s in range(state.seats) if s != state.result_seat)
 
 
 def test_spec_pub_round_again_with_same_settings():
@@ -770,8 +771,9 @@ def test_prop_the_outcome_names_one_result_seat(setup):
     _, steps = playthrough(ENGINE, *setup, limit=MAX_ACTIONS)
     final = steps[-1][1]
     out = ENGINE.outcome(final)
-    seats_named = out.winners + out.losers
+    seats_named = out.winners if options.mode == "classic" else out.losers
     assert len(seats_named) == 1 and seats_named == (final.result_seat,)
+    assert sorted(out.winners + out.losers) == list(range(seats)) or options.mode == "classic"
     seat = final.result_seat
     if options.mode == "classic":
         assert out.kind == "win" and final.chips[seat] == 0

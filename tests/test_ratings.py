@@ -214,11 +214,12 @@ async def test_migration_9_and_the_start_up_catch_up_rate_the_games_played_befor
     expected = await store.ratings(CHAT, "sosedi")
     await store.close()
     with contextlib.closing(sqlite3.connect(path)) as old, old:  # the schema before ratings (version 8)
-        old.executescript("DROP TABLE handled_updates; DROP TABLE replays; DROP TABLE rated_games; DROP TABLE ratings; "
+        old.executescript("ALTER TABLE results DROP COLUMN pub; "
+                          "DROP TABLE handled_updates; DROP TABLE replays; DROP TABLE rated_games; DROP TABLE ratings; "
                           "DELETE FROM schema_version WHERE version > 8")
     store = await SQLiteStore.open(path)
     try:
-        assert await store.schema_version() == 11
+        assert await store.schema_version() == 12
         assert await store.ratings(CHAT, "sosedi") == [] and len(await store.unrated_games()) == len(SEASON)
         flow = GameFlow.__new__(GameFlow)  # only what start-up's rating needs
         flow.ratings = ratings_of(store)

@@ -208,7 +208,7 @@ async def test_migration_4_fills_in_games_finished_before_it(tmp_path: Path) -> 
     assert await store.schema_version() == len(MIGRATIONS)
     assert [(r[0], r[3], r[5], r[6]) for r in await results(store)] == [
         (won, 10, 0, 0), (won, 20, 1, 0),
-        (paid, 10, 0, 0), (paid, 20, 0, 0), (paid, 30, 0, 1),
+        (paid, 10, 1, 0), (paid, 20, 1, 0), (paid, 30, 0, 1),  # and migration 12: not paying is the win
         (drawn, 10, 0, 0), (drawn, 20, 0, 0),
     ]
     await store.close()
@@ -294,7 +294,11 @@ def test_russian_plurals_of_top(tr: Any, n: int, text: str) -> None:
 @pytest.mark.parametrize(("n", "word"), [(1, "раз"), (2, "раза"), (5, "раз"), (11, "раз"), (21, "раз"),
                                          (22, "раза")])
 def test_russian_plurals_of_rounds_paid(tr: Any, n: int, word: str) -> None:
-    assert tr("stats-paid", count=n) == f"🍺 Вы проставлялись {n} {word}."
+    assert tr("stats-pub", free=30 - n, rounds=30, paid=n) == f"🍺 не платил {30 - n} из 30, платил {n} {word}"
+
+
+def test_pub_rounds_never_paid_say_only_that(tr: Any) -> None:
+    assert tr("stats-pub", free=4, rounds=4, paid=0) == "🍺 не платил 4 из 4"
 
 
 @pytest.mark.parametrize(("n", "games", "wins"), [(1, "1 game", "1 win"), (2, "2 games", "2 wins"),
@@ -307,9 +311,9 @@ def test_english_plurals_of_stats(n: int, games: str, wins: str) -> None:
 
 
 def test_texts_escape_names(tr: Any) -> None:
-    text = stats_text("<b>Аня</b>", [GameTotals("sosedi", 3, 1)], 2, {"sosedi": "Соседи"}, tr)
+    text = stats_text("<b>Аня</b>", [GameTotals("sosedi", 3, 1, pub=3, paid=2)], {"sosedi": "Соседи"}, tr)
     assert "&lt;b&gt;Аня&lt;/b&gt;" in text and "<b>Аня" not in text
-    assert "Соседи: 3 партии, 1 победа (33%)" in text and "проставлялись 2 раза" in text
+    assert "Соседи: 3 партии, 1 победа (33%) · 🍺 не платил 1 из 3, платил 2 раза" in text
     top = top_text([Ranked(1, player(1, "<a href='x'>Z</a>", 3, 3))], "все игры", tr)
     assert "&lt;a href=&#39;x&#39;&gt;Z&lt;/a&gt;" in top and "<a" not in top
     past = PastGame(12, "sosedi", "finished", {"kind": "win", "winners": [0]}, ("<i>Ж</i>", "Борис"),

@@ -34,14 +34,14 @@ async def test_creates_directory_wal_and_migrates_once(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "dir" / "bot.sqlite3"
     store = await SQLiteStore.open(path)
     assert path.exists()
-    assert await store.schema_version() == len(MIGRATIONS) == 11
+    assert await store.schema_version() == len(MIGRATIONS) == 12
     await store.close()
     store = await SQLiteStore.open(path)  # re-opening does not re-run migrations
-    assert await store.schema_version() == 11
+    assert await store.schema_version() == 12
     await store.close()
     with contextlib.closing(sqlite3.connect(path)) as conn:  # WAL is a setting of the file itself
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 11
+        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 12
 
 
 async def test_migration_6_counts_an_active_game_as_acted_in_when_it_was_last_changed(tmp_path: Path) -> None:
@@ -56,11 +56,11 @@ async def test_migration_6_counts_an_active_game_as_acted_in_when_it_was_last_ch
                           "CREATE UNIQUE INDEX games_one_active ON games(chat_id) "
                           "WHERE status IN ('lobby', 'running'); "
                           "DROP INDEX games_active_since; ALTER TABLE games DROP COLUMN acted_at; "
-                          "ALTER TABLE seats DROP COLUMN left_at; "
+                          "ALTER TABLE seats DROP COLUMN left_at; ALTER TABLE results DROP COLUMN pub; "
                           "DROP TABLE handled_updates; DROP TABLE replays; DROP TABLE rated_games; DROP TABLE ratings; "
                           "UPDATE games SET updated_at = 1000; DELETE FROM schema_version WHERE version > 5")
     store = await SQLiteStore.open(path)
-    assert await store.schema_version() == 11
+    assert await store.schema_version() == 12
     assert [g.id for g in await store.idle_games(1001, 1001)] == [lobby.id]  # the stopped one is not idle
     assert await store.idle_games(999, 999) == []
     await store.close()

@@ -349,9 +349,6 @@ class GameFlow:
     async def user_totals(self, chat_id: int, user_id: int) -> list[GameTotals]:
         return await self.store.user_totals(chat_id, user_id)
 
-    async def pub_rounds(self, chat_id: int, user_id: int) -> int:
-        return await self.store.pub_rounds(chat_id, user_id)
-
     async def player_totals(self, chat_id: int, code: str | None) -> list[PlayerTotals]:
         return await self.store.player_totals(chat_id, code)
 

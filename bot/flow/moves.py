@@ -38,7 +38,8 @@ def stored_row(game: Game, state: Any, applied: Applied, deadline: float | None,
     outcome = spec.engine.outcome(state)
     payer = None
     if outcome is not None and spec.ui.is_pub(state.options) and outcome.losers:
-        payer = row.seats[outcome.losers[0]]
+        loser = row.seats[outcome.losers[0]]
+        payer = loser if loser.user_id > 0 else None  # a computer never buys the round: nobody does
     fresh = replace(row, state=state.to_json(), version=state.version, status="finished" if outcome else "running",
                     result=outcome.to_json() if outcome else None, seats=tuple(seats_after(game, new_seat)),
                     deadline=deadline,

@@ -214,11 +214,29 @@ BEGIN
 END $$;
 """
 
+# 12: pub rounds marked, their non-payers credited, no computer in the tally (as SQLite's migration 12);
+# a results row is marked by the game's result as save_move has just stored it
+PUB_ROUNDS_12 = """
+ALTER TABLE results ADD COLUMN pub INTEGER NOT NULL DEFAULT 0;
+UPDATE results SET pub = 1 WHERE game_id IN (SELECT id FROM games WHERE result->>'kind' = 'lose');
+UPDATE results SET won = 1 WHERE pub = 1 AND paid = 0
+    AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = results.game_id AND s.user_id = results.user_id);
+DELETE FROM pub_tally WHERE user_id <= 0;
+
+CREATE FUNCTION mark_pub_round() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.pub := COALESCE((SELECT (result->>'kind') = 'lose' FROM games WHERE id = NEW.game_id), FALSE)::INTEGER;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER results_pub BEFORE INSERT ON results FOR EACH ROW EXECUTE FUNCTION mark_pub_round();
+"""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (8, SCHEMA_8),
     (9, RATINGS_9),
     (10, REPLAYS_10),
     (11, HANDLED_UPDATES_11),
+    (12, PUB_ROUNDS_12),
 )
 # two instances starting at once: the second waits for the first's migrations, then finds them done
 MIGRATION_LOCK = 0x50534F53  # any number the bot's other advisory locks do not use

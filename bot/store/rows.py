@@ -141,7 +141,9 @@ class GameTotals:
 
     code: str
     games: int
-    wins: int
+    wins: int  # a pub round not paid is a win
+    pub: int = 0  # of ``games``, the pub rounds («наоборот», «Башня»)
+    paid: int = 0  # the pub rounds paid
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +153,9 @@ class PlayerTotals:
     user_id: int
     name: str
     games: int
-    wins: int
+    wins: int  # a pub round not paid is a win
+    pub: int = 0  # of ``games``, the pub rounds
+    paid: int = 0  # the pub rounds paid
 
 
 class TallyRow(NamedTuple):

@@ -108,16 +108,16 @@ MOVE_RESULTS = "UPDATE results SET chat_id = ? WHERE chat_id = ?"
 PUB_TALLY = "SELECT user_id, name, rounds FROM pub_tally WHERE chat_id = ? AND rounds > 0 ORDER BY rounds DESC, name"
 RESET_PUB_TALLY = "DELETE FROM pub_tally WHERE chat_id = ?"
 PUB_ROUNDS = "SELECT COALESCE(SUM(paid), 0) AS rounds FROM results WHERE chat_id = ? AND user_id = ?"
-USER_TOTALS = ("SELECT code, COUNT(*) AS games, SUM(won) AS wins FROM results WHERE chat_id = ? AND user_id = ? "
-               "GROUP BY code ORDER BY games DESC, code")
+USER_TOTALS = ("SELECT code, COUNT(*) AS games, SUM(won) AS wins, SUM(pub) AS pub, SUM(paid) AS paid "
+               "FROM results WHERE chat_id = ? AND user_id = ? GROUP BY code ORDER BY games DESC, code")
 # every person's totals, under the name of their latest game (of the game asked about)
 PLAYER_TOTALS = (
-    "SELECT r.user_id, COUNT(*) AS games, SUM(r.won) AS wins, "
+    "SELECT r.user_id, COUNT(*) AS games, SUM(r.won) AS wins, SUM(r.pub) AS pub, SUM(r.paid) AS paid, "
     "(SELECT l.name FROM results l WHERE l.chat_id = r.chat_id AND l.user_id = r.user_id "
     "ORDER BY l.finished_at DESC LIMIT 1) AS name "
     "FROM results r WHERE r.chat_id = ? GROUP BY r.chat_id, r.user_id ORDER BY r.user_id")
 PLAYER_TOTALS_OF_GAME = (
-    "SELECT r.user_id, COUNT(*) AS games, SUM(r.won) AS wins, "
+    "SELECT r.user_id, COUNT(*) AS games, SUM(r.won) AS wins, SUM(r.pub) AS pub, SUM(r.paid) AS paid, "
     "(SELECT l.name FROM results l WHERE l.chat_id = r.chat_id AND l.user_id = r.user_id AND l.code = r.code "
     "ORDER BY l.finished_at DESC LIMIT 1) AS name "
     "FROM results r WHERE r.chat_id = ? AND r.code = ? GROUP BY r.chat_id, r.code, r.user_id ORDER BY r.user_id")

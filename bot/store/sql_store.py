@@ -96,7 +96,8 @@ def move_params(move: Move, at: float, update_id: int | None = None) -> tuple[An
     """The 22 parameters of a save, in the order of both databases' compound write (the last: the
     update whose claim it takes, bot/store/claims.py)."""
     result = move.result or {}
-    winners = (result.get("winners") or []) if result.get("kind") == "win" else []
+    # a draw's «winners» share the first place; they did not win it
+    winners = (result.get("winners") or []) if result.get("kind") in ("win", "lose") else []
     seat, payer = move.new_seat, move.pub_payer
     return (
         move.game_id, move.expected_version, json.dumps(move.state), move.version, move.status,
@@ -382,13 +383,13 @@ class SQLStore:
         return int((await self._read(sql.PUB_ROUNDS, (chat_id, user_id)))[0]["rounds"])
 
     async def user_totals(self, chat_id: int, user_id: int) -> list[GameTotals]:
-        return [GameTotals(r["code"], r["games"], r["wins"])
+        return [GameTotals(r["code"], r["games"], r["wins"], r["pub"], r["paid"])
                 for r in await self._read(sql.USER_TOTALS, (chat_id, user_id))]
 
     async def player_totals(self, chat_id: int, code: str | None = None) -> list[PlayerTotals]:
         rows = await (self._read(sql.PLAYER_TOTALS, (chat_id,)) if code is None
                       else self._read(sql.PLAYER_TOTALS_OF_GAME, (chat_id, code)))
-        return [PlayerTotals(r["user_id"], r["name"], r["games"], r["wins"]) for r in rows]
+        return [PlayerTotals(r["user_id"], r["name"], r["games"], r["wins"], r["pub"], r["paid"]) for r in rows]
 
     async def past_games(self, chat_id: int, limit: int) -> list[PastGame]:
         games: dict[int, tuple[Row, list[str]]] = {}

@@ -167,6 +167,18 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX handled_updates_at ON handled_updates(at)
     """,
+    # 12: a pub round («наоборот», «Башня») is marked (``pub``) so /stats and /top can say it in the pub's
+    # words, and not paying it is its win (docs/rules/sosedi.md, «Pub rounds»): the rounds finished
+    # before are credited to everyone still seated who did not pay; a computer never pays, so the
+    # tally's computer rows go
+    """
+    ALTER TABLE results ADD COLUMN pub INTEGER NOT NULL DEFAULT 0;
+    UPDATE results SET pub = 1
+        WHERE game_id IN (SELECT id FROM games WHERE json_extract(result, '$.kind') = 'lose');
+    UPDATE results SET won = 1 WHERE pub = 1 AND paid = 0
+        AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = results.game_id AND s.user_id = results.user_id);
+    DELETE FROM pub_tally WHERE user_id <= 0
+    """,
 )
 
 # per connection: settings (a write never waits here for another process's write lock: see SQLiteStore._patiently),
@@ -181,7 +193,8 @@ CONNECTION_SETUP: tuple[str, ...] = (
     # (seat_user_id, seat_name), a computer player, keeping the person who sat there and the version
     # from which the computer plays; payer_* pays the pub round; a finished game records a results row
     # per person seated at the end or whose seat a computer player took (they played it and did not
-    # win it), won by the seats in ``winners``; at
+    # win it), won by the seats in ``winners`` (in a pub round: everyone who does not pay), a pub round
+    # when the result's kind is «lose»; at
     # the deal, ``seating`` (a JSON array of [seat, user id, name]) and ``host_id`` replace the lobby's;
     # ``by_person``: a person's press made it (the game is not idle)
     """CREATE TEMP VIEW moves AS SELECT 0 AS game_id, 0 AS expected_version, '' AS state, 0 AS version,
@@ -214,12 +227,13 @@ CONNECTION_SETUP: tuple[str, ...] = (
             SELECT chat_id, NEW.payer_id, NEW.payer_name, 1 FROM games
             WHERE id = NEW.game_id AND NEW.payer_id IS NOT NULL
             ON CONFLICT(chat_id, user_id) DO UPDATE SET rounds = pub_tally.rounds + 1, name = excluded.name;
-        INSERT INTO results(game_id, chat_id, code, user_id, name, won, paid, finished_at)
+        INSERT INTO results(game_id, chat_id, code, user_id, name, won, paid, pub, finished_at)
             SELECT g.id, g.chat_id, g.code,
                    CASE WHEN s.user_id > 0 THEN s.user_id ELSE s.left_user_id END,
                    CASE WHEN s.user_id > 0 THEN s.name ELSE s.left_name END,
                    s.user_id > 0 AND s.seat IN (SELECT value FROM json_each(NEW.winners)),
                    COALESCE((CASE WHEN s.user_id > 0 THEN s.user_id ELSE s.left_user_id END) = NEW.payer_id, 0),
+                   COALESCE(json_extract(NEW.result, '$.kind') = 'lose', 0),
                    NEW.at
             FROM games g JOIN seats s ON s.game_id = g.id
             WHERE g.id = NEW.game_id AND NEW.status = 'finished' AND (s.user_id > 0 OR s.left_user_id > 0)

@@ -97,6 +97,8 @@ result-rating-up = { $name } { $rating } ▲ +{ $change }
 result-rating-down = { $name } { $rating } ▼ −{ $change }
 result-rating-same = { $name } { $rating } ＝
 
+result-pub-computer = 🍺 { $name } loses — nobody buys this round: a computer never pays.
+lobby-pub-computer = 🍺 A computer at the table never pays: if it loses, nobody buys the round.
 pub-tally-title = 🍺 Rounds paid in this chat:
 pub-tally-line = { $name } — { $count } { $count ->
         [one] round

@@ -19,10 +19,11 @@ stats-total = <b>Total</b>: { $count } { $count ->
         [one] win
        *[other] wins
     } ({ $percent }%)
-stats-paid = 🍺 You paid { $count } { $count ->
-        [one] round
-       *[other] rounds
-    }.
+stats-pub = 🍺 didn't pay { $free } of { $rounds }{ $paid ->
+        [0] {""}
+        [one] , paid once
+       *[other] , paid { $paid } times
+    }
 stats-empty = { $name }, you have no finished games in this chat yet. Start one: /newgame
 stats-chart-title = { $name }: games and wins
 stats-chart-played = played

@@ -98,6 +98,8 @@ result-rating-up = { $name } { $rating } ▲ +{ $change }
 result-rating-down = { $name } { $rating } ▼ −{ $change }
 result-rating-same = { $name } { $rating } ＝
 
+result-pub-computer = 🍺 Проигрывает { $name } — раунд никто не ставит: компьютер не платит.
+lobby-pub-computer = 🍺 Компьютер за столом не платит: проиграет он — раунд никто не ставит.
 pub-tally-title = 🍺 Счёт раундов в этом чате:
 pub-tally-line = { $name } — { $count } { $count ->
         [one] раунд

@@ -23,11 +23,14 @@ stats-total = <b>Всего</b>: { $count } { $count ->
         [few] победы
        *[many] побед
     } ({ $percent }%)
-stats-paid = 🍺 Вы проставлялись { $count } { $count ->
-        [one] раз
-        [few] раза
-       *[many] раз
-    }.
+stats-pub = 🍺 не платил { $free } из { $rounds }{ $paid ->
+        [0] {""}
+       *[other] , платил { $paid } { $paid ->
+            [one] раз
+            [few] раза
+           *[many] раз
+        }
+    }
 stats-empty = { $name }, у вас пока нет законченных игр в этом чате. Начать: /newgame
 stats-chart-title = { $name }: игры и победы
 stats-chart-played = сыграно
