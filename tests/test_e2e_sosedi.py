@@ -192,11 +192,14 @@ async def test_stop_rights_and_rematch(world) -> None:
     result = tg.last_bot_message(CHAT_ID)
     answer = await runner.press(users["gleb"], result, "Ещё раунд")
     assert answer["text"] == "Ещё раунд могут начать только игроки этой партии."
-    await runner.press(users["vera"], result, "Ещё раунд")
-    new_table = runner.table()
-    assert new_table.message_id != table.message_id and "Ходит:" in new_table.caption
+    answer = await runner.press(users["vera"], result, "Ещё раунд")  # not the host's: a lobby, Борис starts it
+    assert answer["text"] == "Новое лобби с теми же игроками: начнёт хост, Борис."
+    lobby = runner.table()
+    assert lobby.message_id != table.message_id and "1. Борис\n2. Вера" in lobby.caption
     answer = await runner.press(users["vera"], result, "Ещё раунд")  # the same button again
-    assert answer["text"] == "В чате уже идёт игра." and runner.table().message_id == new_table.message_id
+    assert answer["text"] == "В чате уже идёт игра." and runner.table().message_id == lobby.message_id
+    await runner.press(users["boris"], lobby, "Начать")
+    assert "Ходит:" in runner.table().caption
     await runner.say(users["gleb"], "/stop")  # Глеб is an admin now
     assert "остановлена" in tg.last_bot_message(CHAT_ID).text
 

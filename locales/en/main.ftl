@@ -138,6 +138,7 @@ toast-not-a-player = Only the players of that game can start another round.
 toast-game-exists = A game is already on in this chat.
 toast-ai-seats-taken = Both seats are taken — no room for the bot.
 toast-lobby-open = Lobby open!
+toast-rematch-host = A new lobby with the same players: the host, { $name }, starts it.
 toast-rematch-lobby = A new lobby: the seat of whoever left is free — anyone may take it with “Play”.
 lobby-post-failed = I can’t post the table picture. Allow me to send photos in this chat and try /newgame again.
 storage-error = ⚠️ That didn’t work: my database is unavailable right now. Nothing has changed — please try again in a moment.
