@@ -37,7 +37,7 @@ async def open_lobby(runner: BotRunner, users: dict[str, FakeUser], mode_presses
         answer = await runner.press(users[name], lobby, "Играю")
         assert answer["text"] == "Вы за столом!"
     for _ in range(mode_presses):
-        await runner.press(users["anya"], lobby, "Вариант →")
+        await runner.press(users["anya"], lobby, "Вариант: ")
     assert "Игроки (3/6)" in lobby.caption and "1. Аня\n2. Борис\n3. Вера" in lobby.caption
     return lobby
 
@@ -219,10 +219,10 @@ async def test_lobby_settings_and_set_command(world) -> None:
     await runner.say(users["anya"], "/set colour red")
     assert tg.last_bot_message(CHAT_ID).text.startswith("Такой настройки нет: «colour». Настройки этой игры: "
                                                         "Вариант — mode, Фишки — chips")
-    await runner.press(users["anya"], lobby, "Бросающий не платит")
+    await runner.press(users["anya"], lobby, "Бросающий: платит")
     assert "Бросающий за свои числа не платит" in lobby.caption
-    await runner.press(users["anya"], lobby, "Вариант →")
-    await runner.press(users["anya"], lobby, "Вариант →")
+    await runner.press(users["anya"], lobby, "Вариант: ")
+    await runner.press(users["anya"], lobby, "Вариант: ")
     assert "В башне: 15 (по 5 на игрока)" in lobby.caption
     await runner.press(users["anya"], lobby, "Башня +5")
     assert "В башне: 20 подставок" in lobby.caption
@@ -249,7 +249,7 @@ async def test_english_after_lang_and_private_start(world) -> None:
     await runner.say(users["anya"], "/newgame@SosediBot sosedi")
     lobby = runner.table()
     await runner.press(users["boris"], lobby, "Play")
-    await runner.press(users["anya"], lobby, "Variant →")
+    await runner.press(users["anya"], lobby, "Variant: ")
     await runner.press(users["anya"], lobby, "Start")
     table = runner.table()
     assert "To move:" in table.caption and "Drawn by lot" in table.caption
