@@ -136,11 +136,11 @@ def option_error(exc: OptionsError, code: str, options: Any, tr: Tr) -> str:
     label = option_label(code, exc.key, tr)
     if found is not None and found[0] is bool:  # in the words the lobby's button shows («да», «нет»)
         return tr("option-choice", label=label,
-                  values=or_list([f"«{option_words(code, options, exc.key, v, tr)}»" for v in (True, False)], tr))
+                  values=or_list([quoted(option_words(code, options, exc.key, v, tr), tr) for v in (True, False)], tr))
     known = exc if exc.limits else OptionsError(exc.key, "its limits", **option_limits(options, exc.key))
     low, high, allowed = known.min, known.max, known.allowed
     if allowed:  # the values in words, then what /set takes (the words may be several)
-        words = or_list([f"«{option_words(code, options, exc.key, v, tr)}»" for v in allowed], tr)
+        words = or_list([quoted(option_words(code, options, exc.key, v, tr), tr) for v in allowed], tr)
         return "\n".join((tr("option-choice", label=label, values=words),
                           tr("option-type", key=exc.key, codes=" | ".join(map(str, allowed)))))
     if low is not None and low == high:  # «Игроки: ровно 2», not «от 2 до 2»
@@ -160,8 +160,13 @@ def ignored_option(spec: GameSpec[Any, Any], options: Any, key: str, tr: Tr) -> 
         return None
     code = spec.code
     return tr("option-ignored", label=option_label(code, key, tr), count=len(applies), key=variant, code=applies[0],
-              variants=or_list([f"«{option_words(code, options, variant, v, tr)}»" for v in applies], tr),
+              variants=or_list([quoted(option_words(code, options, variant, v, tr), tr) for v in applies], tr),
               variant=option_words(code, options, variant, getattr(options, variant), tr))
+
+
+def quoted(words: str, tr: Tr) -> str:
+    """«words» in Russian, “words” in English: the chat's own quotation marks."""
+    return tr("option-quoted", words=words)
 
 
 def or_list(items: Sequence[str], tr: Tr) -> str:

@@ -53,6 +53,7 @@ option-choice = { $label }: { $values }
 option-type = Type: /set { $key } { $codes }
 option-bad = { $label }: that value won’t do
 option-or = { $first } or { $last }
+option-quoted = “{ $words }”
 option-off = off
 option-auto = auto
 # a setting and its value now: what its lobby button shows and a press answers («Chips: 20»)
@@ -64,7 +65,7 @@ option-unknown-none = There is no setting “{ $key }”. This game has no setti
 option-ignored = { $label } applies only in { $count ->
         [one] the variant
        *[other] the variants
-    } { $variants }, and this lobby plays «{ $variant }»: nothing changed. To switch: /set { $key } { $code }
+    } { $variants }, and this lobby plays “{ $variant }”: nothing changed. To switch: /set { $key } { $code }
 option-players = Players
 
 lobby-host = Host: { $name }

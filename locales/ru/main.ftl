@@ -53,6 +53,7 @@ option-choice = { $label }: { $values }
 option-type = Набрать: /set { $key } { $codes }
 option-bad = { $label }: такое значение не подходит
 option-or = { $first } или { $last }
+option-quoted = «{ $words }»
 option-off = выкл
 option-auto = авто
 # настройка и её значение сейчас: так показывает её кнопка лобби и так отвечает нажатие («Фишки: 20»)
