@@ -10,28 +10,31 @@ import dataclasses
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cb
-from bot.games.common import GameUI, Html, Tr, html_words, option_limits, option_type
+from bot import phone
+from bot.games.common import GameUI, Html, Tr, html_words, option_label, option_limits, option_type, option_words
 from bot.games.places import place_lines
 from bot.ratings import Change
 from bot.store import GameRow, Seat, TallyRow
+from bot.turns import is_bot
 from engines.base import Event, OptionsError, Outcome, seed_commitment
 
 if TYPE_CHECKING:
     from bot.flow.context import Game
     from bot.flow.table_settings import TableSettings
+    from bot.games.spec import GameSpec
 
 CAPTION_LIMIT = 1024
 RESULT_TALLY_LINES = 10  # payers listed under a pub result (the whole tally is /tally)
 TALLY_LINES = 60  # payers /tally lists: 60 lines of 32-character names fit one message
 NAME_LIMIT = 32
-SHORT_LABEL = 14  # button labels up to this many characters may share a row
+SHORT_LABEL = 14  # move labels up to this many characters may share a row (as many as fit a phone)
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -131,12 +134,13 @@ def option_error(exc: OptionsError, code: str, options: Any, tr: Tr) -> str:
             return tr("option-unknown-none", key=exc.key[:24])
         return tr("option-unknown", key=exc.key[:24], options=", ".join(names))
     label = option_label(code, exc.key, tr)
-    if found is not None and found[0] is bool:
-        return tr("option-choice", label=label, values=or_list([tr("option-on"), tr("option-off")], tr))
+    if found is not None and found[0] is bool:  # in the words the lobby's button shows («да», «нет»)
+        return tr("option-choice", label=label,
+                  values=or_list([quoted(option_words(code, options, exc.key, v, tr), tr) for v in (True, False)], tr))
     known = exc if exc.limits else OptionsError(exc.key, "its limits", **option_limits(options, exc.key))
     low, high, allowed = known.min, known.max, known.allowed
     if allowed:  # the values in words, then what /set takes (the words may be several)
-        words = or_list([f"«{tr(f'{code}-option-{exc.key}-{v}')}»" for v in allowed], tr)
+        words = or_list([quoted(option_words(code, options, exc.key, v, tr), tr) for v in allowed], tr)
         return "\n".join((tr("option-choice", label=label, values=words),
                           tr("option-type", key=exc.key, codes=" | ".join(map(str, allowed)))))
     if low is not None and low == high:  # «Игроки: ровно 2», not «от 2 до 2»
@@ -148,10 +152,21 @@ def option_error(exc: OptionsError, code: str, options: Any, tr: Tr) -> str:
     return tr("option-bad", label=label)
 
 
-def option_label(code: str, key: str, tr: Tr) -> str:
-    """The option's name in the chat's language: «Фишки» (``<code>-option-<key>``; the player count,
-    checked of every game, is ``option-players``)."""
-    return tr("option-players") if key == "players" else tr(f"{code}-option-{key}")
+def ignored_option(spec: GameSpec[Any, Any], options: Any, key: str, tr: Tr) -> str | None:
+    """Why the option ``key`` is not set, when the variant ``options`` play ignores it («Башня» in
+    «наоборот»): where it applies and how to switch there; None when the variant plays with it."""
+    applies, variant = spec.only_in_variants.get(key), spec.variant_option
+    if not applies or variant is None or getattr(options, variant) in applies:
+        return None
+    code = spec.code
+    return tr("option-ignored", label=option_label(code, key, tr), count=len(applies), key=variant, code=applies[0],
+              variants=or_list([quoted(option_words(code, options, variant, v, tr), tr) for v in applies], tr),
+              variant=option_words(code, options, variant, getattr(options, variant), tr))
+
+
+def quoted(words: str, tr: Tr) -> str:
+    """«words» in Russian, “words” in English: the chat's own quotation marks."""
+    return tr("option-quoted", words=words)
 
 
 def or_list(items: Sequence[str], tr: Tr) -> str:
@@ -172,10 +187,20 @@ def title(game: Game, tr: Tr, mark: str | None = None) -> Markup:
     return Markup("{} <b>{}</b>").format(mark or game.spec.mark, tr(f"game-{game.spec.code}"))
 
 
-def lobby_caption(game: Game, tr: Tr) -> Markup:
+def picker_keyboard(codes: Iterable[str], tr: Tr) -> InlineKeyboardMarkup:
+    """/newgame's list: a game a row, by its name."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(tr(f"game-{code}"), callback_data=cb.picker(code))]
+                                 for code in codes])
+
+
+def lobby_caption(game: Game, tr: Tr, table: TableSettings | None = None) -> Markup:
+    """The lobby's caption: the game, its options, how its table plays (``table``: ⏱, 🔔, 🎲 and the
+    computer's level once it plays), the host, the dice commitment, the players and what to press."""
     html, row, engine = html_words(tr), game.row, game.spec.engine
     names = seat_names(row.seats, tr)
     lines = [title(game, tr), *game.spec.ui.lobby_lines(game.options, len(row.seats), html)]
+    if table is not None:
+        lines.append(table_line(game, table, html))
     host = next((names[i] for i, s in enumerate(row.seats) if s.user_id == row.host_id), "?")
     lines.append(html("lobby-host", name=host))
     if game.spec.dice_per_roll:  # a game without dice has nothing to commit to
@@ -195,6 +220,27 @@ def lobby_caption(game: Game, tr: Tr) -> Markup:
     else:
         lines.append(html("lobby-hint", min=engine.min_players, max=engine.max_players))
     return fit_caption(lines, [], [])
+
+
+def table_line(game: Game, table: TableSettings, html: Html) -> Markup:
+    """«⏱ 3 мин на ход · 🔔 напомнит через 30 с · 🎲 быстрый стол · 🤖 уровень: Средний»: what the lobby's
+    ⏱, 🔔, 🎲 Стол and 🤖 Уровень set, for everyone to see before the game starts."""
+    parts = [html("lobby-timer", minutes=table.turn_timer), html("lobby-ping", seconds=table.ping)]
+    if game.spec.fast_table:
+        parts.append(html("lobby-pace", pace=table.pace))
+    if level_offered(game):
+        parts.append(html("lobby-level", level=html(f"level-{table.level}")))
+    return Markup(" · ").join(parts)
+
+
+def level_offered(game: Game) -> bool:
+    """Whether the lobby offers the computer's level: once a computer sits at the table, or, in a game for
+    two, beside «🤖 Играть с ботом», which seats it and starts the game in one press."""
+    row, spec = game.row, game.spec
+    if not spec.levels or spec.policy is None:
+        return False
+    seated = any(is_bot(s.user_id) for s in row.seats)
+    return seated or (spec.engine.max_players == 2 and len(row.seats) < 2)
 
 
 def lobby_keyboard(game: Game, tr: Tr, table: TableSettings | None = None) -> InlineKeyboardMarkup:
@@ -222,7 +268,7 @@ def lobby_keyboard(game: Game, tr: Tr, table: TableSettings | None = None) -> In
                                              callback_data=cb.lobby(row.id, "unbot", cb.SEATS, seated)))
         if bots:
             rows.append(bots)
-        if table is not None and game.spec.levels and (bots or seated_bot):
+        if table is not None and level_offered(game):
             level = tr(f"level-{table.level}")  # a press moves it to the next level
             after = table.after("level", tuple(game.spec.levels))
             rows.append([InlineKeyboardButton(tr("btn-level", level=level),
@@ -240,7 +286,7 @@ def lobby_keyboard(game: Game, tr: Tr, table: TableSettings | None = None) -> In
     if engine.min_players <= len(row.seats) <= engine.max_players:
         last.insert(0, InlineKeyboardButton(tr("btn-start"), callback_data=cb.lobby(row.id, "start")))
     rows.append(last)
-    return InlineKeyboardMarkup(rows)
+    return InlineKeyboardMarkup(phone.fitted(rows))  # a row a phone would cut is split
 
 
 FLOW_EVENTS = {"timeout": "log-timeout", "replaced": "log-replaced"}  # events the bot adds, not the engine
@@ -303,8 +349,8 @@ def confirm_keyboard(game: Game, tr: Tr, code: str, kind: str) -> InlineKeyboard
     question = [InlineKeyboardButton(tr(f"confirm-{game.spec.code}-{kind}"),
                                      callback_data=cb.confirm(game.id, state.version, code)),
                 InlineKeyboardButton(tr("btn-confirm-cancel"), callback_data=cb.unconfirm(game.id, state.version))]
-    return InlineKeyboardMarkup([question if any(b.callback_data == asked for b in row) else list(row)
-                                 for row in markup.inline_keyboard])
+    return InlineKeyboardMarkup(phone.fitted([question if any(b.callback_data == asked for b in row) else list(row)
+                                              for row in markup.inline_keyboard]))
 
 
 def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
@@ -319,10 +365,11 @@ def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
                for a, args in zip(actions, words, strict=True)]
     groups = game.spec.row_groups
     if groups is None:
-        # long labels («Фишка 1: 23 → 31 ⏩ 34») would be cut off on a phone if they shared a row
-        per_row = 1 if any(len(b.text) > SHORT_LABEL for _, b in buttons) else 4
-        flat = [b for _, b in buttons]
-        return InlineKeyboardMarkup([flat[i:i + per_row] for i in range(0, min(len(flat), 96), per_row)])
+        # long labels («Фишка 1: 23 → 31 ⏩ 34») read best a row each; short ones share rows, as many as a
+        # 390-px phone shows whole («1: 10 → 13 ⚔» two or three, «🦁 1» four)
+        flat = [b for _, b in buttons][:96]
+        n = 1 if any(len(b.text) > SHORT_LABEL for b in flat) else phone.per_row([b.text for b in flat])
+        return InlineKeyboardMarkup([flat[i:i + n] for i in range(0, len(flat), n)])
     rows: list[list[InlineKeyboardButton]] = []
     last_group = None
     for kind, button in buttons[:96]:  # a game that lays out its own rows: kinds of one group share rows
@@ -331,7 +378,7 @@ def _action_keyboard(game: Game, tr: Tr) -> InlineKeyboardMarkup | None:
             rows.append([])
         rows[-1].append(button)
         last_group = group
-    return InlineKeyboardMarkup(rows)
+    return InlineKeyboardMarkup(phone.fitted(rows))  # a row whose labels a phone would cut is split
 
 
 def tally_lines(tally: Sequence[TallyRow], shown: int, tr: Tr) -> list[Markup]:

@@ -73,7 +73,7 @@ async def pub_rounds(runner: BotRunner, host: FakeUser, guest: FakeUser,
     await runner.say(host, "/newgame sosedi")
     table = runner.table()
     await runner.press(guest, table, "Играю")
-    await runner.press(host, table, "Вариант →")
+    await runner.press(host, table, "Вариант: ")
     assert "Вариант: наоборот" in table.caption
     await runner.press(host, table, "Начать")
     assert runner.app is not None

@@ -136,7 +136,7 @@ async def test_a_rematch_nobody_left_goes_straight_to_the_table(world) -> None:
     _, runner, users = world
     table = await three_at_matches(runner, users)
     result = await play_out(runner, users, table)
-    await runner.press(users["boris"], result, "Ещё раунд")
+    await runner.press(users["anya"], result, "Ещё раунд")  # the host's press (another's opens a lobby)
     again = runner.table()
     game = await flow_of(runner).store.game(game_id_of(again))
     assert game is not None and game.status == "running" and game.names == ["Аня", "Борис", "Вера"]

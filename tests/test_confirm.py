@@ -46,10 +46,10 @@ async def test_one_press_does_not_resign_and_the_second_does(world) -> None:
     answer = await runner.press(mover, table, "🏳 Сдаться")
     assert answer["text"] == "Точно? Подтвердите кнопкой под столом."
     assert await status(runner, table) == before == ("running", before[1])
-    assert "🏳 Сдаться" not in labels(table) and "🤝 Предложить ничью" not in labels(table)
+    assert "🏳 Сдаться" not in labels(table) and "🤝 Ничья?" not in labels(table)
     assert ["🏳 Да, сдаюсь", "↩️ Отмена"] in [[b.get("text") for b in row] for row in table.inline_keyboard]
     assert [label for label in labels(table) if label not in ("🏳 Да, сдаюсь", "↩️ Отмена")] == [
-        label for label in asked if label not in ("🏳 Сдаться", "🤝 Предложить ничью")]  # the rest as it was
+        label for label in asked if label not in ("🏳 Сдаться", "🤝 Ничья?")]  # the rest as it was
 
     answer = await runner.press(other, table, "🏳 Да, сдаюсь")  # not theirs to confirm
     assert answer["text"] == f"Это решает {mover.first_name}."
@@ -86,9 +86,9 @@ async def test_a_question_dies_with_its_turn(world) -> None:
 async def test_a_draw_offer_asks_first_too(world) -> None:
     _, runner, users = world
     table, mover, _other = await lions_table(runner, users)
-    await runner.press(mover, table, "🤝 Предложить ничью")
-    assert "предлагает ничью" not in (table.caption or "") and "🤝 Да, предложить ничью" in labels(table)
-    await runner.press(mover, table, "🤝 Да, предложить ничью")
+    await runner.press(mover, table, "🤝 Ничья?")
+    assert "предлагает ничью" not in (table.caption or "") and "🤝 Да, предложить" in labels(table)
+    await runner.press(mover, table, "🤝 Да, предложить")
     assert "предлагает ничью" in (table.caption or "")
 
 

@@ -94,7 +94,7 @@ async def test_two_members_build_turns_step_by_step(world) -> None:
     state = await checked_state(runner, table)
     offerer, answerer = players[state.turn], players[1 - state.turn]
     await press_code(runner, offerer, table, "o")  # it asks first (lions.md), then offers
-    await runner.press(offerer, table, "🤝 Да, предложить ничью")
+    await runner.press(offerer, table, "🤝 Да, предложить")
     assert "предлагает ничью" in table.caption
     answer = await runner.press_data(offerer, table, table.button("Принять ничью"))
     assert answer["text"].startswith("Сейчас ходит")

@@ -30,7 +30,7 @@ async def open_table(runner: BotRunner, users: dict[str, FakeUser], bonuses: boo
     answer = await runner.press(users["dima"], lobby, "Играю")  # a fifth player: no seat left
     assert answer["text"] == "Мест нет: максимум 4."
     if bonuses:
-        await runner.press(users["anya"], lobby, "Вариант →")
+        await runner.press(users["anya"], lobby, "Вариант: ")
         assert "Вариант: с бонусами" in lobby.caption
     await runner.press(users["anya"], lobby, "Начать")
     return runner.table()

@@ -25,9 +25,9 @@ async def test_four_players_play_to_the_end(world) -> None:
     await runner.press(users["anya"], tg.last_bot_message(CHAT_ID), "Шиш-беш")
     lobby = runner.table()
     assert "Поле: обычное поле" in lobby.caption and "Игроки (1/4)" in lobby.caption
-    answer = await runner.press(users["boris"], lobby, "Поле →")
+    answer = await runner.press(users["boris"], lobby, "Поле: ")
     assert answer["text"] == "Это может только хост (или админ)."
-    await runner.press(users["anya"], lobby, "Быстрый заряд: вкл")
+    await runner.press(users["anya"], lobby, "Быстрый заряд: нет")
     assert "Быстрый заряд: три броска на выход" in lobby.caption
     for name in PLAYERS[1:]:
         await runner.press(users[name], lobby, "Играю")

@@ -37,7 +37,7 @@ async def open_lobby(runner: BotRunner, users: dict[str, FakeUser], mode_presses
         answer = await runner.press(users[name], lobby, "Играю")
         assert answer["text"] == "Вы за столом!"
     for _ in range(mode_presses):
-        await runner.press(users["anya"], lobby, "Вариант →")
+        await runner.press(users["anya"], lobby, "Вариант: ")
     assert "Игроки (3/6)" in lobby.caption and "1. Аня\n2. Борис\n3. Вера" in lobby.caption
     return lobby
 
@@ -192,11 +192,14 @@ async def test_stop_rights_and_rematch(world) -> None:
     result = tg.last_bot_message(CHAT_ID)
     answer = await runner.press(users["gleb"], result, "Ещё раунд")
     assert answer["text"] == "Ещё раунд могут начать только игроки этой партии."
-    await runner.press(users["vera"], result, "Ещё раунд")
-    new_table = runner.table()
-    assert new_table.message_id != table.message_id and "Ходит:" in new_table.caption
+    answer = await runner.press(users["vera"], result, "Ещё раунд")  # not the host's: a lobby, Борис starts it
+    assert answer["text"] == "Новое лобби с теми же игроками: начнёт хост, Борис."
+    lobby = runner.table()
+    assert lobby.message_id != table.message_id and "1. Борис\n2. Вера" in lobby.caption
     answer = await runner.press(users["vera"], result, "Ещё раунд")  # the same button again
-    assert answer["text"] == "В чате уже идёт игра." and runner.table().message_id == new_table.message_id
+    assert answer["text"] == "В чате уже идёт игра." and runner.table().message_id == lobby.message_id
+    await runner.press(users["boris"], lobby, "Начать")
+    assert "Ходит:" in runner.table().caption
     await runner.say(users["gleb"], "/stop")  # Глеб is an admin now
     assert "остановлена" in tg.last_bot_message(CHAT_ID).text
 
@@ -216,10 +219,10 @@ async def test_lobby_settings_and_set_command(world) -> None:
     await runner.say(users["anya"], "/set colour red")
     assert tg.last_bot_message(CHAT_ID).text.startswith("Такой настройки нет: «colour». Настройки этой игры: "
                                                         "Вариант — mode, Фишки — chips")
-    await runner.press(users["anya"], lobby, "Бросающий не платит")
+    await runner.press(users["anya"], lobby, "Бросающий: платит")
     assert "Бросающий за свои числа не платит" in lobby.caption
-    await runner.press(users["anya"], lobby, "Вариант →")
-    await runner.press(users["anya"], lobby, "Вариант →")
+    await runner.press(users["anya"], lobby, "Вариант: ")
+    await runner.press(users["anya"], lobby, "Вариант: ")
     assert "В башне: 15 (по 5 на игрока)" in lobby.caption
     await runner.press(users["anya"], lobby, "Башня +5")
     assert "В башне: 20 подставок" in lobby.caption
@@ -246,7 +249,7 @@ async def test_english_after_lang_and_private_start(world) -> None:
     await runner.say(users["anya"], "/newgame@SosediBot sosedi")
     lobby = runner.table()
     await runner.press(users["boris"], lobby, "Play")
-    await runner.press(users["anya"], lobby, "Variant →")
+    await runner.press(users["anya"], lobby, "Variant: ")
     await runner.press(users["anya"], lobby, "Start")
     table = runner.table()
     assert "To move:" in table.caption and "Drawn by lot" in table.caption

@@ -55,7 +55,7 @@ async def test_four_players_play_to_the_end(world) -> None:
     assert answer["text"] == "Это может только хост (или админ)."
     await runner.press(users["anya"], lobby, "До победы +1")
     await runner.press(users["anya"], lobby, "Куча −1")
-    await runner.press(users["anya"], lobby, "Дубль цели → +1")
+    await runner.press(users["anya"], lobby, "Дубль числа цели: +2 спички")
     assert "Играем до 12 спичек\nВ куче: по 9 спичек на игрока\nДубль числа цели: +1 спичка" in lobby.caption
     assert "Игроки (4/8)" in lobby.caption and "1. Аня\n2. Борис\n3. Вера\n4. Глеб" in lobby.caption
     await runner.press(users["anya"], lobby, "Начать")

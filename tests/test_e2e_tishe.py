@@ -39,9 +39,9 @@ async def open_table(runner: BotRunner, users: dict[str, FakeUser], both_home: b
     for name in ("boris", "vera"):
         await runner.press(users[name], lobby, "Играю")
     if both_home:
-        answer = await runner.press(users["boris"], lobby, "Вариант →")
+        answer = await runner.press(users["boris"], lobby, "Вариант: ")
         assert answer["text"] == "Это может только хост (или админ)."
-        await runner.press(users["anya"], lobby, "Вариант →")
+        await runner.press(users["anya"], lobby, "Вариант: ")
         assert "Побеждает: обе фишки до 100" in lobby.caption
     await runner.press(users["anya"], lobby, "Начать")
     table = runner.table()

@@ -22,10 +22,19 @@ from bot import texts
 from bot.fake_telegram import StoredMessage
 from bot.flow.context import PING_CHOICES, TIMER_CHOICES
 from bot.games import GAMES, GameSpec
-from bot.games.common import AUTO_WORDS, FALSE_WORDS, TRUE_WORDS, option_limits, option_type, parse_number, set_option
+from bot.games.common import (
+    AUTO_WORDS,
+    FALSE_WORDS,
+    TRUE_WORDS,
+    named_option,
+    option_limits,
+    option_type,
+    parse_number,
+    set_option,
+)
 from bot.store import GameRow
 from engines.base import OptionsError
-from locales import Translator
+from locales import SUPPORTED, Translator
 from tests.bot_harness import CHAT_ID, BotRunner, World, flow_of, group_world
 from tests.test_option_errors import assert_in_words
 from tests.ui_helpers import translate, translator_fixture
@@ -189,23 +198,31 @@ BOT_SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[H
 SOSEDI_KEYS = [field.name for field in dataclasses.fields(GAMES["sosedi"].engine.options_from_json(None))]
 
 
-def expected_options(options: Any, args: list[str]) -> Any:
-    """The lobby's options after «/set» with ``args`` as the bot splits them: changed only by a value
-    the option parser takes."""
-    if len(args) != 2:
+WORDS = [translate(Translator.load(strict=True), lang) for lang in SUPPORTED]
+
+
+def expected_options(spec: GameSpec[Any, Any], options: Any, args: list[str], named: bool = True) -> Any:
+    """The lobby's options after «/set» with ``args`` as the bot splits them (``named``: read by their names,
+    as /set reads them; else as a button's key and value): changed only by a value the option parser
+    takes, for an option the variant chosen plays with."""
+    if len(args) < 2 or (not named and len(args) != 2):
         return options
+    key, value = named_option(spec.code, options, args, WORDS) if named else (args[0], args[1])
     try:
-        return set_option(options, args[0].lower()[:24], args[1][:24])
+        updated = set_option(options, key, value)
     except OptionsError:
         return options
+    applies = spec.only_in_variants.get(key)
+    return options if applies and getattr(updated, str(spec.variant_option)) not in applies else updated
 
 
 async def assert_changed_only_as_parsed(runner: BotRunner, spec: GameSpec[Any, Any], before: GameRow,
-                                        args: list[str]) -> None:
-    """The lobby's options are ``before``'s with ``args`` applied as the pure parser would, or unchanged."""
+                                        args: list[str], named: bool = True) -> None:
+    """The lobby's options are ``before``'s with ``args`` applied as the pure parser would (``named``: the
+    option and the value by their names too, as /set takes them; else as a button's data), or unchanged."""
     after = await flow_of(runner).store.active_game(CHAT_ID)
     assert after is not None
-    wanted = expected_options(spec.engine.options_from_json(before.options), args)
+    wanted = expected_options(spec, spec.engine.options_from_json(before.options), args, named)
     assert spec.engine.options_from_json(after.options) == wanted, args
 
 
@@ -238,7 +255,7 @@ async def test_a_forged_set_button_answers_in_words_and_changes_only_what_it_may
     assert game is not None
     answer = await runner.press_data(users["anya"], lobby, cb.lobby(game.id, "set", key, value))
     assert answer.get("text"), (key, value, answer)
-    await assert_changed_only_as_parsed(runner, spec, game, [key, value])
+    await assert_changed_only_as_parsed(runner, spec, game, [key, value], named=False)
     no_tracebacks(caplog)
 
 

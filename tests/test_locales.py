@@ -71,7 +71,7 @@ def test_the_games_name_the_keys_they_build() -> None:
     built = _dynamic_keys()
     assert {"sosedi-mode-tower", "action-spichki-chase", "tishe-ev-land-seven", "action-ludo-exit",
             "parchis-pos-corridor", "shishbesh-ev-jump-diagonal", "shishbesh-start-six_or_double",
-            "lions-result-draw-quiet", "ludo-lobby-variant", "tishe-btn-variant"} <= built
+            "lions-result-draw-quiet", "ludo-lobby-variant", "tishe-option-both_home-on"} <= built
     assert all(spec.ui.locale_keys() for spec in GAMES.values())
 
 

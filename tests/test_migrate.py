@@ -87,7 +87,7 @@ async def fill(world: World) -> StoredMessage:
     tg, runner, users = world
     await test_e2e_sosedi.test_full_game_of_each_mode(world, 2, "Башня", "проставляется")
     await runner.say(users["anya"], "/settings")
-    await runner.press(users["anya"], tg.last_bot_message(CHAT_ID), "⏱ Таймер хода → 10 мин")
+    await runner.press(users["anya"], tg.last_bot_message(CHAT_ID), "⏱ Таймер хода: 3 мин")  # → 10 min
     tg.add_chat(OTHER_CHAT, "supergroup", "Второй клуб", creator=1)
     runner.chat_id = OTHER_CHAT
     await runner.say(users["anya"], "/lang en")

@@ -54,7 +54,7 @@ def assert_in_words(message: str, spec: GameSpec[Any, Any], exc: OptionsError, t
         assert bad not in message, (message, bad)
     assert not re.search(r"от (\d+) до \1\b|\b(\d+) to \2\b", message), message  # «ровно 2»
     assert message.strip() and not message.rstrip().endswith(":"), message
-    assert ": ," not in message and ":\n" not in message and "«»" not in message, message
+    assert ": ," not in message and ":\n" not in message and "«»" not in message and "“”" not in message, message
     if option_type(options, exc.key) is not None or exc.key == "players":
         assert message.startswith(texts.option_label(spec.code, exc.key, tr) + ": "), message
     else:  # an option the game does not have: the ones it has, each by name and by the key to type
@@ -81,18 +81,19 @@ def test_every_refusal_names_the_option_and_its_values_in_words(translator: Tran
 
 @pytest.mark.parametrize(("command", "ru", "en"), [
     (("sosedi", "chips", "99"), "Фишки: от 5 до 30", "Chips: 5 to 30"),
-    (("sosedi", "roller_immune", "maybe"), "Бросающий не платит: вкл или выкл", "Roller is immune: on or off"),
+    (("sosedi", "roller_immune", "maybe"), "Бросающий: «не платит» или «платит»", "Roller: “immune” or “pays”"),
+    (("shishbesh", "fast_charge", "maybe"), "Быстрый заряд: «да» или «нет»", "Fast charge: “on” or “off”"),
     (("sosedi", "tower", "2"), "Башня: от 5 до 60 или «авто»", "Tower: 5 to 60, or “auto”"),
     (("sosedi", "mode", "x"), "Вариант: «классика», «наоборот» или «Башня»\nНабрать: /set mode classic | reverse"
-                              " | tower", "Variant: «classic», «reverse» or «Tower»\nType: /set mode classic | reverse"
+                              " | tower", "Variant: “classic”, “reverse” or “Tower”\nType: /set mode classic | reverse"
                               " | tower"),
     (("spichki", "double_hit", "3"), "Дубль числа цели: «+1 спичка» или «+2 спички»\nНабрать: /set double_hit 1 | 2",
-     "A double of a target number: «+1 match» or «+2 matches»\nType: /set double_hit 1 | 2"),
+     "A double of a target number: “+1 match” or “+2 matches”\nType: /set double_hit 1 | 2"),
     (("sosedi", "nonsense", "1"),
      "Такой настройки нет: «nonsense». Настройки этой игры: Вариант — mode, Фишки — chips, Башня — tower, "
-     "Бросающий не платит — roller_immune",
+     "Бросающий — roller_immune",
      "There is no setting “nonsense”. This game’s settings: Variant — mode, Chips — chips, Tower — tower, "
-     "Roller is immune — roller_immune"),
+     "Roller — roller_immune"),
     (("parchis", "nonsense", "1"), "Такой настройки нет: «nonsense». У этой игры настроек нет.",
      "There is no setting “nonsense”. This game has no settings."),
 ])

@@ -94,7 +94,7 @@ async def test_the_reverse_loser_is_shown_paying_what_she_had_not_what_the_dice_
     _tg, runner, users = world
     await runner.say(users["anya"], "/newgame sosedi")
     lobby = runner.table()
-    await runner.press(users["anya"], lobby, "Вариант →")
+    await runner.press(users["anya"], lobby, "Вариант: ")
     assert "Вариант: наоборот" in lobby.caption
     for name in ("boris", "vera"):
         await runner.press(users[name], lobby, "Играю")
@@ -164,8 +164,8 @@ async def test_a_draw_offers_caption_and_picture_name_the_same_player(tmp_path: 
         table = runner.table()
         state = await stored_state(runner, LIONS, game_id_of(table))
         offerer = [users["anya"], users["boris"]][state.turn]
-        await runner.press(offerer, table, "Предложить ничью")
-        await runner.press(offerer, table, "🤝 Да, предложить ничью")  # point 3: the offer asks first
+        await runner.press(offerer, table, "🤝 Ничья?")
+        await runner.press(offerer, table, "🤝 Да, предложить")  # point 3: the offer asks first
         assert "предлагает ничью" in table.caption
         caption_name = current_player_name(table.caption)
     shown, names, labels, events = drawn[-1]

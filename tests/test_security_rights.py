@@ -230,7 +230,7 @@ async def kicked(cast: Cast, table: StoredMessage, before: GameRow, outcome: Out
 
 
 async def chips_set(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:
-    assert outcome.text == "Настройка изменена."
+    assert outcome.text == "Фишки: 15"  # what changed, not «Настройка изменена.»
     assert (await stored(cast, before.id)).options["chips"] == 15
     assert "Фишек у каждого: 15" in table.caption
 

@@ -115,7 +115,7 @@ async def play_a_session_with_faults(tg: FakeTelegram, runner: BotRunner, anya: 
     result = tg.last_bot_message(CHAT_ID)
     assert result.text is not None and "🍺" in result.text
     await runner.say(boris, "/tally")
-    await runner.press(boris, result, "🔁 Ещё раунд")
+    await runner.press(anya, result, "🔁 Ещё раунд")  # the host's: the next game at once
     await roll(runner, players, runner.table())
 
 

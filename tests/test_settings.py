@@ -39,7 +39,6 @@ from tests.test_timers import time_out
 
 ADMINS_ONLY = "Это могут только администраторы чата."
 STALE = "Кнопка устарела."
-CHANGED = "Настройка изменена."
 
 
 @pytest.fixture
@@ -73,20 +72,27 @@ async def test_the_admin_sees_the_defaults_and_every_button_switches_one(world) 
     assert "«Помоги своему соседу», «Спички»" in text  # where the roll button stays, said so
     assert "Спички:" not in text and "Парчис:" not in text  # no variant to pick: no line, no button
     assert all(len(data.encode()) <= 64 and data.startswith("s:") for _, data in message.buttons)
-    presses = [("⏱ Таймер хода → 10 мин", "⏱ Таймер хода: 10 мин"),
-               ("🎲 Стол → классический", "🎲 Стол: классический"),
-               ("Помоги своему соседу → наоборот", "Помоги своему соседу: наоборот"),
-               ("Помоги своему соседу → Башня", "Помоги своему соседу: Башня"),
-               ("Тише едешь — дальше будешь → обе фишки до 100", "Тише едешь — дальше будешь: обе фишки до 100"),
-               ("Шиш-беш → длинное поле", "Шиш-беш: длинное поле"),
-               ("Людо → с бонусами", "Людо: с бонусами"),
-               ("🎲 Стол → быстрый", "🎲 Стол: быстрый")]
+    # each button shows the setting as it is now, as its line does; a press sets the next choice and says
+    # what the setting is now, and the button shows that (one way of speaking, the lobby's too)
+    assert [label for label, _ in message.buttons] == [
+        "🌐 Язык: русский", "⏱ Таймер хода: 3 мин", "🔔 Напоминание о ходе: через 30 с", "🎲 Стол: быстрый",
+        "🧹 Убирать за собой: вкл.", "🕒 Часовой пояс: Москва (UTC+3)", "Помоги своему соседу: классика",
+        "Тише едешь: до 100 одной фишкой", "Шиш-беш: обычное поле", "Людо: классика"]
+    presses = [("⏱ Таймер хода: 3 мин", "⏱ Таймер хода: 10 мин"),
+               ("🎲 Стол: быстрый", "🎲 Стол: классический"),
+               ("Помоги своему соседу: классика", "Помоги своему соседу: наоборот"),
+               ("Помоги своему соседу: наоборот", "Помоги своему соседу: Башня"),
+               ("Тише едешь: до 100 одной фишкой", "Тише едешь — дальше будешь: обе фишки до 100"),
+               ("Шиш-беш: обычное поле", "Шиш-беш: длинное поле"),
+               ("Людо: классика", "Людо: с бонусами"),
+               ("🎲 Стол: классический", "🎲 Стол: быстрый")]
     for label, line in presses:
         edits = message.edit_count
         answer = await runner.press(users["anya"], message, label)
-        assert answer["text"] == CHANGED
+        assert answer["text"] == line  # what changed, not «Настройка изменена.»
         assert message.edit_count == edits + 1  # edited in place, once
         assert message.text is not None and line in message.text.splitlines(), (label, message.text)
+        assert label not in [text for text, _ in message.buttons]  # the button shows the new state
     _, settings = await stored(runner)
     assert settings["turn_timer"] == 10 and settings["pace"] == "fast"
     assert settings["defaults"] == {"sosedi": {"mode": "tower"}, "tishe": {"both_home": True},
@@ -94,7 +100,7 @@ async def test_the_admin_sees_the_defaults_and_every_button_switches_one(world) 
     # a double tap (the same button data again) sets the same value: nothing to edit, still answered
     edits = message.edit_count
     answer = await runner.press_data(users["anya"], message, cb.chat_setting("bonuses", "on", "ludo"))
-    assert answer["text"] == CHANGED and message.edit_count == edits
+    assert answer["text"] == "Людо: с бонусами" and message.edit_count == edits
     assert (await stored(runner))[1] == settings
 
 
@@ -132,7 +138,7 @@ async def test_in_a_private_chat_settings_are_for_groups(world) -> None:
 async def test_a_new_lobby_starts_from_the_chat_default_and_a_stale_value_falls_back(world) -> None:
     _, runner, users = world
     message = await open_settings(runner, users["anya"])
-    await runner.press(users["anya"], message, "Людо → с бонусами")
+    await runner.press(users["anya"], message, "Людо: классика")
     await runner.say(users["anya"], "/newgame ludo")
     lobby = runner.table()
     assert "Вариант: с бонусами" in lobby.caption
@@ -156,7 +162,7 @@ async def test_a_new_lobby_starts_from_the_chat_default_and_a_stale_value_falls_
 async def test_a_new_lobby_starts_from_the_chats_timer_and_changes_only_its_own(world) -> None:
     _, runner, users = world
     message = await open_settings(runner, users["anya"])
-    await runner.press(users["anya"], message, "⏱ Таймер хода → 10 мин")
+    await runner.press(users["anya"], message, "⏱ Таймер хода: 3 мин")
     await runner.say(users["anya"], "/newgame ludo")
     lobby = runner.table()
     assert "⏱ Таймер хода: 10 мин" in [label for label, _ in lobby.buttons]
@@ -169,15 +175,15 @@ async def test_a_new_lobby_starts_from_the_chats_timer_and_changes_only_its_own(
 async def test_the_language_switch_speaks_the_new_language(world) -> None:
     tg, runner, users = world
     message = await open_settings(runner, users["anya"])
-    answer = await runner.press(users["anya"], message, "🌐 Язык → English")
-    assert answer["text"] == "Setting changed."
+    answer = await runner.press(users["anya"], message, "🌐 Язык: русский")
+    assert answer["text"] == "🌐 Language: English"  # in the chat's new language
     assert message.text is not None and message.text.startswith("⚙️ Chat settings")
     assert "🌐 Language: English" in message.text.splitlines() and "Ludo: classic" in message.text.splitlines()
-    assert "🌐 Language → русский" in [label for label, _ in message.buttons]
+    assert "🌐 Language: English" in [label for label, _ in message.buttons]
     assert (await flow_of(runner).store.chat(CHAT_ID)).locale == "en"
     await runner.say(users["anya"], "/newgame ludo")
     assert "Variant: classic" in runner.table().caption  # the chat speaks English now
-    await runner.press(users["anya"], message, "🌐 Language → русский")
+    await runner.press(users["anya"], message, "🌐 Language: English")
     assert message.text.startswith("⚙️ Настройки чата") and (await flow_of(runner).chat(CHAT_ID)).lang == "ru"
     assert tg.violations == []
 
@@ -188,7 +194,7 @@ async def test_the_language_switch_speaks_the_new_language(world) -> None:
 async def set_pace(runner: BotRunner, admin: FakeUser, pace: str) -> None:
     message = await open_settings(runner, admin)
     if pace == "classic":
-        await runner.press(admin, message, "🎲 Стол → классический")
+        await runner.press(admin, message, "🎲 Стол: быстрый")
     assert (await flow_of(runner).chat(CHAT_ID)).settings.pace == pace
 
 

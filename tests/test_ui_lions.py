@@ -54,10 +54,10 @@ def s(label: str) -> str:
 def test_buttons_name_pieces_then_circles(translator: Translator) -> None:
     state = table()
     assert button_labels(ENGINE, state, translator) == [
-        "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5", "🦁 6", "🤝 Предложить ничью", "🏳 Сдаться"]
+        "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5", "🦁 6", "🤝 Ничья?", "🏳 Сдаться"]
     state, _ = play(state, p("6"))
     assert button_labels(ENGINE, state, translator) == [
-        "→ +1", "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5", "🤝 Предложить ничью", "🏳 Сдаться"]
+        "→ +1", "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5", "🤝 Ничья?", "🏳 Сдаться"]
     state, _ = play(state, s("+1"))
     labels = button_labels(ENGINE, state, translator)
     assert labels[:6] == ["→ +4", "🦁 1", "🦁 2", "🦁 3", "🦁 4", "🦁 5"]
@@ -81,7 +81,7 @@ def test_keyboard_rows_group_circles_pieces_and_commands(tr) -> None:
                     ["🏳 Сдаться"]]
     state = table()
     rows = [[b.text for b in row] for row in texts.table_keyboard(_game(state), tr).inline_keyboard]
-    assert rows[-1] == ["🤝 Предложить ничью", "🏳 Сдаться"]
+    assert rows[-1] == ["🤝 Ничья?", "🏳 Сдаться"]
 
 
 def test_a_sent_turn_is_one_line_with_its_captures(tr) -> None:

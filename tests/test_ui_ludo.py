@@ -69,5 +69,5 @@ def test_status_result_and_lobby(tr) -> None:
     options = LudoOptions()
     assert UI.lobby_lines(options, 2, tr) == ["Вариант: классика"]
     ((button,),) = UI.lobby_buttons(options, 2, tr)
-    assert (button.text, button.key, button.value) == ("Вариант → с бонусами", "bonuses", "on")
+    assert (button.text, button.key, button.value) == ("Вариант: классика", "bonuses", "on")  # what is set now
     assert set_option(options, button.key, button.value).bonuses

@@ -71,11 +71,15 @@ def test_status_result_and_lobby(tr) -> None:
     assert UI.lobby_lines(options, 2, tr) == ["Поле: обычное поле", "Избушки: друг напротив друга",
                                               "Выход из парка: на шестёрку", "Быстрый заряд: нет"]
     buttons = [(b.text, b.key, b.value) for row in UI.lobby_buttons(options, 2, tr) for b in row]
-    assert buttons == [("Поле → длинное поле", "board", "long"), ("Избушки → через один", "shelters", "staggered"),
-                       ("Выход → на дубль", "start", "double"), ("Быстрый заряд: вкл", "fast_charge", "on")]
+    # each shows what is set now, as the lines above do, and carries the next value
+    assert buttons == [("Поле: обычное", "board", "long"), ("Быстрый заряд: нет", "fast_charge", "on"),
+                       ("Избушки: напротив", "shelters", "staggered"),
+                       ("Выход из парка: на шестёрку", "start", "double")]
     changed = set_option(set_option(options, "start", "six_or_double"), "fast_charge", "on")
     assert UI.lobby_lines(changed, 2, tr)[2:] == ["Выход из парка: на шестёрку или дубль",
                                                  "Быстрый заряд: три броска на выход"]
+    buttons = [(b.text, b.value) for row in UI.lobby_buttons(changed, 2, tr) for b in row]
+    assert ("Быстрый заряд: да", "off") in buttons and ("Выход из парка: на шестёрку или дубль", "six") in buttons
 
 
 def test_rules_say_a_step_inside_the_home_keeps_the_fast_charge(translator: Translator) -> None:

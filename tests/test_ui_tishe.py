@@ -117,8 +117,8 @@ def test_lobby_variant(tr) -> None:
     options = TisheOptions()
     assert UI.lobby_lines(options, 2, tr) == ["Побеждает: до 100 одной фишкой"]
     ((button,),) = UI.lobby_buttons(options, 2, tr)
-    assert (button.text, button.key, button.value) == ("Вариант → обе фишки до 100", "both_home", "on")
+    assert (button.text, button.key, button.value) == ("Вариант: до 100 одной фишкой", "both_home", "on")
     options = set_option(options, button.key, button.value)
     assert options.both_home and UI.lobby_lines(options, 2, tr) == ["Побеждает: обе фишки до 100"]
     ((button,),) = UI.lobby_buttons(options, 2, tr)
-    assert button.value == "off"
+    assert (button.text, button.value) == ("Вариант: обе фишки до 100", "off")

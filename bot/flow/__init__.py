@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from markupsafe import Markup, escape
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
 from bot import callback_data as cb
@@ -49,7 +49,7 @@ from bot.flow.table_view import TableView
 from bot.flow.tidy import Tidy
 from bot.flow.turn_timer import TurnTimer
 from bot.games import GAMES, Registry
-from bot.games.common import set_option
+from bot.games.common import named_option, set_option
 from bot.outbox import Outbox
 from bot.ratings import Ratings
 from bot.store import (
@@ -65,7 +65,7 @@ from bot.store import (
     TallyRow,
 )
 from engines.base import OptionsError
-from locales import Translator
+from locales import SUPPORTED, Translator
 
 __all__ = ["AdminCheck", "BrokenGame", "Chat", "GameFlow", "Reply", "Say"]
 Answer = Callable[[Reply], Awaitable[None]]  # answers the press (the toast or the alert)
@@ -239,8 +239,7 @@ class GameFlow:
                 await say(html("game-exists", game=tr(f"game-{active.spec.code}")), to=active.row.message_id,
                           transient=True)
             elif code is None:
-                rows = [[InlineKeyboardButton(tr(f"game-{c}"), callback_data=cb.picker(c))] for c in self.games]
-                await say(html("picker-title"), InlineKeyboardMarkup(rows))
+                await say(html("picker-title"), texts.picker_keyboard(self.games, tr))
             elif (spec := self.games.get(code)) is None:
                 await say(html("unknown-game", codes=", ".join(self.games)), transient=True)
             else:
@@ -309,22 +308,24 @@ class GameFlow:
 
     async def set_option(self, chat_id: int, user_id: int, args: list[str], is_admin: AdminCheck, say: Say,
                          thread: int = 0) -> None:
-        """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17."""
+        """/set <option> <value>: the lobby host sets any option value, e.g. /set chips 17, named by its key or
+        by its name in words as the bot shows them (/set фишки 17, /set mode башня, /set бросающий не платит)."""
         async with self.locks(chat_id):
             chat, game = await self.loader.load(chat_id, thread=thread)
             html = chat.html
             if game is None or game.row.status != "lobby":
                 return await say(html("set-no-lobby"), transient=True)
-            if len(args) != 2:
+            if len(args) < 2:
                 return await say(html("set-usage"), transient=True)
             if user_id != game.row.host_id and not await is_admin():
                 return await say(html("toast-host-only"), transient=True)
+            words = [self.loader.words(lang) for lang in dict.fromkeys((chat.lang, *SUPPORTED))]
+            key, value = named_option(game.spec.code, game.options, args, words)
             try:
-                set_option(game.options, args[0].lower()[:24], args[1][:24])
+                set_option(game.options, key, value)
             except OptionsError as exc:
                 return await say(escape(texts.option_error(exc, game.spec.code, game.options, chat.tr)), transient=True)
-            reply = await self.lobby.press(chat, game, Seat(-1, user_id, ""), "set", args[0].lower(), args[1],
-                                           _already_checked)
+            reply = await self.lobby.press(chat, game, Seat(-1, user_id, ""), "set", key, value, _already_checked)
             await reply.finish()
             await say(escape(reply.text), transient=True)  # the toast a press would show; the lobby shows it too
 

@@ -1,6 +1,7 @@
-"""Dealing a game: a lobby turned into the table («Начать», «🤖 Играть с ботом»), or «Ещё раунд»
-straight to a new table with the same players and settings — or, if a person left the game and a
-computer played on for them, to a new lobby where their seat is open (issue #24, point 7)."""
+"""Dealing a game: a lobby turned into the table («Начать», «🤖 Играть с ботом»), or «Ещё раунд»: pressed
+by the host, straight to a new table with the same players and settings; pressed by another player, to a
+new lobby with the same people seated, for the host to start; if a person left the game and a computer
+played on for them, to a new lobby where their seat is open (issue #24, point 7)."""
 
 from __future__ import annotations
 
@@ -63,10 +64,11 @@ class Dealer:
         return Reply(tr("toast-started"), after=lambda: self.moves.after_move(chat, fresh))
 
     async def rematch(self, chat: Chat, game: Game, user_id: int) -> Reply:
-        """«Ещё раунд»: the same players and settings, straight to the table, with the seed whose
-        SHA-256 the result message showed (a fresh one if that seed has served a game already); a
-        lobby instead if a seat is left open (:func:`rematch_seats`). Anyone who played may press it,
-        one who left included."""
+        """«Ещё раунд»: the same players and settings, with the seed whose SHA-256 the result message
+        showed (a fresh one if that seed has served a game already). Anyone who played may press it, one
+        who left included. The host's press goes straight to the table; anyone else's opens a lobby with
+        the same people seated, where the host may change the settings or seat a computer first and
+        starts it, as does a rematch with a seat left open (:func:`rematch_seats`)."""
         tr, row = chat.tr, game.row
         if row.status != "finished":
             return Reply(tr("toast-stale"))
@@ -83,11 +85,16 @@ class Dealer:
         except ActiveGameExistsError:
             return Reply(tr("toast-game-exists"), alert=True)
         if open_seat:
-            return await self._open_lobby(chat, Game(new, game.spec, game.options, None))
+            return await self._open_lobby(chat, Game(new, game.spec, game.options, None),
+                                          chat.tr("toast-rematch-lobby"))
+        if user_id != host.user_id:  # not theirs to start: the host starts it, once it is set up as they like
+            return await self._open_lobby(chat, Game(new, game.spec, game.options, None),
+                                          chat.tr("toast-rematch-host", name=texts.shown_name(host.name, chat.tr)))
         return await self.start(chat, Game(new, game.spec, game.options, None))
 
-    async def _open_lobby(self, chat: Chat, game: Game) -> Reply:
-        """Post the rematch's lobby; if Telegram refuses it, the lobby is closed again (as /newgame's)."""
+    async def _open_lobby(self, chat: Chat, game: Game, toast: str) -> Reply:
+        """Post the rematch's lobby, the presser told ``toast``; if Telegram refuses it, the lobby is closed
+        again (as /newgame's)."""
         assert self.post_lobby is not None, "the flow sets Lobby.post"
         try:
             await self.post_lobby(chat, game)
@@ -95,4 +102,4 @@ class Dealer:
             log.warning("chat %s: could not post the rematch's lobby: %s", chat.id, exc)
             await self.store.stop_game(game.id, {"kind": "cancelled"})
             return Reply(chat.tr("lobby-post-failed"), alert=True)
-        return Reply(chat.tr("toast-rematch-lobby"))
+        return Reply(toast)

@@ -20,7 +20,7 @@ from bot.flow.dealer import Dealer
 from bot.flow.messages import Messages
 from bot.flow.table_settings import TableSettings, choice_named, level_of, next_choice, own_choices, with_choices
 from bot.games import GameSpec
-from bot.games.common import set_option
+from bot.games.common import option_state, set_option
 from bot.store import ActiveGameExistsError, GameRow, Seat, Store
 from bot.turns import free_bot_id, is_bot
 from engines.base import LEVELS, OptionsError
@@ -94,7 +94,7 @@ class Lobby:
         keyboard = texts.lobby_keyboard(game, tr, table)
         message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline"),
                                                            game.spec.cover_art),
-                                                 texts.lobby_caption(game, tr), keyboard, game.row.thread_id)
+                                                 texts.lobby_caption(game, tr, table), keyboard, game.row.thread_id)
         await self.store.set_message_id(game.id, message.message_id)
 
     async def post_again(self, chat: Chat, game: Game) -> bool:
@@ -138,7 +138,7 @@ class Lobby:
         fresh = replace(game, row=replace(row, seats=seats, host_id=change.host_id, options=options_json),
                         options=change.options)
         table = TableSettings.of(chat.settings, options_json)
-        caption = texts.lobby_caption(fresh, chat.tr)
+        caption = texts.lobby_caption(fresh, chat.tr, table)
         keyboard = texts.lobby_keyboard(fresh, chat.tr, table)
         return Reply(change.toast, after=lambda: self.messages.edit_caption(fresh.row, caption, keyboard))
 
@@ -173,11 +173,17 @@ class Lobby:
         return Seating(seats, host_id, press.game.options, tr("toast-left"))
 
     async def _set(self, press: LobbyPress) -> Reply | Seating:
+        """An option of the game (a lobby button, or /set): refused, with why, if the value is not one the
+        option takes or the variant chosen ignores the option; else set, the toast saying to what («Фишки: 20»)."""
+        spec, tr = press.game.spec, press.chat.tr
         try:
             options = set_option(press.game.options, press.key, press.value)
-        except OptionsError as exc:  # a stale or forged button: say what the option takes
-            return Reply(texts.option_error(exc, press.game.spec.code, press.game.options, press.chat.tr), alert=True)
-        return Seating(_seats(press.game), press.game.row.host_id, options, press.chat.tr("toast-setting-changed"))
+        except OptionsError as exc:  # a stale or forged button, or a typo: say what the option takes
+            return Reply(texts.option_error(exc, spec.code, press.game.options, tr), alert=True)
+        if (elsewhere := texts.ignored_option(spec, options, press.key, tr)) is not None:
+            return Reply(elsewhere, alert=True)  # nothing changed: the game would not use it
+        return Seating(_seats(press.game), press.game.row.host_id, options,
+                       option_state(spec.code, options, press.key, tr))
 
     async def _cancel(self, press: LobbyPress) -> Reply | Seating:
         return await self.close(press.chat, press.game, press.chat.tr("toast-cancelled"))

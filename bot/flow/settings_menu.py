@@ -12,6 +12,7 @@ trusted), and only chat admins may press (the flow checks that).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -56,6 +57,27 @@ def _next_variant(spec: GameSpec[Any, Any], options: Any, tr: Tr) -> str:
     return next(b.value for row in buttons for b in row if b.key == spec.variant_option)
 
 
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One setting of /settings: its line («⏱ Таймер хода: 3 мин», locale key ``words`` with ``args``),
+    which its button shows too (a toggle shows the state now, as the lobby's do) and a press answers with
+    once changed; the button sets ``after``. A game's variant (``code``) says its game's name shorter on
+    its button (``button``)."""
+
+    key: str
+    words: str
+    args: dict[str, Any]
+    after: str
+    code: str = ""
+    button: str = ""
+
+    def line(self, chat: Chat) -> Markup:
+        return chat.html(self.words, **self.args)
+
+    def text(self, chat: Chat) -> str:
+        return chat.tr(self.button or self.words, **self.args)
+
+
 class SettingsMenu:
     """The /settings message: what it shows, and what its buttons store."""
 
@@ -63,54 +85,48 @@ class SettingsMenu:
         self.store, self.games, self.loader, self.messages = store, games, loader, messages
 
     def view(self, chat: Chat) -> tuple[Markup, InlineKeyboardMarkup]:
-        """The settings message of the chat: its current defaults, and a button to switch each."""
-        lines, rows = self._chat_lines(chat)
-        html, tr = chat.html, chat.tr
-        for spec in (s for s in self.games.values() if s.variant_option is not None):
-            assert spec.variant_option is not None
-            options = default_options(spec, chat.settings, chat.id)
-            game = tr(f"game-{spec.code}")
-            lines.append(html("settings-variant", game=game, variant=spec.ui.variant(options, tr)))
-            value = _next_variant(spec, options, tr)
-            other = set_option(options, spec.variant_option, value)
-            rows.append([InlineKeyboardButton(tr("settings-btn-variant", game=game, variant=spec.ui.variant(other, tr)),
-                                              callback_data=cb.chat_setting(spec.variant_option, value, spec.code))])
+        """The settings message of the chat: its current defaults, and a button showing each (a press
+        switches it to the next choice)."""
+        html, settings = chat.html, self.settings(chat)
         whole_turn = [s.code for s in self.games.values() if s.roll_is_the_turn]
-        games = Markup(", ").join(html("settings-quoted", game=tr(f"game-{c}")) for c in whole_turn)
-        lines += [Markup(), html("settings-pace-about", games=games), html("settings-tidy-about"),
-                  html("settings-hint")]
+        games = Markup(", ").join(html("settings-quoted", game=chat.tr(f"game-{c}")) for c in whole_turn)
+        lines = [html("settings-title"), *(s.line(chat) for s in settings), Markup(),
+                 html("settings-pace-about", games=games), html("settings-tidy-about"), html("settings-hint")]
+        rows = [[InlineKeyboardButton(s.text(chat), callback_data=cb.chat_setting(s.key, s.after, s.code))]
+                for s in settings]
         return Markup("\n").join(lines), InlineKeyboardMarkup(rows)
 
-    def _chat_lines(self, chat: Chat) -> tuple[list[Markup], list[list[InlineKeyboardButton]]]:
-        """The lines and buttons of the settings that are the chat's own: language, timer, ping,
-        the table's pace, tidying up, time zone."""
-        tr, html, settings = chat.tr, chat.html, chat.settings
-        minutes, ping, next_lang = settings.turn_timer, settings.ping, _next(SUPPORTED, chat.lang)
-        pace, tidy = settings.pace, _as_data(settings.tidy)
-        zone, now = chat.time_zone, self.store.clock()
-        next_zone = _next(ZONE_CHOICES, zone)
-        lines = [html("settings-title"), html("settings-lang", lang=tr("settings-lang-self")),
-                 html("btn-timer", minutes=minutes), html("btn-ping", seconds=ping),
-                 html("settings-pace", pace=pace), html("settings-tidy", state=tidy),
-                 html("settings-zone", zone=zone_label(zone, tr, now))]
-        other_lang = self.loader.words(next_lang)("settings-lang-self")
-        buttons = [(tr("settings-btn-lang", lang=other_lang), "lang", next_lang),
-                   (tr("settings-btn-timer", minutes=_next(TIMER_CHOICES, minutes)), "timer",
-                    str(_next(TIMER_CHOICES, minutes))),
-                   (tr("settings-btn-ping", seconds=_next(PING_CHOICES, ping)), "ping", str(_next(PING_CHOICES, ping))),
-                   (tr("settings-btn-pace", pace=_next(PACE_CHOICES, pace)), "pace", _next(PACE_CHOICES, pace)),
-                   (tr("settings-btn-tidy", state=_flip(tidy)), "tidy", _flip(tidy)),
-                   (tr("settings-btn-zone", zone=zone_label(next_zone, tr, now)), "zone", slug(next_zone))]
-        return lines, [[InlineKeyboardButton(text, callback_data=cb.chat_setting(key, value))]
-                       for text, key, value in buttons]
+    def settings(self, chat: Chat) -> list[Setting]:
+        """Every setting of the chat, in the message's order: language, timer, ping, the table's pace,
+        tidying up, time zone, then each game's variant."""
+        tr, settings = chat.tr, chat.settings
+        minutes, ping, pace, tidy, zone = (settings.turn_timer, settings.ping, settings.pace, _as_data(settings.tidy),
+                                           chat.time_zone)
+        found = [Setting("lang", "settings-lang", {"lang": tr("settings-lang-self")}, _next(SUPPORTED, chat.lang)),
+                 Setting("timer", "btn-timer", {"minutes": minutes}, str(_next(TIMER_CHOICES, minutes))),
+                 Setting("ping", "btn-ping", {"seconds": ping}, str(_next(PING_CHOICES, ping))),
+                 Setting("pace", "settings-pace", {"pace": pace}, _next(PACE_CHOICES, pace)),
+                 Setting("tidy", "settings-tidy", {"state": tidy}, _flip(tidy)),
+                 Setting("zone", "settings-zone", {"zone": zone_label(zone, tr, self.store.clock())},
+                         slug(_next(ZONE_CHOICES, zone)))]
+        for spec in (s for s in self.games.values() if s.variant_option is not None):
+            assert spec.variant_option is not None
+            options = default_options(spec, settings, chat.id)
+            found.append(Setting(spec.variant_option, "settings-variant",
+                                 {"game": tr(f"game-{spec.code}"), "code": spec.code,
+                                  "variant": spec.ui.variant(options, tr)},
+                                 _next_variant(spec, options, tr), spec.code, "settings-btn-variant"))
+        return found
 
     async def press(self, chat: Chat, message_id: int | None, data: cb.Callback) -> Reply:
         """An admin's press: store the setting and show the message again (in the new language, if
-        that changed); the caller checked the rights and holds the chat's lock."""
+        that changed); the toast says what the setting is now («⏱ Таймер хода: 10 мин»). The caller
+        checked the rights and holds the chat's lock."""
         if not await self._store(chat, data):
             return Reply(chat.tr("toast-stale"))
         chat = await self.loader.chat(chat.id)
-        reply = Reply(chat.tr("toast-setting-changed"))
+        changed = next(s for s in self.settings(chat) if (s.key, s.code) == (data.key, data.code))
+        reply = Reply(chat.tr(changed.words, **changed.args))
         if message_id is not None:
             text, keyboard = self.view(chat)
             reply.after = lambda: self.messages.edit_text(chat.id, message_id, text, keyboard)

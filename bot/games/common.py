@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -143,7 +144,7 @@ class UIBase:
 
 class SwitchVariantUI(UIBase):
     """The lobby of a game whose variant is one yes/no option («с бонусами», «обе фишки до 100»):
-    a line naming the variant and a button that switches it.
+    a line naming the variant and a button that shows it and switches it.
 
     Subclasses set ``code``, ``switch`` (the option's field) and ``variants`` (the locale
     suffixes of ``<code>-variant-…`` for off and on).
@@ -154,8 +155,8 @@ class SwitchVariantUI(UIBase):
     variants: tuple[str, str]
 
     def locale_keys(self) -> frozenset[str]:
-        return frozenset({*(f"{self.code}-variant-{v}" for v in self.variants),
-                          f"{self.code}-lobby-variant", f"{self.code}-btn-variant"})
+        return frozenset({*(f"{self.code}-variant-{v}" for v in self.variants), f"{self.code}-lobby-variant",
+                          *option_word_keys(self.code, self.switch, bool)})
 
     def variant_key(self, options: Any) -> str:
         return self.variants[bool(getattr(options, self.switch))]
@@ -167,18 +168,70 @@ class SwitchVariantUI(UIBase):
         return [tr(f"{self.code}-lobby-variant", variant=self.variant(options, tr))]
 
     def lobby_buttons(self, options: Any, seats: int, tr: Tr) -> list[list[Button]]:
-        switched = not getattr(options, self.switch)
-        other = dataclasses.replace(options, **{self.switch: switched})
-        return [[Button(tr(f"{self.code}-btn-variant", variant=self.variant(other, tr)), self.switch,
-                        "on" if switched else "off")]]
+        return [[toggle(self.code, options, self.switch, (False, True), tr)]]
+
+
+def option_label(code: str, key: str, tr: Tr) -> str:
+    """The option's name in the chat's language: «Фишки» (``<code>-option-<key>``; the player count,
+    checked of every game, is ``option-players``)."""
+    return tr("option-players") if key == "players" else tr(f"{code}-option-{key}")
+
+
+def option_word_keys(code: str, key: str, kind: type, values: Iterable[Any] = ()) -> set[str]:
+    """The locale keys of an option's name and of its values' words (``<code>-option-<key>-<value>``;
+    a yes/no option's ``-on`` and ``-off``): what :func:`option_words` asks for."""
+    suffixes = ("on", "off") if kind is bool else tuple(str(v) for v in values)
+    return {f"{code}-option-{key}", *(f"{code}-option-{key}-{s}" for s in suffixes)}
+
+
+def option_words(code: str, options: Any, key: str, value: Any, tr: Tr) -> str:
+    """A value of the option ``key`` in the chat's words, as the lobby's buttons, its toasts and the
+    refusals say it: «длинное», «да», «авто», «выкл», or the number itself («20»)."""
+    limits = option_limits(options, key)
+    if value is None:
+        return tr("option-auto")
+    if isinstance(value, bool):
+        return tr(f"{code}-option-{key}-{'on' if value else 'off'}")
+    if "allowed" in limits:
+        return tr(f"{code}-option-{key}-{value}")
+    if "off" in limits and value == limits["off"]:
+        return tr("option-off")
+    return str(value)
+
+
+def option_state(code: str, options: Any, key: str, tr: Tr) -> str:
+    """«Поле: длинное»: the option's name and its value in ``options``, as a toggle shows it and as the
+    toast of a change says it."""
+    return tr("option-state", label=option_label(code, key, tr), value=option_words(code, options, key,
+                                                                                     getattr(options, key), tr))
+
+
+def toggle(code: str, options: Any, key: str, cycle: Sequence[Any], tr: Tr) -> Button:
+    """A lobby button that shows the option's value now («Быстрый заряд: нет») and sets the next one of
+    ``cycle`` when pressed (every toggle of the lobby and of /settings speaks this one way)."""
+    now = getattr(options, key)
+    after = cycle[(cycle.index(now) + 1) % len(cycle)] if now in cycle else cycle[0]
+    return Button(option_state(code, options, key, tr), key, as_code(after))
+
+
+def as_code(value: Any) -> str:
+    """A value as a button carries it and /set takes it: a yes/no as «on»/«off», «auto» for None."""
+    if value is None:
+        return "auto"
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
 def option_type(options: Any, key: str) -> tuple[type, bool] | None:
     """The type of the option ``key`` (``bool``, ``int``, ``str``) and whether it may be left to the
     game («авто», None); None if ``options`` has no such option."""
+    return _option_type(options.__class__, key)  # cached by the class: every lobby button asks
+
+
+@functools.lru_cache(maxsize=256)
+def _option_type(options: Any, key: str) -> tuple[type, bool] | None:
     if key not in {f.name for f in dataclasses.fields(options)}:
         return None
-    kind = typing.get_type_hints(type(options))[key]
+    kind = typing.get_type_hints(options)[key]
     optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
     base = next((a for a in typing.get_args(kind) if a is not type(None)), kind) if optional else kind
     return base, optional
@@ -252,3 +305,41 @@ def set_option(options: Any, key: str, raw: str, seats: int | None = None) -> An
     updated = dataclasses.replace(options, **{key: value})
     updated.validate(None)
     return updated
+
+
+SET_WORDS = 8  # /set reads at most this many words, each at most SET_WORD long
+SET_WORD = 24
+
+
+def _plain(text: str) -> str:
+    """A name as /set compares it: case, «ё», quotes and runs of spaces left out."""
+    return " ".join(text.casefold().replace("ё", "е").strip("«»\"'“”„ ").split())
+
+
+def named_values(options: Any, key: str) -> list[Any]:
+    """The values of ``key`` that have names of their own: yes/no, a list's, «выкл», «авто» (None)."""
+    found = option_type(options, key)
+    if found is None:
+        return []
+    limits = option_limits(options, key)
+    named: list[Any] = [True, False] if found[0] is bool else list(limits.get("allowed", ()))
+    if "off" in limits:
+        named.append(limits["off"])
+    return [*named, None] if found[1] else named
+
+
+def named_option(code: str, options: Any, words: Sequence[str], trs: Sequence[Tr]) -> tuple[str, str]:
+    """/set's words as ``(key, value)`` for :func:`set_option`: the option by its key or by its name in any
+    language of ``trs`` («фишки», «Выход из парка»), the value by its code or by its name («башня», «не
+    платит»). The longest name the first words make wins; words that name no option come back as they
+    are (the first as the key), for set_option to refuse in the usual words."""
+    words = [w[:SET_WORD] for w in words[:SET_WORDS]]
+    keys = {_plain(f.name): f.name for f in dataclasses.fields(options)}
+    keys |= {_plain(option_label(code, key, tr)): key for key in list(keys.values()) for tr in trs}
+    for split in range(len(words) - 1, 0, -1):
+        if (key := keys.get(_plain(" ".join(words[:split])))) is not None:
+            raw = " ".join(words[split:])
+            names = {_plain(option_words(code, options, key, v, tr)): v
+                     for v in named_values(options, key) for tr in trs}
+            return key, as_code(names[_plain(raw)]) if _plain(raw) in names else raw
+    return words[0].lower(), " ".join(words[1:])

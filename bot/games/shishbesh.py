@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from bot.games.common import Button, Html, ThrowLog, Tr, UIBase
+from bot.games.common import Button, Html, ThrowLog, Tr, UIBase, option_word_keys, toggle
 from bot.games.places import in_ranking_order
 from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import Action, Event, Outcome
@@ -22,10 +22,6 @@ _MOVES = ("enter", "step", "jump_forward", "jump_back", "jump_diagonal")
 _PARTS = {"no_move": "shishbesh-ev-no-move", "choose": "shishbesh-ev-choose", "win": "shishbesh-ev-win"}
 
 
-def _next(values: tuple[str, ...], value: str) -> str:
-    return values[(values.index(value) + 1) % len(values)]
-
-
 class ShishbeshUI(UIBase):
     """Presentation of the `shishbesh` engine."""
 
@@ -37,7 +33,11 @@ class ShishbeshUI(UIBase):
                           *(f"shishbesh-ev-{kind.replace('_', '-')}" for kind in moves),
                           *(f"shishbesh-board-{v}" for v in BOARDS),
                           *(f"shishbesh-shelters-{v}" for v in SHELTER_MODES),
-                          *(f"shishbesh-start-{v}" for v in STARTS)})
+                          *(f"shishbesh-start-{v}" for v in STARTS),
+                          *option_word_keys(self.code, "board", str, BOARDS),
+                          *option_word_keys(self.code, "shelters", str, SHELTER_MODES),
+                          *option_word_keys(self.code, "start", str, STARTS),
+                          *option_word_keys(self.code, "fast_charge", bool)})
 
     def variant(self, options: ShishbeshOptions, tr: Tr) -> str:
         return tr(f"shishbesh-board-{options.board}")
@@ -50,16 +50,12 @@ class ShishbeshUI(UIBase):
                 tr("shishbesh-lobby-charge-on" if options.fast_charge else "shishbesh-lobby-charge-off")]
 
     def lobby_buttons(self, options: ShishbeshOptions, seats: int, tr: Tr) -> list[list[Button]]:
-        board, shelters, start = (_next(BOARDS, options.board), _next(SHELTER_MODES, options.shelters),
-                                  _next(STARTS, options.start))
-        return [
-            [Button(tr("shishbesh-btn-board", board=tr(f"shishbesh-board-{board}")), "board", board),
-             Button(tr("shishbesh-btn-shelters", shelters=tr(f"shishbesh-shelters-{shelters}")), "shelters",
-                    shelters)],
-            [Button(tr("shishbesh-btn-start", start=tr(f"shishbesh-start-{start}")), "start", start),
-             Button(tr("shishbesh-btn-charge-off" if options.fast_charge else "shishbesh-btn-charge-on"),
-                    "fast_charge", "off" if options.fast_charge else "on")],
-        ]
+        """Each option as it is now («Поле: обычное», «Быстрый заряд: нет»); a press sets the next value.
+        The two short ones share a row; «Избушки: через один» and «Выход из парка: …» need one each."""
+        return [[toggle(self.code, options, "board", BOARDS, tr),
+                 toggle(self.code, options, "fast_charge", (False, True), tr)],
+                [toggle(self.code, options, "shelters", SHELTER_MODES, tr)],
+                [toggle(self.code, options, "start", STARTS, tr)]]
 
     def button_args(self, state: ShishbeshState, actions: Sequence[Action], tr: Tr) -> list[dict[str, Any]]:
         """A move's button names the letter its landing place carries on the picture («[3] Фишка 1 → Б»)."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup
 
-from bot.games.common import Button, Html, Tr, UIBase
+from bot.games.common import Button, Html, Tr, UIBase, option_word_keys, toggle
 from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import BestScorePolicy, Event, Outcome
 from engines.sosedi import CHIPS_RANGE, DICE, ENGINE, MODES, TOWER_RANGE, SosediOptions, SosediState
@@ -28,7 +28,9 @@ class SosediUI(UIBase):
     def locale_keys(self) -> frozenset[str]:
         return frozenset({"action-sosedi-roll", *(f"sosedi-mode-{m}" for m in MODES),
                           *(f"sosedi-btn-{key}" for key in ("chips", "tower")),
-                          *(f"sosedi-ev-{kind}" for kind in ("pay", "take", "put"))})
+                          *(f"sosedi-ev-{kind}" for kind in ("pay", "take", "put")),
+                          *option_word_keys("sosedi", "mode", str, MODES),
+                          *option_word_keys("sosedi", "roller_immune", bool)})
 
     def variant(self, options: SosediOptions, tr: Tr) -> str:
         return tr(f"sosedi-mode-{options.mode}")
@@ -49,8 +51,9 @@ class SosediUI(UIBase):
         return lines
 
     def lobby_buttons(self, options: SosediOptions, seats: int, tr: Tr) -> list[list[Button]]:
-        next_mode = MODES[(MODES.index(options.mode) + 1) % len(MODES)]
-        rows = [[Button(tr("sosedi-btn-mode", mode=tr(f"sosedi-mode-{next_mode}")), "mode", next_mode)]]
+        """«Вариант: классика» (a press: the next one), the chips' or the tower's «−5» and «+5» (the tower's
+        «Авто» once it is a number), «Бросающий: платит»: each toggle shows what is set now."""
+        rows = [[toggle(self.code, options, "mode", MODES, tr)]]
         if options.mode == "tower":
             key, size, (lo, hi) = "tower", options.tower_size(max(seats, 2)), TOWER_RANGE
         else:
@@ -60,9 +63,7 @@ class SosediUI(UIBase):
         if options.mode == "tower" and options.tower is not None:
             row.append(Button(tr("sosedi-btn-tower-auto"), "tower", "auto"))
         rows.append(row)
-        on = options.roller_immune
-        rows.append([Button(tr("sosedi-btn-immune-off" if on else "sosedi-btn-immune-on"),
-                            "roller_immune", "off" if on else "on")])
+        rows.append([toggle(self.code, options, "roller_immune", (False, True), tr)])
         return [r for r in rows if r]
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
@@ -129,6 +130,7 @@ SPEC = GameSpec(
     cover_art=covers.sosedi_art,  # its lobby's title card
     engine=ENGINE, ui=UI, render_board=render_sosedi.render_board, label_keys=render_sosedi.LABEL_KEYS,
     dice_per_roll=DICE, policy=BestScorePolicy(ENGINE), variant_option="mode", roll_is_the_turn=True,
+    only_in_variants={"tower": ("tower",), "chips": ("classic", "reverse")},  # rule 7: the tower has no chips
     variants=(Variant("classic", {"mode": "classic"}),
               Variant("reverse", {"mode": "reverse"}, timed=False),
               Variant("reverse", {"mode": "reverse", "roller_immune": True}, drawn=False, played_through=False),

@@ -55,6 +55,9 @@ class GameSpec(Generic[S, Opt]):
     # the computer's levels by name (engines.base.LEVELS), chosen in the lobby; empty: ``policy`` alone
     levels: Mapping[str, Policy[S]] = field(default_factory=dict)
     variant_option: str | None = None  # the option /settings offers as the chat's default variant
+    # an option only some variants play with → those values of ``variant_option`` («Башня»'s height: the
+    # tower only): /set refuses it in another variant, saying so, instead of storing what the game ignores
+    only_in_variants: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     roll_is_the_turn: bool = False  # a roll is the whole turn, so the fast table would play the game by itself
     resign: Callable[[int], str] | None = None  # the code by which a seat resigns: leaving is resigning
     places: Places | None = None  # the rules rank every player: the result and /history list every place

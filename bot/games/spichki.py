@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup
 
-from bot.games.common import Button, Html, Tr, UIBase
+from bot.games.common import Button, Html, Tr, UIBase, option_word_keys, toggle
 from bot.games.places import by_score
 from bot.games.spec import GameSpec, Variant, of_kinds
 from engines.base import BestScorePolicy, Event, Outcome
@@ -46,7 +46,8 @@ class SpichkiUI(UIBase):
         takes = (WHY_DOUBLE, WHY_EXACT, WHY_DOUBLE_HIT, WHY_ONE)
         return frozenset({"action-spichki-target", "action-spichki-chase",
                           *(f"spichki-btn-{key}" for key in ("goal", "per_player")),
-                          *(f"spichki-ev-take-{why.replace('_', '-')}" for why in takes)})
+                          *(f"spichki-ev-take-{why.replace('_', '-')}" for why in takes),
+                          *option_word_keys(self.code, "double_hit", int, DOUBLE_HIT_VALUES)})
 
     def variant(self, options: SpichkiOptions, tr: Tr) -> str:
         return tr("spichki-variant", count=options.goal)
@@ -62,11 +63,10 @@ class SpichkiUI(UIBase):
         return lines
 
     def lobby_buttons(self, options: SpichkiOptions, seats: int, tr: Tr) -> list[list[Button]]:
-        other = next(v for v in DOUBLE_HIT_VALUES if v != options.double_hit)
         return [
             _delta_buttons(tr, "goal", options.goal, GOAL_RANGE),
             _delta_buttons(tr, "per_player", options.per_player, PER_PLAYER_RANGE),
-            [Button(tr("spichki-btn-double-hit", count=other), "double_hit", str(other))],
+            [toggle(self.code, options, "double_hit", DOUBLE_HIT_VALUES, tr)],
         ]
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:

@@ -18,8 +18,9 @@ action-ludo-move = Piece { $piece }: { $start } → { $effect ->
     }
 
 ludo-lobby-variant = Variant: { $variant }
-ludo-btn-variant = Variant → { $variant }
-ludo-option-bonuses = With bonuses
+ludo-option-bonuses = Variant
+ludo-option-bonuses-on = { ludo-variant-bonuses }
+ludo-option-bonuses-off = { ludo-variant-classic }
 
 ludo-ev-starter = Drawn by lot: { $name } starts.
 ludo-ev-roll = { $name }: 🎲 { $die }

@@ -53,11 +53,19 @@ option-choice = { $label }: { $values }
 option-type = Type: /set { $key } { $codes }
 option-bad = { $label }: that value won’t do
 option-or = { $first } or { $last }
-option-on = on
+option-quoted = “{ $words }”
 option-off = off
+option-auto = auto
+# a setting and its value now: what its lobby button shows and a press answers («Chips: 20»)
+option-state = { $label }: { $value }
 option-named = { $label } — { $key }
 option-unknown = There is no setting “{ $key }”. This game’s settings: { $options }
 option-unknown-none = There is no setting “{ $key }”. This game has no settings.
+# /set of a setting the chosen variant does not use (the tower in «reverse»): nothing changes
+option-ignored = { $label } applies only in { $count ->
+        [one] the variant
+       *[other] the variants
+    } { $variants }, and this lobby plays “{ $variant }”: nothing changed. To switch: /set { $key } { $code }
 option-players = Players
 
 lobby-host = Host: { $name }
@@ -67,6 +75,20 @@ lobby-hint-exact = Tap “Play” to take a seat: { $count ->
         [one] { $count } player is needed
        *[other] { $count } players are needed
     }.
+# how this lobby's table plays (its ⏱, 🔔, 🎲 Table and 🤖 Level buttons), on one line joined by « · »
+lobby-timer = { $minutes ->
+        [0] ⏱ no turn timer
+       *[other] ⏱ { $minutes } min a turn
+    }
+lobby-ping = { $seconds ->
+        [0] 🔔 no reminders
+       *[other] 🔔 reminder after { $seconds } s
+    }
+lobby-pace = { $pace ->
+        [classic] 🎲 classic table
+       *[fast] 🎲 fast table
+    }
+lobby-level = 🤖 level: { $level }
 lobby-cancelled = Lobby closed.
 lobby-expired = 💤 Lobby closed: nobody touched it for 15 minutes. A new one: /newgame
 
@@ -117,7 +139,6 @@ toast-joined = You are seated!
 toast-not-in-lobby = You are not at this table.
 toast-left = You left the table.
 toast-host-only = Only the host (or an admin) can do this.
-toast-setting-changed = Setting changed.
 toast-cancelled = Lobby closed.
 toast-need-players = { $min } to { $max } players are needed.
 toast-need-players-exact = { $count ->
@@ -139,6 +160,7 @@ toast-not-a-player = Only the players of that game can start another round.
 toast-game-exists = A game is already on in this chat.
 toast-ai-seats-taken = Both seats are taken — no room for the bot.
 toast-lobby-open = Lobby open!
+toast-rematch-host = A new lobby with the same players: the host, { $name }, starts it.
 toast-rematch-lobby = A new lobby: the seat of whoever left is free — anyone may take it with “Play”.
 lobby-post-failed = I can’t post the table picture. Allow me to send photos in this chat and try /newgame again.
 storage-error = ⚠️ That didn’t work: my database is unavailable right now. Nothing has changed — please try again in a moment.

@@ -6,29 +6,18 @@ settings-title = ⚙️ <b>Chat settings</b> — every new lobby starts with the
 settings-lang-self = English
 settings-lang = 🌐 Language: { $lang }
 settings-variant = { $game }: { $variant }
-settings-hint = The buttons switch a setting; only the chat's admins may change them.
-settings-btn-lang = 🌐 Language → { $lang }
-settings-btn-timer = { $minutes ->
-        [0] ⏱ Turn timer → off
-       *[other] ⏱ Turn timer → { $minutes } min
-    }
-settings-btn-variant = { $game } → { $variant }
+settings-hint = Each button shows what is chosen now; a press picks the next choice. Only the chat's admins may change them.
+# a game's variant button: as its line above, a long game name shorter so that the button fits a phone
+settings-btn-variant = { $code ->
+       *[other] { $game }
+    }: { $variant }
 settings-quoted = “{ $game }”
-settings-btn-ping = { $seconds ->
-        [0] 🔔 Turn reminder → off
-       *[other] 🔔 Turn reminder → after { $seconds } s
-    }
 settings-tidy = 🧹 Tidy up: { $state ->
         [on] on
        *[off] off
     }
-settings-btn-tidy = { $state ->
-        [on] 🧹 Tidy up → on
-       *[off] 🧹 Tidy up → off
-    }
 # the chat's time zone (issue #24): /history shows times in it; names by the zone's code in /settings
 settings-zone = 🕒 Time zone: { $zone }
-settings-btn-zone = 🕒 Time zone → { $zone }
 settings-zone-label = { $name } (UTC{ $offset })
 zone-name = { $zone ->
         [europe-kaliningrad] Kaliningrad
@@ -48,9 +37,5 @@ settings-tidy-about = “Tidy up”: the bot's refusals and turn reminders are d
 settings-pace = 🎲 Table: { $pace ->
         [classic] classic
        *[fast] fast
-    }
-settings-btn-pace = { $pace ->
-        [classic] 🎲 Table → classic
-       *[fast] 🎲 Table → fast
     }
 settings-pace-about = “Fast table”: the bot rolls the dice for a player and makes their move when it is the only one, so buttons appear only when there is a choice. “Classic”: every roll is a press. In { $games } the roll is the whole turn, so the roll button stays there.

@@ -40,14 +40,10 @@ shishbesh-lobby-shelters = Huts: { $shelters }
 shishbesh-lobby-start = Out of the park: { $start }
 shishbesh-lobby-charge-on = Fast charge: three throws to get out
 shishbesh-lobby-charge-off = Fast charge: off
-shishbesh-btn-board = Board → { $board }
-shishbesh-btn-shelters = Huts → { $shelters }
-shishbesh-btn-start = Out → { $start }
-shishbesh-btn-charge-on = Fast charge: on
-shishbesh-btn-charge-off = Fast charge: off
+# settings: the name and the values as the lobby's buttons show them («Board: standard»), the toasts and /set
 shishbesh-option-board = Board
-shishbesh-option-board-standard = { shishbesh-board-standard }
-shishbesh-option-board-long = { shishbesh-board-long }
+shishbesh-option-board-standard = standard
+shishbesh-option-board-long = long
 shishbesh-option-shelters = Huts
 shishbesh-option-shelters-opposite = { shishbesh-shelters-opposite }
 shishbesh-option-shelters-staggered = { shishbesh-shelters-staggered }
@@ -56,6 +52,8 @@ shishbesh-option-start-six = { shishbesh-start-six }
 shishbesh-option-start-double = { shishbesh-start-double }
 shishbesh-option-start-six_or_double = { shishbesh-start-six_or_double }
 shishbesh-option-fast_charge = Fast charge
+shishbesh-option-fast_charge-on = on
+shishbesh-option-fast_charge-off = off
 
 shishbesh-ev-starter = Drawn by lot: { $name } starts.
 shishbesh-ev-roll = { $name }: 🎲 { $dice }

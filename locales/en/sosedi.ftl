@@ -19,19 +19,19 @@ sosedi-lobby-tower-auto = Tower: { $count } (5 per player)
 sosedi-lobby-immune-on = The roller never pays for their own numbers
 sosedi-lobby-immune-off = The roller pays for their own numbers too
 
-sosedi-btn-mode = Variant → { $mode }
 sosedi-btn-chips = Chips { $delta }
 sosedi-btn-tower = Tower { $delta }
-sosedi-btn-tower-auto = Tower: auto
-sosedi-btn-immune-on = Roller is immune
-sosedi-btn-immune-off = Roller pays
+# sets the tower to “auto” (5 coasters per player); stands beside «Tower −5» and «Tower +5»
+sosedi-btn-tower-auto = Auto
 sosedi-option-mode = Variant
 sosedi-option-mode-classic = { sosedi-mode-classic }
 sosedi-option-mode-reverse = { sosedi-mode-reverse }
 sosedi-option-mode-tower = { sosedi-mode-tower }
 sosedi-option-chips = Chips
 sosedi-option-tower = Tower
-sosedi-option-roller_immune = Roller is immune
+sosedi-option-roller_immune = Roller
+sosedi-option-roller_immune-on = immune
+sosedi-option-roller_immune-off = pays
 
 sosedi-ev-starter = Drawn by lot: { $name } starts.
 sosedi-ev-roll = { $name } rolls { $dice }

@@ -24,7 +24,6 @@ spichki-lobby-goal-too-big = ⚠️ With { $players } players the pile holds onl
 
 spichki-btn-goal = Goal { $delta }
 spichki-btn-per_player = Pile { $delta }
-spichki-btn-double-hit = Target double → +{ $count }
 spichki-option-goal = Goal
 spichki-option-per_player = Matches per player in the pile
 spichki-option-double_hit = A double of a target number

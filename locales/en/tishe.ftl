@@ -31,8 +31,9 @@ action-tishe-move = Checker { $checker }: { $start } → { $bounced ->
     }
 
 tishe-lobby-variant = Winner: { $variant }
-tishe-btn-variant = Variant → { $variant }
-tishe-option-both_home = Both checkers to 100
+tishe-option-both_home = Variant
+tishe-option-both_home-on = { tishe-variant-both }
+tishe-option-both_home-off = { tishe-variant-first }
 
 tishe-ev-starter = Drawn by lot: { $name } starts.
 tishe-ev-roll = { $name }: { $dice }

@@ -12,10 +12,11 @@ action-lions-step = → { $to }
 action-lions-done = ✅ Готово
 action-lions-undo = ↩️ Отменить шаг
 action-lions-pass = ⏭ Пас (ходов нет)
-action-lions-offer = 🤝 Предложить ничью
+# коротко: рядом с «🏳 Сдаться» в одном ряду на телефоне; подтверждение говорит полностью
+action-lions-offer = 🤝 Ничья?
 action-lions-resign = 🏳 Сдаться
 confirm-lions-resign = 🏳 Да, сдаюсь
-confirm-lions-offer = 🤝 Да, предложить ничью
+confirm-lions-offer = 🤝 Да, предложить
 action-lions-accept = ✅ Принять ничью
 action-lions-decline = ❌ Играем дальше
 

@@ -18,8 +18,9 @@ action-ludo-move = Фишка { $piece }: { $start } → { $effect ->
     }
 
 ludo-lobby-variant = Вариант: { $variant }
-ludo-btn-variant = Вариант → { $variant }
-ludo-option-bonuses = С бонусами
+ludo-option-bonuses = Вариант
+ludo-option-bonuses-on = { ludo-variant-bonuses }
+ludo-option-bonuses-off = { ludo-variant-classic }
 
 ludo-ev-starter = Жребий: начинает { $name }.
 ludo-ev-roll = { $name }: 🎲 { $die }

@@ -53,11 +53,19 @@ option-choice = { $label }: { $values }
 option-type = Набрать: /set { $key } { $codes }
 option-bad = { $label }: такое значение не подходит
 option-or = { $first } или { $last }
-option-on = вкл
+option-quoted = «{ $words }»
 option-off = выкл
+option-auto = авто
+# настройка и её значение сейчас: так показывает её кнопка лобби и так отвечает нажатие («Фишки: 20»)
+option-state = { $label }: { $value }
 option-named = { $label } — { $key }
 option-unknown = Такой настройки нет: «{ $key }». Настройки этой игры: { $options }
 option-unknown-none = Такой настройки нет: «{ $key }». У этой игры настроек нет.
+# /set настройки, которую выбранный вариант не использует (башня в «наоборот»): ничего не меняется
+option-ignored = { $label } — только { $count ->
+        [one] в варианте
+       *[other] в вариантах
+    } { $variants }, а сейчас «{ $variant }»: ничего не изменено. Сменить вариант: /set { $key } { $code }
 option-players = Игроки
 
 lobby-host = Хост: { $name }
@@ -68,6 +76,20 @@ lobby-hint-exact = Жмите «Играю», чтобы сесть за сто�
         [few] нужны { $count } игрока
        *[many] нужно { $count } игроков
     }.
+# как играет стол этого лобби (кнопки ⏱, 🔔, 🎲 Стол и 🤖 Уровень), одной строкой через « · »
+lobby-timer = { $minutes ->
+        [0] ⏱ без таймера хода
+       *[other] ⏱ { $minutes } мин на ход
+    }
+lobby-ping = { $seconds ->
+        [0] 🔔 без напоминаний
+       *[other] 🔔 напомнит через { $seconds } с
+    }
+lobby-pace = { $pace ->
+        [classic] 🎲 классический стол
+       *[fast] 🎲 быстрый стол
+    }
+lobby-level = 🤖 уровень: { $level }
 lobby-cancelled = Лобби закрыто.
 lobby-expired = 💤 Лобби закрыто: 15 минут никто его не трогал. Новое: /newgame
 
@@ -120,7 +142,6 @@ toast-joined = Вы за столом!
 toast-not-in-lobby = Вас нет за этим столом.
 toast-left = Вы вышли из-за стола.
 toast-host-only = Это может только хост (или админ).
-toast-setting-changed = Настройка изменена.
 toast-cancelled = Лобби закрыто.
 toast-need-players = Нужно от { $min } до { $max } игроков.
 toast-need-players-exact = { $count ->
@@ -143,6 +164,7 @@ toast-not-a-player = Ещё раунд могут начать только иг
 toast-game-exists = В чате уже идёт игра.
 toast-ai-seats-taken = За столом уже двое — бот не нужен.
 toast-lobby-open = Лобби открыто!
+toast-rematch-host = Новое лобби с теми же игроками: начнёт хост, { $name }.
 toast-rematch-lobby = Новое лобби: место того, кто вышел, свободно — любой может сесть, нажав «Играю».
 lobby-post-failed = Не получается отправить картинку стола. Разрешите мне отправлять фото в этом чате и попробуйте /newgame ещё раз.
 storage-error = ⚠️ Не получилось: база данных бота сейчас недоступна. Ничего не изменилось — попробуйте ещё раз чуть позже.

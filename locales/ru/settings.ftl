@@ -6,29 +6,19 @@ settings-title = ⚙️ <b>Настройки чата</b> — с ними от�
 settings-lang-self = русский
 settings-lang = 🌐 Язык: { $lang }
 settings-variant = { $game }: { $variant }
-settings-hint = Кнопки переключают настройку; менять могут только администраторы чата.
-settings-btn-lang = 🌐 Язык → { $lang }
-settings-btn-timer = { $minutes ->
-        [0] ⏱ Таймер хода → выкл.
-       *[other] ⏱ Таймер хода → { $minutes } мин
-    }
-settings-btn-variant = { $game } → { $variant }
+settings-hint = Кнопка показывает, что выбрано сейчас; нажатие — следующий вариант. Менять могут только администраторы чата.
+# кнопка варианта игры: как строка выше, длинное название игры короче, чтобы кнопка влезла в телефон
+settings-btn-variant = { $code ->
+        [tishe] Тише едешь
+       *[other] { $game }
+    }: { $variant }
 settings-quoted = «{ $game }»
-settings-btn-ping = { $seconds ->
-        [0] 🔔 Напоминание о ходе → выкл.
-       *[other] 🔔 Напоминание о ходе → через { $seconds } с
-    }
 settings-tidy = 🧹 Убирать за собой: { $state ->
         [on] вкл.
        *[off] выкл.
     }
-settings-btn-tidy = { $state ->
-        [on] 🧹 Убирать за собой → вкл.
-       *[off] 🧹 Убирать за собой → выкл.
-    }
 # часовой пояс чата (issue #24): в нём /history показывает время; названия — по коду пояса из /settings
 settings-zone = 🕒 Часовой пояс: { $zone }
-settings-btn-zone = 🕒 Часовой пояс → { $zone }
 settings-zone-label = { $name } (UTC{ $offset })
 zone-name = { $zone ->
         [europe-kaliningrad] Калининград
@@ -48,9 +38,5 @@ settings-tidy-about = «Убирать за собой»: отказы бота 
 settings-pace = 🎲 Стол: { $pace ->
         [classic] классический
        *[fast] быстрый
-    }
-settings-btn-pace = { $pace ->
-        [classic] 🎲 Стол → классический
-       *[fast] 🎲 Стол → быстрый
     }
 settings-pace-about = «Быстрый стол»: бот сам бросает кости за игрока и сам делает ход, если он единственный, — кнопки появляются, только когда есть выбор. «Классический»: каждый бросок — нажатие. В играх { $games } бросок — это весь ход, там кнопка броска остаётся.

@@ -20,19 +20,19 @@ sosedi-lobby-tower-auto = В башне: { $count } (по 5 на игрока)
 sosedi-lobby-immune-on = Бросающий за свои числа не платит
 sosedi-lobby-immune-off = Бросающий платит и за свои числа
 
-sosedi-btn-mode = Вариант → { $mode }
 sosedi-btn-chips = Фишки { $delta }
 sosedi-btn-tower = Башня { $delta }
-sosedi-btn-tower-auto = Башня: авто
-sosedi-btn-immune-on = Бросающий не платит
-sosedi-btn-immune-off = Бросающий платит
+# ставит башню «авто» (по 5 подставок на игрока); стоит рядом с «Башня −5» и «Башня +5»
+sosedi-btn-tower-auto = Авто
 sosedi-option-mode = Вариант
 sosedi-option-mode-classic = { sosedi-mode-classic }
 sosedi-option-mode-reverse = { sosedi-mode-reverse }
 sosedi-option-mode-tower = { sosedi-mode-tower }
 sosedi-option-chips = Фишки
 sosedi-option-tower = Башня
-sosedi-option-roller_immune = Бросающий не платит
+sosedi-option-roller_immune = Бросающий
+sosedi-option-roller_immune-on = не платит
+sosedi-option-roller_immune-off = платит
 
 sosedi-ev-starter = Жребий: начинает { $name }.
 sosedi-ev-roll = { $name } бросает { $dice }

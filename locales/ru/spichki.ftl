@@ -28,7 +28,6 @@ spichki-lobby-goal-too-big = ⚠️ При { $players } игроках в куч
 
 spichki-btn-goal = До победы { $delta }
 spichki-btn-per_player = Куча { $delta }
-spichki-btn-double-hit = Дубль цели → +{ $count }
 spichki-option-goal = До победы
 spichki-option-per_player = Спичек в кучу от игрока
 spichki-option-double_hit = Дубль числа цели

@@ -31,8 +31,9 @@ action-tishe-move = Фишка { $checker }: { $start } → { $bounced ->
     }
 
 tishe-lobby-variant = Побеждает: { $variant }
-tishe-btn-variant = Вариант → { $variant }
-tishe-option-both_home = Обе фишки до 100
+tishe-option-both_home = Вариант
+tishe-option-both_home-on = { tishe-variant-both }
+tishe-option-both_home-off = { tishe-variant-first }
 
 tishe-ev-starter = Жребий: начинает { $name }.
 tishe-ev-roll = { $name }: { $dice }

@@ -6,6 +6,7 @@ rules-race =
 race-variant = to { $goal }
 race-lobby-goal = Goal: cell { $goal }
 race-btn-goal = Goal → { $goal }
+race-option-goal = Goal
 action-race-roll = 🎲 Roll
 race-ev-starter = { $name } goes first
 race-ev-roll = { $name } throws { $die } → cell { $at }

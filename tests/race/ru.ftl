@@ -6,6 +6,7 @@ rules-race =
 race-variant = до { $goal }
 race-lobby-goal = Цель: клетка { $goal }
 race-btn-goal = Цель → { $goal }
+race-option-goal = Цель
 action-race-roll = 🎲 Бросить
 race-ev-starter = Первым ходит { $name }
 race-ev-roll = { $name } бросает { $die } → клетка { $at }
