@@ -50,7 +50,7 @@ async def pub_lobby_with_a_computer(runner: BotRunner, users: dict[str, FakeUser
     await runner.press(users["anya"], runner.tg.last_bot_message(CHAT_ID), "Помоги своему соседу")
     lobby = runner.table()
     await runner.press(users["boris"], lobby, "Играю")
-    await runner.press(users["anya"], lobby, "Вариант →")
+    await runner.press(users["anya"], lobby, "Вариант: классика")
     assert "Вариант: наоборот" in lobby.caption and "не платит" not in lobby.caption
     await runner.press(users["anya"], lobby, "🤖 Добавить бота")
     return lobby
