@@ -137,10 +137,10 @@ def test_no_player_sees_the_options_internal_name(translator, lang: str, quiet_d
     assert not [text for text in shown if "quiet_draw" in text or "/set" in text]
 
 
-def test_a_lobby_button_switches_the_standoff_draw_off_and_back_on(tr) -> None:
-    options = LionsOptions(quiet_draw=21)  # set by /set: the button still offers to switch it off
-    for label, value in (("🤝 Ничья без взятий → выкл", 0), ("🤝 Ничья без взятий → 100 ходов", 100),
-                         ("🤝 Ничья без взятий → выкл", 0)):
+def test_a_lobby_button_shows_the_standoff_draw_and_switches_it_off_and_back_on(tr) -> None:
+    options = LionsOptions(quiet_draw=21)  # set by /set: the button shows it, and a press goes back to the default
+    for label, value in (("Ничья без взятий: 21", 100), ("Ничья без взятий: 100", 0),
+                         ("Ничья без взятий: выкл", 100)):
         (button,) = UI.lobby_buttons(options, 2, tr)[-1]
         assert button.text == label
         options = set_option(options, button.key, button.value)

@@ -53,12 +53,15 @@ TOGGLES = {
                   ("Выход из парка: на шестёрку или дубль", "Выход из парка: на шестёрку",
                    "Выход из парка: на шестёрку"),
                   ("Быстрый заряд: да", "Быстрый заряд: нет", "Быстрый заряд: нет")],
+    "lions": [("Ничья без взятий: 100", "Ничья без взятий: выкл",
+               "🤝 Ничьей по затишью нет, только при двух фигурах и меньше"),
+              ("Ничья без взятий: выкл", "Ничья без взятий: 100", "🤝 Ничья после 100 ходов подряд без взятий")],
 }
 
 
 @pytest.mark.parametrize("code", list(TOGGLES))
 async def test_every_toggle_shows_the_value_set_now_and_a_press_says_what_changed(world, code: str) -> None:
-    """«Охота на львов» has no toggle: «⇄ Поменять стороны» says what it does, the caption shows the sides."""
+    """(«⇄ Поменять стороны» is no toggle: it says what it does, and the caption shows the sides.)"""
     _, runner, users = world
     await runner.say(users["anya"], f"/newgame {code}")
     lobby = runner.table()

@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from bot.games.common import Button, Html, Tr, UIBase
+from bot.games.common import Button, Html, Tr, UIBase, toggle
 from bot.games.spec import GameSpec, Variant
 from engines.base import Event, Outcome
 from engines.lions import (
@@ -65,11 +65,10 @@ class LionsUI(UIBase):
         return [tr("lions-lobby-sides", lions=at(options.lions_seat), hunters=at(1 - options.lions_seat))]
 
     def lobby_buttons(self, options: LionsOptions, seats: int, tr: Tr) -> list[list[Button]]:
-        """Swap the sides; switch rule 8's standoff draw off, or back on at its default (a button, so that
-        no player has to type the option's internal name)."""
-        quiet = QUIET_DRAW_OFF if options.quiet_draw != QUIET_DRAW_OFF else QUIET_DRAW
+        """Swap the sides; rule 8's standoff draw, shown as it is now, switched off or back on at its default
+        (a button, so that no player has to type the option's internal name)."""
         return [[Button(tr("lions-btn-swap"), "lions_seat", str(1 - options.lions_seat))],
-                [Button(tr("lions-btn-quiet", turns=quiet), "quiet_draw", str(quiet))]]
+                [toggle(self.code, options, "quiet_draw", (QUIET_DRAW, QUIET_DRAW_OFF), tr)]]
 
     def describe(self, events: Sequence[Event], names: Sequence[str], tr: Html) -> list[Markup]:
         """One line per sent turn («Оля (львы): 6 → +1 → +4 · взят охотник на +1»), and the game's news."""

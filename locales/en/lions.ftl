@@ -32,12 +32,6 @@ lions-lobby-quiet = 🤝 A draw after { $turns } { $turns ->
        *[other] turns
     } in a row without a capture
 lions-lobby-quiet-off = 🤝 No draw for a standoff, only at two pieces or fewer
-# the lobby button: what it turns on (a number of turns) or that it turns the standoff draw off (0)
-lions-btn-quiet = 🤝 Draw without captures → { $turns ->
-        [0] off
-        [one] { $turns } turn
-       *[other] { $turns } turns
-    }
 
 lions-ev-starter = By lot the { $side ->
         [lions] lions
