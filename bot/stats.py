@@ -26,7 +26,7 @@ from bot.games.places import Places, place_lines
 from bot.handlers import flow_of, group_command, send_reply
 from bot.ratings import BASE, shown
 from bot.store import GameTotals, PastGame, PlayerTotals, RatingRow
-from bot.texts import CAPTION_LIMIT, display_name, shown_name, visible_length
+from bot.texts import CAPTION_LIMIT, display_name, result_name, shown_name, visible_length
 from bot.zones import UTC, local_time, slug
 from render.stats import render_mine, render_top
 
@@ -209,16 +209,20 @@ def when(timestamp: float, zone: str = UTC) -> str:
 
 def outcome_text(game: PastGame, tr: Tr, places: Places | None = None) -> Markup:
     """How a past game ended: who won, who paid, a draw, or stopped; every place, best first, where
-    the game ranks everyone (``places``) and its stored result has the ranking."""
+    the game ranks everyone (``places``) and its stored result has the ranking. A seat the computer
+    finished for a person wins or is placed under their name with «(доигрывал компьютер)»; who pays
+    a pub round is named as the seat is (a computer's «🤖 …» never pays)."""
     html, kind = html_words(tr), game.result.get("kind")
     if game.status != "finished":  # stopped: by a person, for want of players, or unreadable (no stats either way)
         return html(STOPPED_LINES.get(str(kind), "history-stopped"))
-    if placed := place_lines(places, game.result, game.names, html, "history-place"):
+    names = [result_name(name, game.left_name(seat), tr, seat) for seat, name in enumerate(game.names)]
+    if placed := place_lines(places, game.result, names, html, "history-place"):
         return html("history-places", places=Markup(", ").join(placed))
     if kind == "draw":
         return html("history-draw")
     seats = game.result.get("losers" if kind == "lose" else "winners") or []
-    who = ", ".join(game.names[s] for s in seats if isinstance(s, int) and 0 <= s < len(game.names))
+    named = game.names if kind == "lose" else names  # who pays: the seat as it sat (a computer pays nothing)
+    who = ", ".join(named[s] for s in seats if isinstance(s, int) and 0 <= s < len(named))
     return html("history-paid" if kind == "lose" else "history-won", names=who or "?")
 
 

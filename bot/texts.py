@@ -84,6 +84,20 @@ def seat_names(seats: Sequence[Seat], tr: Tr, at: int | None = None) -> list[str
     return [shown_name(s.name if at is None else s.name_at(at), tr, s.seat) for s in seats]
 
 
+def result_name(name: str, left_name: str | None, tr: Tr, seat: int) -> str:
+    """A seat's name in a result (the result message, /history): a seat the computer finished for a person
+    who left, was skipped or timed out (``left_name``) is theirs with «(доигрывал компьютер)», so that its
+    medal does not read as theirs alone while their rating counts them last (bot/ratings.py)."""
+    if left_name is None:
+        return shown_name(name, tr, seat)
+    return tr("finished-by-computer", name=shown_name(left_name, tr, seat))
+
+
+def result_names(seats: Sequence[Seat], tr: Tr) -> list[str]:
+    """The names by seat as a result shows them (:func:`result_name`)."""
+    return [result_name(s.name, s.left_name, tr, s.seat) for s in seats]
+
+
 def visible_length(text: str) -> int:
     """What Telegram counts of an HTML caption against its limits: the text once tags are removed
     and entities decoded, in UTF-16 code units (an emoji such as 🤖 counts two)."""
@@ -426,7 +440,7 @@ def result_message(game: Game, outcome: Outcome, tally: Sequence[TallyRow], tr: 
     """Who won (or paid), every place where the rules rank everyone, the rating changes and the pub
     tally; the seed is told only by «🔎 Проверить кости» (/verify)."""
     html, row = html_words(tr), game.row
-    names = seat_names(row.seats, tr)
+    names = result_names(row.seats, tr)
     lines = [title(game, tr, "🏁"), *result_lines(game, outcome, names, html)]
     places = place_lines(game.spec.places, outcome.to_json(), names, html, "result-place")
     if places:

@@ -33,6 +33,15 @@ _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 MIN_CAP = 18
 READABLE = 24
 
+# A computer's seat is named «🤖 Кеша» (or «🤖 Глеб» once it took a person's seat), and DejaVu has no 🤖.
+# clean_text keeps a leading 🤖 as ROBOT_MARK: ⚙, a glyph of about 1 em that no board draws otherwise (so
+# widths and «…» count it, and Pillow's own path still shows a machine), joined to U+2060 WORD JOINER, a
+# format character clean_text drops from any text, so that a person's own «⚙» is never taken for it.
+# TextDraw paints a robot's head in the ⚙'s place.
+ROBOT = "\U0001f916"
+ROBOT_MARK = "\u2699\u2060"
+_VARIATION = "\ufe0f"  # «🤖️»: the emoji presentation selector some keyboards add
+
 _decoration: ContextVar[str | None] = ContextVar("decoration", default=None)
 
 
@@ -73,11 +82,16 @@ def has_glyph(char: str, bold: bool = False) -> bool:
 
 
 def clean_text(text: str, bold: bool = False) -> str:
-    """One line of printable text: whitespace collapsed, controls and glyphless chars dropped."""
+    """One line of printable text: whitespace collapsed, controls and glyphless chars dropped; a
+    leading 🤖 (a computer's seat) becomes :data:`ROBOT_MARK`."""
     out: list[str] = []
     for ch in unicodedata.normalize("NFC", str(text)):
         cat = unicodedata.category(ch)
-        if cat.startswith("Z") or ch in "\t\n\r":
+        if ch == ROBOT and not "".join(out).strip():
+            out.append(ROBOT_MARK)
+        elif ch == _VARIATION and out and out[-1] == ROBOT_MARK:
+            continue
+        elif cat.startswith("Z") or ch in "\t\n\r":
             out.append(" ")
         elif cat.startswith("C"):
             continue
@@ -143,9 +157,56 @@ def wrap_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_line
 @lru_cache(maxsize=1024)  # a few KB each
 def _text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None,
                start: tuple[float, float]) -> tuple[Image.Image, int, int]:
-    """``text`` rasterised once as ImageDraw.text would (mask and its offset from the anchor point)."""
+    """``text`` rasterised once as ImageDraw.text would (mask and its offset from the anchor point), a
+    leading :data:`ROBOT_MARK` as a robot's head."""
     core, (dx, dy) = fnt.getmask2(text, "L", anchor=anchor, start=start)
-    return Image.frombytes("L", core.size, bytes(core)), dx, dy
+    mask = Image.frombytes("L", core.size, bytes(core))
+    if text.startswith(ROBOT_MARK):
+        _paint_robot(mask, _mark_box(text, fnt, anchor or "la", (start[0] - dx, start[1] - dy)))
+    return mask, dx, dy
+
+
+def _mark_box(text: str, fnt: ImageFont.FreeTypeFont, anchor: str,
+              origin: tuple[float, float]) -> tuple[int, int, int, int]:
+    """The box of :data:`ROBOT_MARK`'s ⚙ in the mask of ``text`` whose anchor point is ``origin``: the ⚙
+    as it stands at the start of a left-anchored line, moved by what the anchor moves the whole line."""
+    line_start = "l" + anchor[1]
+    shift = fnt.getbbox(text, anchor=anchor)[0] - fnt.getbbox(text, anchor=line_start)[0]
+    x0, y0, x1, y1 = fnt.getbbox(ROBOT_MARK[0], anchor=line_start)
+    ox, oy = origin[0] + shift, origin[1]
+    return math.floor(ox + x0), math.floor(oy + y0), math.ceil(ox + x1), math.ceil(oy + y1)
+
+
+def _paint_robot(mask: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """The ⚙ in ``box`` of ``mask`` replaced by a robot's head of the same size (the text's colour)."""
+    box = (max(box[0], 0), max(box[1], 0), min(box[2], mask.width), min(box[3], mask.height))
+    if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+        return  # too small to show a face: the ⚙ stays
+    mask.paste(0, box)
+    mask.paste(_robot(box[2] - box[0], box[3] - box[1]), box)
+
+
+@lru_cache(maxsize=64)
+def _robot(width: int, height: int) -> Image.Image:
+    """A robot's head ``width`` × ``height`` px as an L mask: a ball on an antenna over a rounded square
+    head with two round eyes and a mouth cut out (drawn 4× and scaled down, so its edges are smooth)."""
+    k = 4
+    w, h = width * k, height * k
+    img = Image.new("L", (w, h), 0)
+    d = ImageDraw.Draw(img)
+    head_h = 0.74 * h
+    head_w = min(w, 1.12 * head_h)
+    x0, y0 = (w - head_w) / 2, h - head_h
+    ball = 0.11 * h
+    d.line((w / 2, ball, w / 2, y0 + 1), fill=255, width=max(k, round(0.08 * h)))
+    d.ellipse((w / 2 - ball, 0, w / 2 + ball, 2 * ball), fill=255)
+    d.rounded_rectangle((x0, y0, x0 + head_w - 1, h - 1), radius=0.24 * head_h, fill=255)
+    eye, eye_y = 0.13 * head_h, y0 + 0.42 * head_h
+    for ex in (w / 2 - 0.22 * head_w, w / 2 + 0.22 * head_w):
+        d.ellipse((ex - eye, eye_y - eye, ex + eye, eye_y + eye), fill=0)
+    mouth_y = y0 + 0.74 * head_h
+    d.rectangle((w / 2 - 0.2 * head_w, mouth_y - 0.05 * head_h, w / 2 + 0.2 * head_w, mouth_y + 0.05 * head_h), fill=0)
+    return img.resize((width, height), Image.Resampling.BOX)
 
 
 class TextDraw(ImageDraw.ImageDraw):
@@ -156,8 +217,9 @@ class TextDraw(ImageDraw.ImageDraw):
 
     The same names, numbers and labels come back on every frame, and FreeType rendering them
     was a quarter of a board's drawing time; the cached mask is filled in exactly as
-    ``ImageDraw.text`` fills it, so the pixels are the same. Anything else (strokes, several
-    lines, bitmap fonts, extra options) takes Pillow's own path.
+    ``ImageDraw.text`` fills it, so the pixels are the same, but for a computer's name: its leading
+    :data:`ROBOT_MARK` shows a robot's head. Anything else (strokes, several lines, bitmap fonts,
+    extra options) takes Pillow's own path, where the mark shows as ⚙.
     """
 
     text_scale: float = 1

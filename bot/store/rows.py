@@ -189,3 +189,8 @@ class PastGame:
     result: JSON
     names: tuple[str, ...]  # by seat
     ended_at: float
+    left_names: tuple[str | None, ...] = ()  # by seat: the person a computer took it from (None, or none kept: nobody)
+
+    def left_name(self, seat: int) -> str | None:
+        """Who sat at ``seat`` until a computer took it and finished the game for them (None: nobody)."""
+        return self.left_names[seat] if seat < len(self.left_names) else None

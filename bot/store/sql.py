@@ -121,10 +121,11 @@ PLAYER_TOTALS_OF_GAME = (
     "(SELECT l.name FROM results l WHERE l.chat_id = r.chat_id AND l.user_id = r.user_id AND l.code = r.code "
     "ORDER BY l.finished_at DESC LIMIT 1) AS name "
     "FROM results r WHERE r.chat_id = ? AND r.code = ? GROUP BY r.chat_id, r.code, r.user_id ORDER BY r.user_id")
-# the chat's last games that were played and ended, newest first, with their players by seat (one
-# game at a time per chat, so the latest begun is the latest ended)
+# the chat's last games that were played and ended, newest first, with their players by seat and whom
+# a computer took a seat from (one game at a time per chat, so the latest begun is the latest ended)
 PAST_GAMES = (
-    "SELECT g.id, g.code, g.status, g.result, g.updated_at, s.name FROM games g JOIN seats s ON s.game_id = g.id "
+    "SELECT g.id, g.code, g.status, g.result, g.updated_at, s.name, s.left_name FROM games g "
+    "JOIN seats s ON s.game_id = g.id "
     "WHERE g.id IN (SELECT id FROM games WHERE chat_id = ? AND status IN ('finished', 'stopped') "
     "AND state IS NOT NULL ORDER BY id DESC LIMIT ?) ORDER BY g.id DESC, s.seat")
 

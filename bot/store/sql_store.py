@@ -392,11 +392,13 @@ class SQLStore:
         return [PlayerTotals(r["user_id"], r["name"], r["games"], r["wins"], r["pub"], r["paid"]) for r in rows]
 
     async def past_games(self, chat_id: int, limit: int) -> list[PastGame]:
-        games: dict[int, tuple[Row, list[str]]] = {}
+        games: dict[int, tuple[Row, list[str], list[str | None]]] = {}
         for row in await self._read(sql.PAST_GAMES, (chat_id, limit)):
-            games.setdefault(row["id"], (row, []))[1].append(row["name"])
+            _, names, left = games.setdefault(row["id"], (row, [], []))
+            names.append(row["name"])
+            left.append(row["left_name"])
         return [PastGame(g["id"], g["code"], g["status"], json.loads(g["result"] or "{}"), tuple(names),
-                         g["updated_at"]) for g, names in games.values()]
+                         g["updated_at"], tuple(left)) for g, names, left in games.values()]
 
     # ratings ----------------------------------------------------------------------------
 

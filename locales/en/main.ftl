@@ -209,6 +209,9 @@ toast-pace = { $pace ->
 }
 turn-ping = { $name }, your turn in “{ $game }”
 bot-instead = 🤖 { $name }
+# in the result and /history: a seat the computer finished for a person who left, was skipped or timed out three
+# times (the seat's medal is theirs, while their rating counts them last)
+finished-by-computer = { $name } (finished by the computer)
 log-only-move = the only move
 log-idle-throws = 🎲 no move: { $throws }
 log-idle-throw = { $name } { $dice }

@@ -213,6 +213,9 @@ toast-pace = { $pace ->
 }
 turn-ping = { $name }, ваш ход в «{ $game }»
 bot-instead = 🤖 { $name }
+# в итогах и /history: место, которое компьютер доиграл за ушедшего, пропущенного или трижды не сходившего игрока
+# (медаль места — его, а рейтинг считает его последним)
+finished-by-computer = { $name } (доигрывал компьютер)
 log-only-move = единственный ход
 log-idle-throws = 🎲 хода нет: { $throws }
 log-idle-throw = { $name } { $dice }
