@@ -11,7 +11,7 @@ import pytest
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow.catch_up import CatchUp
 from bot.games import GAMES
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, flow_of, group_world
 
 GAME_METHODS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
 MAX_ROLLS = 2000
@@ -81,6 +81,9 @@ async def test_full_game_of_each_mode(world, mode_presses: int, mode: str, resul
     assert [label for label, _ in result.buttons] == ["🔁 Ещё раунд", "🔎 Проверить кости", "🎬 Повтор"]
     if mode != "классика":
         assert "Счёт раундов" in result.text and "— 1 раунд" in result.text
+    if mode == "Башня":  # it ends with the tower fallen: the caption says so, and counts no tower
+        assert "🏚 Башня рухнула — возвращаем подставки\nНа руках: " in table.caption
+        assert "В башне" not in table.caption
     # Telegram's budget: one edit per roll, plus the start edit and the result message
     calls = game_requests(tg, start_at)
     assert calls.count("editMessageMedia") == rolls + 1
@@ -304,3 +307,44 @@ async def test_the_title_card_is_uploaded_once_then_sent_by_file_id(world) -> No
     # the stale id was sent on purpose: the fake server flags every Bad Request as a violation
     assert [v for v in tg.violations if "wrong file identifier" in v] == tg.violations != []
     tg.violations.clear()
+
+
+async def test_the_lobby_card_follows_the_variant_and_each_card_is_uploaded_once(world) -> None:
+    """«Башня» has a title card of its own (a tower of beer coasters): a lobby set to the tower by a press, by
+    /set or by the chat's default shows it, set back it shows the game's card again; each card is uploaded
+    once, then sent or put in by Telegram's file id."""
+    tg, runner, users = world
+    lobby = await open_lobby(runner, users)
+    classic = lobby.photo_hash
+    await runner.press(users["anya"], lobby, "Вариант: ")  # «наоборот» plays with chips too: the same card
+    assert "Вариант: наоборот" in lobby.caption and lobby.photo_hash == classic
+    await runner.press(users["anya"], lobby, "Вариант: ")
+    assert "Вариант: Башня" in lobby.caption and lobby.photo_hash != classic
+    tower = lobby.photo_hash
+    await runner.press(users["anya"], lobby, "Бросающий: берёт")  # the card stays; the line speaks of coasters
+    assert lobby.photo_hash == tower and "Бросающий за свои числа подставки не берёт" in lobby.caption
+    await runner.say(users["anya"], "/set mode классика")
+    assert lobby.photo_hash == classic and "Вариант: классика" in lobby.caption
+    await runner.say(users["anya"], "/set mode башня")
+    assert lobby.photo_hash == tower and "Вариант: Башня" in lobby.caption
+    await runner.say(users["anya"], "/stop")
+    await flow_of(runner).store.set_chat_setting(CHAT_ID, "defaults", {"sosedi": {"mode": "tower"}})
+    await runner.say(users["anya"], "/newgame sosedi")
+    assert runner.table().photo_hash == tower and "Вариант: Башня" in runner.table().caption
+    cards = [r for r in tg.requests if r.method in ("sendPhoto", "editMessageMedia") and r.ok]
+    assert [(r.method, bool(r.files)) for r in cards] == [
+        ("sendPhoto", True), ("editMessageMedia", True),  # the classic card, then the tower's: uploaded
+        ("editMessageMedia", False), ("editMessageMedia", False), ("sendPhoto", False)]  # then by file id
+
+
+async def test_after_a_restart_the_lobby_card_still_follows_the_variant(world) -> None:
+    """The bot does not keep which card a lobby shows across a restart: it is the card of the variant the
+    lobby was set to."""
+    _, runner, users = world
+    lobby = await open_lobby(runner, users, mode_presses=1)
+    classic = lobby.photo_hash
+    await runner.restart()
+    await runner.press(users["boris"], lobby, "Выйти")  # a press that leaves the variant: the card stays
+    assert "Игроки (2/6)" in lobby.caption and lobby.photo_hash == classic
+    await runner.press(users["anya"], lobby, "Вариант: ")
+    assert "Вариант: Башня" in lobby.caption and lobby.photo_hash != classic

@@ -133,7 +133,7 @@ async def test_set_mode_bashnya_and_an_option_the_variant_ignores(world) -> None
     assert (await options_of(runner, lobby)).chips == before.chips
     await runner.say(users["anya"], "/set бросающий не платит")
     assert (await options_of(runner, lobby)).roller_immune is True
-    assert tg.last_bot_message(CHAT_ID).text == "Бросающий: не платит"
+    assert tg.last_bot_message(CHAT_ID).text == "Бросающий: не берёт"  # in the tower: coasters, not paying
 
 
 async def test_the_caption_shows_how_the_table_plays(world) -> None:

@@ -17,16 +17,22 @@ from bot import callback_data as cb
 from bot import texts
 from bot.flow.context import AdminCheck, Chat, Game, Reply, Sources, default_options
 from bot.flow.dealer import Dealer
-from bot.flow.messages import Messages
+from bot.flow.messages import Card, Messages
 from bot.flow.table_settings import TableSettings, choice_named, level_of, next_choice, own_choices, with_choices
 from bot.games import GameSpec
-from bot.games.common import option_state, set_option
+from bot.games.common import Tr, option_state, set_option
 from bot.store import ActiveGameExistsError, GameRow, Seat, Store
 from bot.turns import free_bot_id, is_bot
 from engines.base import LEVELS, OptionsError
 
 log = logging.getLogger(__name__)
 AI_USER_ID = -1  # the first computer player's seat; the n-th is -n (Telegram user ids are positive)
+
+
+def title_card(spec: GameSpec[Any, Any], options: Any, tr: Tr) -> Card:
+    """The title card of the game's lobby set to ``options``: its name, the line under it and its picture."""
+    art, tagline = spec.cover(options)
+    return tr(f"game-{spec.code}"), tr(tagline), art
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +96,9 @@ class Lobby:
 
     async def post(self, chat: Chat, game: Game) -> None:
         """Post the lobby's message (its title card, players and buttons) and remember it."""
-        tr, code, table = chat.tr, game.spec.code, TableSettings.of(chat.settings, game.row.options)
+        tr, table = chat.tr, TableSettings.of(chat.settings, game.row.options)
         keyboard = texts.lobby_keyboard(game, tr, table)
-        message = await self.messages.post_cover(chat.id, (tr(f"game-{code}"), tr(f"game-{code}-tagline"),
-                                                           game.spec.cover_art),
+        message = await self.messages.post_cover(chat.id, title_card(game.spec, game.options, tr),
                                                  texts.lobby_caption(game, tr, table), keyboard, game.row.thread_id)
         await self.store.set_message_id(game.id, message.message_id)
 
@@ -140,7 +145,10 @@ class Lobby:
         table = TableSettings.of(chat.settings, options_json)
         caption = texts.lobby_caption(fresh, chat.tr, table)
         keyboard = texts.lobby_keyboard(fresh, chat.tr, table)
-        return Reply(change.toast, after=lambda: self.messages.edit_caption(fresh.row, caption, keyboard))
+        spec = game.spec  # a variant with a card of its own («Башня»): the lobby's card follows the variant
+        cards = ((title_card(spec, game.options, chat.tr), title_card(spec, change.options, chat.tr))
+                 if spec.variant_covers else None)
+        return Reply(change.toast, after=lambda: self.messages.edit_lobby(fresh.row, caption, keyboard, cards))
 
     async def close(self, chat: Chat, game: Game, toast: str) -> Reply:
         """Store the lobby as cancelled; the reply shows it closed."""

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from markupsafe import Markup
-from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
+from bot.bounded import LruDict
 from bot.drawing import Drawing
 from bot.outbox import Outbox
 from bot.store import GameRow
@@ -22,6 +24,9 @@ from render.cover import CoverArt, render_cover
 
 log = logging.getLogger(__name__)
 Refused = Callable[[int, TelegramError, int], bool]  # (chat id, error, topic) → whether it was about all of it
+Card = tuple[str, str, CoverArt]  # a lobby's title card: the game's name, the line under it, its picture
+T = TypeVar("T")
+CARDS_KEPT = 10_000  # lobby messages whose title card is remembered (a lobby whose variant has a card of its own)
 
 
 def not_modified(exc: TelegramError) -> bool:
@@ -35,9 +40,12 @@ class Messages:
     def __init__(self, bot: Bot, outbox: Outbox, drawing: Drawing) -> None:
         self.bot, self.outbox, self.drawing = bot, outbox, drawing
         self.on_refused: Refused = lambda chat_id, exc, thread: False
-        # title card → Telegram's file id of its upload; bounded by nature: one card per game and language
-        self.cover_ids: dict[tuple[str, str, CoverArt], str] = {}
+        # title card → Telegram's file id of its upload; bounded by nature: one card per game (or variant) and language
+        self.cover_ids: dict[Card, str] = {}
         self._drawing_cover = asyncio.Lock()
+        # (chat, message) → the card a lobby message shows, as last posted or edited: a lobby edit compares
+        # with it when it goes out, since a waiting edit may be replaced by a newer one (the outbox coalesces)
+        self.shown_cards: LruDict[tuple[int, int], Card] = LruDict(CARDS_KEPT)
 
     def refused(self, chat_id: int, exc: TelegramError, thread: int = 0) -> bool:
         """Tell the chat's keeper of a refusal (of a send into the topic ``thread``); True if it was
@@ -132,21 +140,60 @@ class Messages:
                 log.warning("chat %s: text edit failed: %s", chat_id, exc.message)
                 self.refused(chat_id, exc)
 
-    async def post_cover(self, chat_id: int, title: tuple[str, str, CoverArt], caption: Markup,
+    async def post_cover(self, chat_id: int, card: Card, caption: Markup,
                          keyboard: InlineKeyboardMarkup, thread: int = 0) -> Message:
         """Post a lobby's title card (its name, line and the game's picture; into the forum topic
         ``thread``): uploaded once, then sent again by Telegram's file id."""
-        file_id = self.cover_ids.get(title)
+        async def send(photo: str | bytes) -> Message:
+            return await self.bot.send_photo(chat_id, photo, caption=caption, parse_mode=ParseMode.HTML,
+                                             reply_markup=keyboard, message_thread_id=thread or None)
+
+        message = await self._with_card(card, send)
+        self.shown_cards[(chat_id, message.message_id)] = card
+        return message
+
+    async def edit_lobby(self, game: GameRow, caption: Markup, keyboard: InlineKeyboardMarkup | None,
+                         cards: tuple[Card, Card] | None = None) -> None:
+        """Edit the lobby message's caption, and its title card with it where ``cards`` (the card it showed,
+        the card it shows now; None: the game has one card) say the card changed with the variant; now or
+        once the chat has room (coalesced)."""
+        if game.message_id is not None:
+            await self.outbox.edit(game.chat_id, game.id, lambda: self._lobby_now(game, caption, keyboard, cards))
+
+    async def _lobby_now(self, game: GameRow, caption: Markup, keyboard: InlineKeyboardMarkup | None,
+                         cards: tuple[Card, Card] | None) -> None:
+        where = (game.chat_id, game.message_id or 0)
+        if cards is None or self.shown_cards.get(where, cards[0]) == cards[1]:  # not known: as the lobby was
+            return await self._caption_now(game, caption, keyboard)
+
+        async def edit(photo: str | bytes) -> Message | bool:
+            return await self.bot.edit_message_media(InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML),
+                                                     chat_id=game.chat_id, message_id=game.message_id,
+                                                     reply_markup=keyboard)
+
+        try:
+            await self._with_card(cards[1], edit)
+        except TelegramError as exc:
+            if not not_modified(exc):
+                log.warning("game %s: title card edit failed: %s", game.id, exc.message)
+                self.refused(game.chat_id, exc)
+                return
+        self.shown_cards[where] = cards[1]
+
+    async def _with_card(self, card: Card, send: Callable[[str | bytes], Awaitable[T]]) -> T:
+        """``send`` the title card: by Telegram's file id of its upload if there is one, else (or if Telegram
+        no longer knows that id) drawn and uploaded, and the id of the upload kept."""
+        file_id = self.cover_ids.get(card)
         if file_id is not None:
             try:
-                return await self.bot.send_photo(chat_id, file_id, caption=caption, parse_mode=ParseMode.HTML,
-                                                 reply_markup=keyboard, message_thread_id=thread or None)
-            except BadRequest:  # the id is no longer valid: upload the picture again
-                self.cover_ids.pop(title, None)
+                return await send(file_id)
+            except BadRequest as exc:  # the id is no longer valid: upload the picture again
+                if not_modified(exc):
+                    raise
+                self.cover_ids.pop(card, None)
         async with self._drawing_cover:  # many lobbies at once after a start: draw the card once, not in each
-            cover = await self.drawing.draw(render_cover, *title)
-        message = await self.bot.send_photo(chat_id, cover, caption=caption, parse_mode=ParseMode.HTML,
-                                            reply_markup=keyboard, message_thread_id=thread or None)
-        if message.photo:
-            self.cover_ids[title] = message.photo[-1].file_id
-        return message
+            cover = await self.drawing.draw(render_cover, *card)
+        sent = await send(cover)
+        if isinstance(sent, Message) and sent.photo:
+            self.cover_ids[card] = sent.photo[-1].file_id
+        return sent

@@ -186,17 +186,24 @@ def option_word_keys(code: str, key: str, kind: type, values: Iterable[Any] = ()
 
 def option_words(code: str, options: Any, key: str, value: Any, tr: Tr) -> str:
     """A value of the option ``key`` in the chat's words, as the lobby's buttons, its toasts and the
-    refusals say it: «длинное», «да», «авто», «выкл», or the number itself («20»)."""
+    refusals say it: «длинное», «да», «авто», «выкл», or the number itself («20»). The catalogue gets the
+    options' words as arguments, so a value may be worded per variant (``$mode``: «Бросающий: берёт» in
+    «Башня», where nobody pays)."""
     limits = option_limits(options, key)
     if value is None:
         return tr("option-auto")
     if isinstance(value, bool):
-        return tr(f"{code}-option-{key}-{'on' if value else 'off'}")
+        return tr(f"{code}-option-{key}-{'on' if value else 'off'}", **_worded(options))
     if "allowed" in limits:
-        return tr(f"{code}-option-{key}-{value}")
+        return tr(f"{code}-option-{key}-{value}", **_worded(options))
     if "off" in limits and value == limits["off"]:
         return tr("option-off")
     return str(value)
+
+
+def _worded(options: Any) -> dict[str, str]:
+    """The options set by a word (a variant: ``mode="tower"``), by name."""
+    return {f.name: v for f in dataclasses.fields(options) if isinstance(v := getattr(options, f.name), str)}
 
 
 def option_state(code: str, options: Any, key: str, tr: Tr) -> str:
@@ -328,6 +335,15 @@ def named_values(options: Any, key: str) -> list[Any]:
     return [*named, None] if found[1] else named
 
 
+def _every_wording(options: Any) -> list[Any]:
+    """``options`` as each other variant would word them (every value of each option set by a word), then as
+    they are: /set takes a value by any name it goes by («не платит» in «Башня», whose lobby says «не берёт»),
+    this variant's first where two would differ."""
+    others = [dataclasses.replace(options, **{f.name: v}) for f in dataclasses.fields(options)
+              if isinstance(getattr(options, f.name), str) for v in option_limits(options, f.name).get("allowed", ())]
+    return [*others, options]
+
+
 def named_option(code: str, options: Any, words: Sequence[str], trs: Sequence[Tr]) -> tuple[str, str]:
     """/set's words as ``(key, value)`` for :func:`set_option`: the option by its key or by its name in any
     language of ``trs`` («фишки», «Выход из парка»), the value by its code or by its name («башня», «не
@@ -339,7 +355,7 @@ def named_option(code: str, options: Any, words: Sequence[str], trs: Sequence[Tr
     for split in range(len(words) - 1, 0, -1):
         if (key := keys.get(_plain(" ".join(words[:split])))) is not None:
             raw = " ".join(words[split:])
-            names = {_plain(option_words(code, options, key, v, tr)): v
-                     for v in named_values(options, key) for tr in trs}
+            names = {_plain(option_words(code, worded, key, v, tr)): v
+                     for worded in _every_wording(options) for v in named_values(options, key) for tr in trs}
             return key, as_code(names[_plain(raw)]) if _plain(raw) in names else raw
     return words[0].lower(), " ".join(words[1:])

@@ -26,8 +26,9 @@ class SosediUI(UIBase):
     code = "sosedi"
 
     def locale_keys(self) -> frozenset[str]:
-        return frozenset({"action-sosedi-roll", *(f"sosedi-mode-{m}" for m in MODES),
+        return frozenset({"action-sosedi-roll", "game-sosedi-tagline-tower", *(f"sosedi-mode-{m}" for m in MODES),
                           *(f"sosedi-btn-{key}" for key in ("chips", "tower")),
+                          *(f"sosedi-lobby-immune{tower}-{on}" for tower in ("", "-tower") for on in ("on", "off")),
                           *(f"sosedi-ev-{kind}" for kind in ("pay", "take", "put")),
                           *option_word_keys("sosedi", "mode", str, MODES),
                           *option_word_keys("sosedi", "roller_immune", bool)})
@@ -47,7 +48,9 @@ class SosediUI(UIBase):
                 lines.append(tr("sosedi-lobby-tower", count=options.tower))
         else:
             lines.append(tr("sosedi-lobby-chips", count=options.chips))
-        lines.append(tr("sosedi-lobby-immune-on" if options.roller_immune else "sosedi-lobby-immune-off"))
+        # the tower's roller takes and puts back coasters for their own numbers: nobody pays there
+        tower = "-tower" if options.mode == "tower" else ""
+        lines.append(tr(f"sosedi-lobby-immune{tower}-{'on' if options.roller_immune else 'off'}"))
         return lines
 
     def lobby_buttons(self, options: SosediOptions, seats: int, tr: Tr) -> list[list[Button]]:
@@ -105,14 +108,18 @@ class SosediUI(UIBase):
 
     def status_lines(self, state: SosediState, names: Sequence[str], tr: Html) -> list[Markup]:
         if state.options.mode == "tower":
-            head = tr("sosedi-status-tower", count=state.tower, phase=state.phase)
-            holders = [tr("sosedi-status-held", name=names[s], count=state.chips[s])
-                       for s in range(state.seats) if not state.safe[s]]
-        else:
-            head = tr("sosedi-status-bowl", count=state.bowl)
-            holders = [tr("sosedi-status-chips", name=names[s], count=state.chips[s])
-                       for s in range(state.seats)]
-        return [head, Markup(" · ").join(holders)]
+            return self._tower_status(state, names, tr)
+        chips = [tr("sosedi-status-chips", name=names[s], count=state.chips[s]) for s in range(state.seats)]
+        return [tr("sosedi-status-bowl", count=state.bowl), Markup(" · ").join(chips)]
+
+    def _tower_status(self, state: SosediState, names: Sequence[str], tr: Html) -> list[Markup]:
+        """A line of the phase, then who holds how many coasters («на руках: Борис 3 · Аня 1», names as they
+        are: the bot declines none). The tower's count only while it stands (rule 7): once it is used up,
+        ``state.tower`` counts the coasters put back, not a tower anyone takes from."""
+        head = tr("sosedi-status-tower", count=state.tower) if state.phase == 1 else tr("sosedi-status-tower-down")
+        hands = [tr("sosedi-status-held", name=names[s], count=state.chips[s])
+                 for s in range(state.seats) if not state.safe[s]]
+        return [head, tr("sosedi-status-hands", hands=Markup(" · ").join(hands))]
 
     def result_lines(self, state: SosediState, outcome: Outcome, names: Sequence[str], tr: Html) -> list[Markup]:
         if outcome.kind == "win":
@@ -128,6 +135,7 @@ UI = SosediUI()
 SPEC = GameSpec(
     replay_moment=of_kinds("pay", "tower_down", "win", "lose"),
     cover_art=covers.sosedi_art,  # its lobby's title card
+    variant_covers={"tower": covers.sosedi_tower_art},  # «Башня» is played with beer coasters, not chips
     engine=ENGINE, ui=UI, render_board=render_sosedi.render_board, label_keys=render_sosedi.LABEL_KEYS,
     dice_per_roll=DICE, policy=BestScorePolicy(ENGINE), variant_option="mode", roll_is_the_turn=True,
     only_in_variants={"tower": ("tower",), "chips": ("classic", "reverse")},  # rule 7: the tower has no chips

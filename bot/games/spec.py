@@ -67,6 +67,9 @@ class GameSpec(Generic[S, Opt]):
     random_skips: frozenset[str] = frozenset()  # action kinds random play leaves out (they would end it at once)
     locale_files: Mapping[str, Path] = field(default_factory=dict)  # lang → .ftl of a game outside locales/
     cover_art: CoverArt = three_dice  # the picture on its lobby's title card (render/covers.py)
+    # a variant (a value of ``variant_option``) whose lobby has a title card of its own («Башня»: coasters, not
+    # chips): its picture; the line under the name is then the locale key «game-<code>-tagline-<variant>»
+    variant_covers: Mapping[str, CoverArt] = field(default_factory=dict)
     # action kinds a stray tap must not play (lions.md: «Сдаться» with a confirmation): their first press asks
     # on the table («Да, сдаюсь» / «Отмена», locale keys «confirm-<code>-<kind>»), the second plays them
     confirm: frozenset[str] = frozenset()
@@ -86,6 +89,14 @@ class GameSpec(Generic[S, Opt]):
         """Whether the game offers the fast table (README: the fast table): it has dice, and a roll is not
         the whole turn, so the bot may roll for a person and play their only legal move."""
         return self.dice_per_roll > 0 and not self.roll_is_the_turn
+
+    def cover(self, options: Any) -> tuple[CoverArt, str]:
+        """The title card of a lobby set to ``options``: its picture and the locale key of the line under the
+        game's name (the variant's own, if it has a card of its own)."""
+        variant = getattr(options, self.variant_option) if self.variant_option else None
+        if isinstance(variant, str) and variant in self.variant_covers:
+            return self.variant_covers[variant], f"game-{self.code}-tagline-{variant}"
+        return self.cover_art, f"game-{self.code}-tagline"
 
     def policy_at(self, level: str) -> Policy[S] | None:
         """The computer player of ``level`` (the default level, or ``policy``, when the game has no such level)."""

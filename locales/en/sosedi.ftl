@@ -2,6 +2,8 @@
 
 game-sosedi = Help Your Neighbour
 game-sosedi-tagline = Three dice, chips and a bowl · 2–6 players
+# under the name on the lobby card of «Tower» (it shows a tower of beer coasters)
+game-sosedi-tagline-tower = Tower: three dice and beer coasters · 2–6 players
 
 sosedi-mode-classic = classic
 sosedi-mode-reverse = reverse
@@ -18,6 +20,9 @@ sosedi-lobby-tower = Tower: { $count } { $count ->
 sosedi-lobby-tower-auto = Tower: { $count } (5 per player)
 sosedi-lobby-immune-on = The roller never pays for their own numbers
 sosedi-lobby-immune-off = The roller pays for their own numbers too
+# «Tower»: nobody pays; coasters are taken and put back
+sosedi-lobby-immune-tower-on = The roller never takes or puts back coasters for their own numbers
+sosedi-lobby-immune-tower-off = The roller takes and puts back coasters for their own numbers too
 
 sosedi-btn-chips = Chips { $delta }
 sosedi-btn-tower = Tower { $delta }
@@ -30,8 +35,15 @@ sosedi-option-mode-tower = { sosedi-mode-tower }
 sosedi-option-chips = Chips
 sosedi-option-tower = Tower
 sosedi-option-roller_immune = Roller
-sosedi-option-roller_immune-on = immune
-sosedi-option-roller_immune-off = pays
+# in «Tower» ($mode = tower) nobody pays: the roller takes coasters (or does not)
+sosedi-option-roller_immune-on = { $mode ->
+        [tower] doesn't take
+       *[other] immune
+    }
+sosedi-option-roller_immune-off = { $mode ->
+        [tower] takes
+       *[other] pays
+    }
 
 sosedi-ev-starter = Drawn by lot: { $name } starts.
 sosedi-ev-roll = { $name } rolls { $dice }
@@ -44,7 +56,7 @@ sosedi-ev-pay = { $name } puts { $count } { $count ->
        *[other] { $held } left
     })
 sosedi-ev-void = The roll is void: { $many ->
-        [0] everyone would get out at once, and someone must pay
+        [0] everyone would get out at once, and someone must buy the round
        *[other] { $who } would lose their last chips at once
     }. { $name } rolls again.
 sosedi-ev-nothing = nobody is hit
@@ -52,29 +64,31 @@ sosedi-ev-take = { $name } takes { $count } { $count ->
         [one] coaster
        *[other] coasters
     } (holding { $held })
-sosedi-ev-tower-down = 🏚 The tower is used up! { $count ->
-        [0] Everyone holds coasters.
+sosedi-ev-tower-down = 🏚 The tower falls! { $count ->
+        [0] Everyone holds coasters — put them back.
        *[other] Safe with no coasters: { $who }.
     }
 sosedi-ev-put = { $name } puts back { $count } { $count ->
         [one] coaster
        *[other] coasters
     } (holding { $held })
-sosedi-ev-safe = ✅ { $name } is safe.
+sosedi-ev-safe = ✅ { $name } has no coasters left — safe.
 
 sosedi-status-bowl = Bowl: { $count } { $count ->
         [one] chip
        *[other] chips
     }
 sosedi-status-chips = { $name }: { $count }
-sosedi-status-tower = Tower: { $count } { $count ->
+# «Tower» while it stands: coasters are taken from it for your numbers
+sosedi-status-tower = 🗼 { $count } { $count ->
         [one] coaster
        *[other] coasters
-    }{ $phase ->
-        [2] {" "}· used up, coasters go back
-       *[other] {""}
-    }
-sosedi-status-held = { $name }: { $count }
+    } in the tower — take them
+# «Tower» used up: coasters go back (how many it held no longer matters)
+sosedi-status-tower-down = 🏚 The tower fell — put the coasters back
+# who holds how many coasters: «In hand: Boris 3 · Anya 1»
+sosedi-status-hands = In hand: { $hands }
+sosedi-status-held = { $name } { $count }
 
 sosedi-result-win = 🏆 { $name } wins and takes the bowl: { $bowl } { $bowl ->
         [one] chip

@@ -2,6 +2,8 @@
 
 game-sosedi = Помоги своему соседу
 game-sosedi-tagline = Три кости, фишки и чаша · 2–6 игроков
+# под названием на карточке лобби «Башни» (на ней башня пивных подставок)
+game-sosedi-tagline-tower = «Башня»: три кости и пивные подставки · 2–6 игроков
 
 sosedi-mode-classic = классика
 sosedi-mode-reverse = наоборот
@@ -19,6 +21,9 @@ sosedi-lobby-tower = В башне: { $count } { $count ->
 sosedi-lobby-tower-auto = В башне: { $count } (по 5 на игрока)
 sosedi-lobby-immune-on = Бросающий за свои числа не платит
 sosedi-lobby-immune-off = Бросающий платит и за свои числа
+# «Башня»: никто не платит, подставки берут и возвращают
+sosedi-lobby-immune-tower-on = Бросающий за свои числа подставки не берёт и не возвращает
+sosedi-lobby-immune-tower-off = Бросающий берёт и возвращает подставки и за свои числа
 
 sosedi-btn-chips = Фишки { $delta }
 sosedi-btn-tower = Башня { $delta }
@@ -31,8 +36,15 @@ sosedi-option-mode-tower = { sosedi-mode-tower }
 sosedi-option-chips = Фишки
 sosedi-option-tower = Башня
 sosedi-option-roller_immune = Бросающий
-sosedi-option-roller_immune-on = не платит
-sosedi-option-roller_immune-off = платит
+# в «Башне» ($mode = tower) никто не платит: бросающий подставки берёт (или не берёт)
+sosedi-option-roller_immune-on = { $mode ->
+        [tower] не берёт
+       *[other] не платит
+    }
+sosedi-option-roller_immune-off = { $mode ->
+        [tower] берёт
+       *[other] платит
+    }
 
 sosedi-ev-starter = Жребий: начинает { $name }.
 sosedi-ev-roll = { $name } бросает { $dice }
@@ -46,7 +58,7 @@ sosedi-ev-pay = { $name } кладёт в чашу { $count } { $count ->
        *[other] осталось { $held }
     })
 sosedi-ev-void = Бросок недействителен: { $many ->
-        [0] спаслись бы все разом, а платить кому-то надо
+        [0] спаслись бы все разом, а проставиться кому-то надо
        *[other] { $who } лишились бы последнего разом
     }. { $name } бросает ещё раз.
 sosedi-ev-nothing = никого не задело
@@ -55,8 +67,8 @@ sosedi-ev-take = { $name } берёт { $count } { $count ->
         [few] подставки
        *[many] подставок
     } (у себя { $held })
-sosedi-ev-tower-down = 🏚 Башня кончилась! { $count ->
-        [0] Подставки у всех.
+sosedi-ev-tower-down = 🏚 Башня рухнула! { $count ->
+        [0] Подставки на руках у всех — возвращаем.
        *[other] Без подставок и в безопасности: { $who }.
     }
 sosedi-ev-put = { $name } возвращает { $count } { $count ->
@@ -64,7 +76,7 @@ sosedi-ev-put = { $name } возвращает { $count } { $count ->
         [few] подставки
        *[many] подставок
     } (у себя { $held })
-sosedi-ev-safe = ✅ { $name } в безопасности.
+sosedi-ev-safe = ✅ { $name } без подставок — в безопасности.
 
 sosedi-status-bowl = В чаше: { $count } { $count ->
         [one] фишка
@@ -72,15 +84,17 @@ sosedi-status-bowl = В чаше: { $count } { $count ->
        *[many] фишек
     }
 sosedi-status-chips = { $name }: { $count }
-sosedi-status-tower = В башне: { $count } { $count ->
+# «Башня», пока стоит: за свои числа подставки из неё берут
+sosedi-status-tower = 🗼 В башне { $count } { $count ->
         [one] подставка
         [few] подставки
        *[many] подставок
-    }{ $phase ->
-        [2] {" "}· башня кончилась, подставки возвращают
-       *[other] {""}
-    }
-sosedi-status-held = { $name }: { $count }
+    } — разбираем
+# «Башня» кончилась: подставки возвращают (сколько в ней было, больше не важно)
+sosedi-status-tower-down = 🏚 Башня рухнула — возвращаем подставки
+# кто сколько подставок держит: «На руках: Борис 3 · Аня 1» (имена не склоняются)
+sosedi-status-hands = На руках: { $hands }
+sosedi-status-held = { $name } { $count }
 
 sosedi-result-win = 🏆 { $name } побеждает и забирает чашу: { $bowl } { $bowl ->
         [one] фишку
