@@ -210,8 +210,8 @@ def when(timestamp: float, zone: str = UTC) -> str:
 def outcome_text(game: PastGame, tr: Tr, places: Places | None = None) -> Markup:
     """How a past game ended: who won, who paid, a draw, or stopped; every place, best first, where
     the game ranks everyone (``places``) and its stored result has the ranking. A seat the computer
-    finished for a person wins or is placed under their name with «(доигрывал компьютер)»; who pays
-    a pub round is named as the seat is (a computer's «🤖 …» never pays)."""
+    finished for a person wins, pays or is placed under their name with «(доигрывал компьютер)»; a pub
+    round a computer seat lost was bought by nobody, and says so."""
     html, kind = html_words(tr), game.result.get("kind")
     if game.status != "finished":  # stopped: by a person, for want of players, or unreadable (no stats either way)
         return html(STOPPED_LINES.get(str(kind), "history-stopped"))
@@ -220,10 +220,11 @@ def outcome_text(game: PastGame, tr: Tr, places: Places | None = None) -> Markup
         return html("history-places", places=Markup(", ").join(placed))
     if kind == "draw":
         return html("history-draw")
-    seats = game.result.get("losers" if kind == "lose" else "winners") or []
-    named = game.names if kind == "lose" else names  # who pays: the seat as it sat (a computer pays nothing)
-    who = ", ".join(named[s] for s in seats if isinstance(s, int) and 0 <= s < len(named))
-    return html("history-paid" if kind == "lose" else "history-won", names=who or "?")
+    seats = [s for s in game.result.get("losers" if kind == "lose" else "winners") or []
+             if isinstance(s, int) and 0 <= s < len(names)]
+    if kind == "lose" and seats and seats[0] in game.computers:  # a computer never buys the round: nobody did
+        return html("history-nobody-paid", name=names[seats[0]])
+    return html("history-paid" if kind == "lose" else "history-won", names=", ".join(names[s] for s in seats) or "?")
 
 
 def history_text(games: Sequence[PastGame], names: dict[str, str], tr: Tr, zone: str = UTC,

@@ -83,7 +83,7 @@ async def test_a_winner_line_names_the_person_the_computer_won_for(world) -> Non
 
 def test_history_names_a_seat_the_computer_finished_and_a_computer_of_its_own_as_they_are(tr: Any) -> None:
     def entry(code: str, result: dict[str, Any], left: tuple[str | None, ...]) -> str:
-        past = PastGame(9, code, "finished", result, ("Аня", "🤖 Борис", "🤖 Кеша"), 0.0, left)
+        past = PastGame(9, code, "finished", result, ("Аня", "🤖 Борис", "🤖 Кеша"), 0.0, left, frozenset({1, 2}))
         return history_text([past], {code: code}, tr, places={code: GAMES[code].places}).splitlines()[-1]
 
     ranked = {"kind": "win", "winners": [1], "ranking": [1, 2, 0]}
@@ -92,9 +92,12 @@ def test_history_names_a_seat_the_computer_finished_and_a_computer_of_its_own_as
     assert entry("sosedi", {"kind": "win", "winners": [1]}, (None, "Борис", None)).endswith(
         "— 🏆 Борис (доигрывал компьютер)")
     assert entry("sosedi", {"kind": "win", "winners": [1]}, ()).endswith("— 🏆 🤖 Борис")  # kept before: as it was
-    # who pays a pub round is the seat as it sat: a computer's seat, which pays nothing
+    # a pub round a computer seat lost: nobody bought it (a computer never pays)
     assert entry("sosedi", {"kind": "lose", "losers": [1]}, (None, "Борис", None)).endswith(
-        "— 🍺 проставляется 🤖 Борис")
+        "— 🍺 проиграл Борис (доигрывал компьютер) — раунд никто не ставил")
+    assert entry("sosedi", {"kind": "lose", "losers": [2]}, ()).endswith(
+        "— 🍺 проиграл 🤖 Кеша — раунд никто не ставил")
+    assert entry("sosedi", {"kind": "lose", "losers": [0]}, ()).endswith("— 🍺 проставляется Аня")
 
 
 async def test_past_games_keep_whom_a_computer_took_each_seat_from(database: str) -> None:
@@ -106,6 +109,7 @@ async def test_past_games_keep_whom_a_computer_took_each_seat_from(database: str
                                 result={"kind": "win", "winners": [1], "ranking": [1, 2, 0]}))
     (past,) = await store.past_games(-5, 10)
     assert past.names == ("Аня", "🤖 Борис", "🤖 Кеша") and past.left_names == (None, "Борис", None)
+    assert past.computers == {1, 2}
     assert [past.left_name(seat) for seat in range(4)] == [None, "Борис", None, None]
     await store.close()
 

@@ -84,6 +84,8 @@ async def test_a_computer_left_holding_buys_nothing_and_the_round_is_everyones_w
     assert "Пока никто не проставлялся" in await said(runner, users["anya"], "/tally")
     stats = await said(runner, users["anya"], "/stats")
     assert "1 партия, 1 победа (100%) · 🍺 не платил 1 из 1" in stats
+    history = await said(runner, users["boris"], "/history")
+    assert "🍺 проиграл 🤖 " in history and "— раунд никто не ставил" in history and "проставляется" not in history
 
     await runner.press(users["anya"], result, "Ещё раунд")  # the host's press: the next round at once
     result = await roll_to_end(runner, users, runner.table())
@@ -92,6 +94,7 @@ async def test_a_computer_left_holding_buys_nothing_and_the_round_is_everyones_w
     assert "Аня — 1 раунд" in tally and "🤖" not in tally
     assert "2 партии, 1 победа (50%) · 🍺 не платил 1 из 2, платил 1 раз" in await said(runner, users["anya"], "/stats")
     assert "2 партии, 2 победы (100%) · 🍺 не платил 2 из 2" in await said(runner, users["boris"], "/stats")
+    assert "🍺 проставляется Аня" in await said(runner, users["boris"], "/history")
 
 
 async def pub_round(store: Store, payer: Any) -> None:

@@ -190,6 +190,7 @@ class PastGame:
     names: tuple[str, ...]  # by seat
     ended_at: float
     left_names: tuple[str | None, ...] = ()  # by seat: the person a computer took it from (None, or none kept: nobody)
+    computers: frozenset[int] = frozenset()  # the seats a computer played at the end
 
     def left_name(self, seat: int) -> str | None:
         """Who sat at ``seat`` until a computer took it and finished the game for them (None: nobody)."""

@@ -124,7 +124,7 @@ PLAYER_TOTALS_OF_GAME = (
 # the chat's last games that were played and ended, newest first, with their players by seat and whom
 # a computer took a seat from (one game at a time per chat, so the latest begun is the latest ended)
 PAST_GAMES = (
-    "SELECT g.id, g.code, g.status, g.result, g.updated_at, s.name, s.left_name FROM games g "
+    "SELECT g.id, g.code, g.status, g.result, g.updated_at, s.name, s.left_name, s.user_id FROM games g "
     "JOIN seats s ON s.game_id = g.id "
     "WHERE g.id IN (SELECT id FROM games WHERE chat_id = ? AND status IN ('finished', 'stopped') "
     "AND state IS NOT NULL ORDER BY id DESC LIMIT ?) ORDER BY g.id DESC, s.seat")

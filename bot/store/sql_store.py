@@ -392,13 +392,16 @@ class SQLStore:
         return [PlayerTotals(r["user_id"], r["name"], r["games"], r["wins"], r["pub"], r["paid"]) for r in rows]
 
     async def past_games(self, chat_id: int, limit: int) -> list[PastGame]:
-        games: dict[int, tuple[Row, list[str], list[str | None]]] = {}
+        games: dict[int, tuple[Row, list[str], list[str | None], set[int]]] = {}
         for row in await self._read(sql.PAST_GAMES, (chat_id, limit)):
-            _, names, left = games.setdefault(row["id"], (row, [], []))
+            _, names, left, computers = games.setdefault(row["id"], (row, [], [], set()))
+            if row["user_id"] <= 0:
+                computers.add(len(names))
             names.append(row["name"])
             left.append(row["left_name"])
         return [PastGame(g["id"], g["code"], g["status"], json.loads(g["result"] or "{}"), tuple(names),
-                         g["updated_at"], tuple(left)) for g, names, left in games.values()]
+                         g["updated_at"], tuple(left), frozenset(computers))
+                for g, names, left, computers in games.values()]
 
     # ratings ----------------------------------------------------------------------------
 

@@ -71,6 +71,7 @@ history-place = { $place ->
        *[other] { $place }.
     } { $name }
 history-paid = 🍺 { $names } pays
+history-nobody-paid = 🍺 { $name } lost — nobody bought the round
 history-draw = 🤝 draw
 history-stopped = ⏹ stopped
 history-abandoned = 💤 abandoned: nobody played

@@ -80,6 +80,7 @@ history-place = { $place ->
        *[other] { $place }.
     } { $name }
 history-paid = 🍺 проставляется { $names }
+history-nobody-paid = 🍺 проиграл { $name } — раунд никто не ставил
 history-draw = 🤝 ничья
 history-stopped = ⏹ остановлена
 history-abandoned = 💤 брошена: никто не ходил
