@@ -10,8 +10,8 @@ a crowd of groups on the bot with its default settings (bench/crowd.py).
 The full lions AI run takes over an hour on two cores (with the levels), so it is opt-in: without
 ``--lions`` only a tiny sample of it runs (games cut short; the figures show the shape only).
 
-Benchmarks, not tests: figures are printed and written to bench/results.json, which the README
-quotes; a ``--quick`` run's figures mean little, so it writes bench/results-quick.json instead
+Benchmarks, not tests: figures are printed and written to bench/results.json, which
+docs/benchmarks.md quotes; a ``--quick`` run's figures mean little, so it writes bench/results-quick.json instead
 (not kept in git) and never the full run's file.
 """
 
@@ -41,7 +41,7 @@ from bench import (
     tempo,
 )
 
-RESULTS = Path(__file__).resolve().parent / "results.json"  # the full run's figures, quoted by the README
+RESULTS = Path(__file__).resolve().parent / "results.json"  # the full run's figures, quoted by docs/benchmarks.md
 QUICK_RESULTS = RESULTS.with_name("results-quick.json")  # a smoke run's (ignored by git)
 
 

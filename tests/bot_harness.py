@@ -252,7 +252,7 @@ def flow_of(runner: BotRunner) -> GameFlow:
 
 async def use_classic_table(runner: BotRunner) -> None:
     """The chat plays the race games on the classic table, every roll a press (the chat's /settings
-    default; the fast table is the default of every chat: README, the fast table)."""
+    default; the fast table is the default of every chat: docs/players.md: the fast table)."""
     assert runner.app is not None
     await runner.app.bot_data["flow"].store.set_chat_setting(runner.chat_id, "pace", "classic")
 

@@ -1,6 +1,6 @@
-"""Only a full `python -m bench` writes bench/results.json, the figures the README quotes; `--quick`
-writes bench/results-quick.json (ignored by git) and refuses to overwrite the full run's file
-(issue #24, point 18). The benchmarks themselves are stubbed here: test_bench_smoke.py runs them."""
+"""Only a full `python -m bench` writes bench/results.json, the figures docs/benchmarks.md quotes; `--quick`
+writes bench/results-quick.json (ignored by git) and refuses to overwrite the full run's file. The
+benchmarks themselves are stubbed here: test_bench_smoke.py runs them."""
 
 from __future__ import annotations
 
@@ -112,14 +112,14 @@ def test_the_quick_results_are_not_kept_in_git() -> None:
     assert ignored.returncode == 0
 
 
-# issue #27, point 3: «Сильный» against three random players, 1,000 four-player games each
+# «Сильный» against three random players, 1,000 four-player games each
 STRONG_TARGETS = {"tishe": 0.75, "shishbesh": 0.82, "ludo": 0.70, "parchis": 0.85}
 GAME_NAMES = {"tishe": "«Тише едешь»", "shishbesh": "«Шиш-беш»", "ludo": "«Людо»", "parchis": "«Парчис»"}
 
 
-def test_the_levels_figures_meet_their_targets_and_the_readme_quotes_them() -> None:
+def test_the_levels_figures_meet_their_targets_and_docs_benchmarks_quotes_them() -> None:
     rows = json.loads(bench_main.RESULTS.read_text(encoding="utf-8"))["policies"]["levels"]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     for code, target in STRONG_TARGETS.items():
         strong = next(r for r in rows if r["case"] == f"{code} 4p" and r["level"] == "strong")
         medium = next(r for r in rows if r["case"] == f"{code} 2p" and r["level"] == "medium")
@@ -132,12 +132,12 @@ def test_the_levels_figures_meet_their_targets_and_the_readme_quotes_them() -> N
         assert f"{strong['think_ms']['p95']:g}" in row or f"{strong['think_ms']['p95']:.1f}" in row, code
 
 
-def test_the_lions_levels_meet_their_targets_and_the_readme_quotes_them() -> None:
-    """Issue #26, point 4: «Сильный» beats «Средний» in at least 65% of the decided games, «Средний» beats
+def test_the_lions_levels_meet_their_targets_and_docs_benchmarks_quotes_them() -> None:
+    """«Сильный» beats «Средний» in at least 65% of the decided games, «Средний» beats
     a random player at least 95% (as either side), and every level thinks p95 ≤ 0.5 s, max ≤ 2 s with
     two games thinking at once."""
     lions = json.loads(bench_main.RESULTS.read_text(encoding="utf-8"))["lions_ai"]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     strong = lions["levels"]["strong_vs_medium"]
     assert strong["games"] == 200 and strong["win_pct_of_decided"] >= 65
     assert f"won {strong['wins']} of {strong['wins'] + strong['losses']} decided" in readme

@@ -1,4 +1,4 @@
-"""Computer players of every game (issue #8): a table of bots alone plays a game to its end in
+"""Computer players of every game: a table of bots alone plays a game to its end in
 one run of :func:`bot.turns.bot_actions`, and every policy only ever answers legal codes."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ FAST_TABLE = sorted(code for code, spec in GAMES.items() if spec.fast_table)
 
 
 def test_the_fast_table_is_the_race_games() -> None:
-    # a game has a fast table when it has dice and a roll is not its whole turn (README: the fast table)
+    # a game has a fast table when it has dice and a roll is not its whole turn (docs/players.md: the fast table)
     with_dice = [code for code, spec in GAMES.items() if spec.dice_per_roll and not spec.roll_is_the_turn]
     assert sorted(with_dice) == FAST_TABLE
     assert set(FAST_TABLE) == {"ludo", "parchis", "shishbesh", "tishe"}

@@ -1,4 +1,4 @@
-"""Hostile arguments are data (README, «How it is built»: faults and security): a command's numbers
+"""Hostile arguments are data (docs/architecture.md, «What it guarantees, and how it fails»): a command's numbers
 are ASCII digits within the option's range, its names come from the option's list, and a button's
 data is parsed as strictly. Anything else gets an answer in words, or silence, and changes nothing;
 never a traceback. The parsers take any text here (hypothesis); the bot takes a few of each.

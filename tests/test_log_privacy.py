@@ -1,4 +1,4 @@
-"""Secrets and people stay out of the log (README, settings: LOG_LEVEL): `python -m bot` at DEBUG in webhook
+"""Secrets and people stay out of the log (docs/operators.md: LOG_LEVEL): `python -m bot` at DEBUG in webhook
 mode, with players of distinctive names writing, pressing and playing in a group and in a private chat;
 then neither the token, nor the webhook secret, nor a name, nor a message's text is anywhere in the log,
 while the log still tells what happened by ids."""

@@ -1,4 +1,4 @@
-"""The README's commands are the ones CI runs, and its dice snippet is the real derivation."""
+"""The README's commands are the ones CI runs, and the dice snippet of docs/fair-dice.md is the real derivation."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from tests.engine_helpers import play_random
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+FAIR_DICE = (ROOT / "docs" / "fair-dice.md").read_text(encoding="utf-8")  # the «Fair dice» section
+OPERATORS = (ROOT / "docs" / "operators.md").read_text(encoding="utf-8")  # the settings table
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -33,7 +35,7 @@ ENV_STEP = "{ [ -f .env ] || cp .env.example .env; }"
 def test_readme_has_the_run_command() -> None:
     assert ".venv/bin/python -m bot" in README
     assert ENV_STEP in README
-    assert "cp -n" not in README  # fails when .env exists on coreutils 9.2–9.4 and BSD/macOS (issue #24)
+    assert "cp -n" not in README  # fails when .env exists on coreutils 9.2–9.4 and BSD/macOS
 
 
 @pytest.mark.parametrize("has_env", [False, True])
@@ -47,28 +49,28 @@ def test_the_run_commands_env_step_works_with_and_without_an_env(tmp_path: Path,
     assert (tmp_path / ".env").read_text() == ("BOT_TOKEN=mine\n" if has_env else "BOT_TOKEN=\n")
 
 
-def fair_dice_snippet(readme: str) -> str:
-    """The first Python block of the README's «## Fair dice» section."""
-    section = re.search(r"^## Fair dice.*?$(.*?)(?=^## |\Z)", readme, re.S | re.M)
-    assert section is not None, "README.md has no «## Fair dice» section"
+def fair_dice_snippet(page: str) -> str:
+    """The first Python block of the «## Fair dice» section (docs/fair-dice.md)."""
+    section = re.search(r"^## Fair dice.*?$(.*?)(?=^## |\Z)", page, re.S | re.M)
+    assert section is not None, "docs/fair-dice.md has no «## Fair dice» section"
     block = re.search(r"```python\n(.*?)```", section.group(1), re.S)
     assert block is not None, "the «Fair dice» section has no Python block"
     return block.group(1)
 
 
-def run_snippet(readme: str) -> tuple[dict[str, Any], list[str]]:
+def run_snippet(page: str) -> tuple[dict[str, Any], list[str]]:
     """Run the snippet as a reader would: its names, and the lines it prints."""
     namespace: dict[str, Any] = {}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(fair_dice_snippet(readme), namespace)
+        exec(fair_dice_snippet(page), namespace)
     return namespace, out.getvalue().splitlines()
 
 
-def test_readme_dice_snippet_matches_dice_source() -> None:
-    code = fair_dice_snippet(README)
+def test_the_dice_snippet_matches_dice_source() -> None:
+    code = fair_dice_snippet(FAIR_DICE)
     assert len([line for line in code.splitlines() if line.strip()]) <= 12  # short enough to type by hand
-    namespace, _ = run_snippet(README)
+    namespace, _ = run_snippet(FAIR_DICE)
     throw = namespace["throw"]
     for seed in ("00" * 32, "ab" * 32, "5f" * 32):
         source = DiceSource(seed)
@@ -77,36 +79,36 @@ def test_readme_dice_snippet_matches_dice_source() -> None:
                 assert throw(seed, n, count, sides) == list(source.throw(n, count, sides))
 
 
-def test_readme_snippet_prints_the_commitment_and_the_first_rolls() -> None:
-    namespace, printed = run_snippet(README)
+def test_the_dice_snippet_prints_the_commitment_and_the_first_rolls() -> None:
+    namespace, printed = run_snippet(FAIR_DICE)
     seed = namespace["seed"]
     assert printed == [seed_digest(seed), str([list(DiceSource(seed).throw(k, 3)) for k in range(1, 11)])]
 
 
-def test_the_readme_says_how_long_the_commitment_is() -> None:
+def test_fair_dice_says_how_long_the_commitment_is() -> None:
     """The lobby's commitment is the digest's first COMMITMENT_DIGITS hex digits; a birthday search for
     two seeds sharing them takes the square root of their 16**COMMITMENT_DIGITS values."""
-    section = " ".join(README[README.index("## Fair dice"):].split())  # wherever the lines wrap
+    section = " ".join(FAIR_DICE[FAIR_DICE.index("## Fair dice"):].split())  # wherever the lines wrap
     assert f"the first {COMMITMENT_DIGITS} hex digits of the seed's SHA-256" in section
     bits = COMMITMENT_DIGITS * 4
     assert f"share those {bits} bits, a birthday search of about 2^{bits // 2} hashes" in section
 
 
-# dice per roll in each game (GameSpec.dice_per_roll), as the README's «Fair dice» section says
+# dice per roll in each game (GameSpec.dice_per_roll), as the «Fair dice» section (docs/fair-dice.md) says
 # (lions: none, only the draw)
 FAIR_DICE_SAYS = {"sosedi": 3, "spichki": 2, "tishe": 2, "shishbesh": 2, "ludo": 1, "parchis": 1, "lions": 0}
 
 
-def test_the_readme_says_how_many_dice_each_game_rolls() -> None:
+def test_fair_dice_says_how_many_dice_each_game_rolls() -> None:
     assert {code: spec.dice_per_roll for code, spec in GAMES.items()} == FAIR_DICE_SAYS
 
 
 @pytest.mark.parametrize("code", sorted(GAMES))
-def test_readme_numbering_rederives_every_roll_of_a_game(code: str) -> None:
-    """Throw 0 is the draw (value v: the v-th player), roll k is throw k: the README's recipe
+def test_the_fair_dice_numbering_rederives_every_roll_of_a_game(code: str) -> None:
+    """Throw 0 is the draw (value v: the v-th player), roll k is throw k: docs/fair-dice.md's recipe
     re-derives whole random games of every engine."""
     engine = GAMES[code].engine
-    throw = run_snippet(README)[0]["throw"]
+    throw = run_snippet(FAIR_DICE)[0]["throw"]
     options = engine.options_from_json(None)
     for seats in range(engine.min_players, engine.max_players + 1):
         seed = f"{seats:064x}"
@@ -123,5 +125,5 @@ def test_every_config_variable_is_documented() -> None:
     names = set(re.findall(r'env(?:\.get\(|, )"([A-Z_]+)"', source))  # every variable Config.from_env reads
     assert {"BOT_TOKEN", "LOG_LEVEL", "GROUP_MAX_RATE", "DRAW_PROCESSES"} <= names
     for name in names:
-        assert f"`{name}`" in README, name
+        assert f"`{name}`" in OPERATORS, name
         assert f"{name}=" in example, name

@@ -1,7 +1,7 @@
 """/settings through the fake Bot API: the chat's defaults (language, turn timer, the table's
 pace, each game's variant) in one message with buttons only admins may press, new lobbies
 starting from them, and the fast table: the bot rolls for people and plays their only move, in
-the same edit, up to a person's real choice (README: the fast table).
+the same edit, up to a person's real choice (docs/players.md: the fast table).
 
 In :func:`group_world` Аня created the chat (an admin); Борис and Вера are members.
 """
@@ -166,7 +166,7 @@ async def test_a_new_lobby_starts_from_the_chats_timer_and_changes_only_its_own(
     await runner.say(users["anya"], "/newgame ludo")
     lobby = runner.table()
     assert "⏱ Таймер хода: 10 мин" in [label for label, _ in lobby.buttons]
-    await runner.press(users["anya"], lobby, "⏱ Таймер хода")  # this lobby's: 10 → off (issue #24)
+    await runner.press(users["anya"], lobby, "⏱ Таймер хода")  # this lobby's: 10 → off
     assert "⏱ Таймер хода: выкл." in [label for label, _ in lobby.buttons]
     again = await open_settings(runner, users["anya"])
     assert again.text is not None and "⏱ Таймер хода: 10 мин" in again.text.splitlines()

@@ -27,7 +27,7 @@ DEFAULT_TIMER = 3
 PING_CHOICES = (0, 15, 30, 60, 120)  # seconds a person's turn waits before the bot pings them, 0 = off («🔔»)
 DEFAULT_PING = 30
 # the table's pace (a chat setting, «🎲 Стол» in the lobby): on the fast table the bot rolls for a person and
-# plays their only legal move itself, up to their next real choice (README: the fast table); on the classic one
+# plays their only legal move itself, up to their next real choice (docs/players.md: the fast table); on the classic one
 # every roll is a press
 FAST, CLASSIC = "fast", "classic"
 PACE_CHOICES = (FAST, CLASSIC)

@@ -50,7 +50,7 @@ class GameSpec(Generic[S, Opt]):
     ui: GameUI
     render_board: RenderBoard[S]
     label_keys: Sequence[str]  # the board's words, locale keys «board-<key>»
-    dice_per_roll: int  # dice thrown by one roll (0: a game without dice); /verify and the README say so
+    dice_per_roll: int  # dice thrown by one roll (0: a game without dice); /verify and docs/fair-dice.md say so
     policy: Policy[S] | None = None  # the computer player: «🤖» seats, timed-out turns; None: the game has none
     # the computer's levels by name (engines.base.LEVELS), chosen in the lobby; empty: ``policy`` alone
     levels: Mapping[str, Policy[S]] = field(default_factory=dict)
@@ -86,7 +86,7 @@ class GameSpec(Generic[S, Opt]):
 
     @property
     def fast_table(self) -> bool:
-        """Whether the game offers the fast table (README: the fast table): it has dice, and a roll is not
+        """Whether the game offers the fast table (docs/players.md: the fast table): it has dice, and a roll is not
         the whole turn, so the bot may roll for a person and play their only legal move."""
         return self.dice_per_roll > 0 and not self.roll_is_the_turn
 
