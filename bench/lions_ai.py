@@ -1,4 +1,4 @@
-"""«Охота на львов» AI (engines/lions_ai.py): strength, balance and think time (issue #7).
+"""«Охота на львов» AI (engines/lions_ai.py): strength, balance and think time.
 
 (a) the AI against a random player (uniformly random engine actions, never offering a draw,
     resigning or undoing), 100 games with the AI as the lions and 100 as the hunters;
@@ -34,7 +34,7 @@ from engines.playout import at_random, play_on
 RANDOM_GAMES = 100  # a side
 BALANCE_GAMES = 200  # AI against AI, each side slipping (a random whole turn) with probability SLIPS
 SLIPS = 0.2
-STANDOFF_GAMES = 20  # AI against AI without slips (issue #26: at least 18 of 20 end within STANDOFF_CAP turns)
+STANDOFF_GAMES = 20  # AI against AI without slips (at least 18 of 20 end within STANDOFF_CAP turns)
 STANDOFF_CAP = 200
 DECISIONS = 300  # the single-process think-time sample
 LEVEL_GAMES = 200  # «Сильный» against «Средний», and «Лёгкий» against «Средний», sides alternating
@@ -42,7 +42,7 @@ LEVEL_GAMES = 200  # «Сильный» against «Средний», and «Лёг
 # until the quiet-turns draw; at SLIPS (a fifth of all turns random) the slips decide more games than
 # the levels do (30 games, «Сильный» against «Средний»: 65% of the decided at 20%, 75% at 10%).
 LEVEL_SLIPS = 0.1
-LEVEL_DECISIONS = 200  # think time of each level, two games thinking at once (issue #26: p95 ≤ 0.5 s, max ≤ 2 s)
+LEVEL_DECISIONS = 200  # think time of each level, two games thinking at once (p95 ≤ 0.5 s, max ≤ 2 s)
 TURN_CAP = 300  # a self-play game still running after this many turns is counted as «cap»
 QUICK_TURN_CAP = 12  # tiny runs (scale < 0.1, a smoke test) cut every game here
 WORKERS = 2
@@ -256,7 +256,7 @@ def run(scale: float = 1.0, checkpoint: Path | None = None) -> dict[str, Any]:
         "lion_wins": tally[LIONS], "hunter_wins": tally[HUNTERS], "draws": tally["draw"], "cap": tally["cap"],
         "lion_win_pct": round(100 * tally[LIONS] / len(selfplay), 1),
         "hunter_win_pct": round(100 * tally[HUNTERS] / len(selfplay), 1),
-        # issue #26: neither side may win more than 55% of the decided games
+        # neither side may win more than 55% of the decided games
         "lion_share_of_decided_pct": round(100 * tally[LIONS] / len(decided), 1) if decided else None,
         "by_starter": {side: dict(Counter(g["result"] for g in selfplay if g["starter"] == side))
                        for side in (LIONS, HUNTERS)},

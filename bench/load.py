@@ -2,7 +2,7 @@
 
 1. 100 group chats play «Соседи» at once; each presses «🎲» as soon as its table is redrawn
    (saturation); then, in two more windows, 1 s ± 50 % after it (about 80 moves and 25 lobby
-   presses a second: the issue's 100 presses/s) and 0.8 s ± 50 % (about 100 moves and 30 lobby
+   presses a second: the targets' 100 presses/s) and 0.8 s ± 50 % (about 100 moves and 30 lobby
    presses a second).
    Latency per accepted press: the getUpdates answer carrying it -> the bot's editMessageMedia of
    the table, both stamped by the fake server; accepted presses per second within the window.

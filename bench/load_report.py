@@ -1,7 +1,7 @@
 """bench/load.py's figures side by side (SQLite | PostgreSQL) and its targets, checked.
 
 Targets: ≥ 100 accepted presses/s on each backend (every chat pressing the moment its table is
-redrawn); press→edit p50 ≤ 25 ms, p99 ≤ 150 ms at the issue's 100 presses/s; PostgreSQL's p99 within
+redrawn); press→edit p50 ≤ 25 ms, p99 ≤ 150 ms at 100 presses/s; PostgreSQL's p99 within
 1.5 × SQLite's in every 100-chat window; RSS ≤ 300 MB; start-up ≤ 2 s.
 """
 

@@ -1,4 +1,4 @@
-"""Turn pings in a real group's rhythm (issue #23): four people play «Людо» and look away at random.
+"""Turn pings in a real group's rhythm: four people play «Людо» and look away at random.
 
 The game runs on a virtual clock: the flow's (deadlines, pings, tidying), the bot's group window and
 the fake server's (message dates, its 20-in-60-s limit) all move together, so a minute of waiting

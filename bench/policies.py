@@ -1,4 +1,4 @@
-"""Computer players of the dice games against random players (issue #8).
+"""Computer players of the dice games against random players.
 
 For every dice game whose players make choices (``tishe``, ``shishbesh``, ``ludo``,
 ``parchis``: a computer player, dice, and more to a turn than the roll), 1,000 seeded games with
@@ -6,7 +6,7 @@ For every dice game whose players make choices (``tishe``, ``shishbesh``, ``ludo
 with the game number, so it starts as often as anyone), every other seat plays uniformly random
 legal actions. Reported: the policy's win rate against the 1/n a random player would get.
 
-The computer's levels (issue #27, point 3; ``GameSpec.levels``): «Сильный» in one of 4 seats against
+The computer's levels (``GameSpec.levels``): «Сильный» in one of 4 seats against
 three random players, and «Средний» against «Лёгкий» in 2 seats, 1,000 games each; every table also
 gives the think time of its level per decision among several legal actions (two games at once).
 «Помоги своему соседу» and «Спички» are left out: their only action is always the roll, so no
@@ -36,7 +36,7 @@ PLAYER_COUNTS = (2, 4)
 MAX_ACTIONS = 20_000  # a guard: no game of these needs a tenth of it
 WORKERS = 2
 RANDOM = "random"  # the opponents' «level» in a table against uniformly random players
-# issue #27, point 3: «Сильный» against three random players (4 seats), «Средний» against «Лёгкий»
+# «Сильный» against three random players (4 seats), «Средний» against «Лёгкий»
 # (2 seats, each side in one seat: «Лёгкий» must lose at least 70%)
 LEVEL_TABLES = (("strong", RANDOM, 4), ("medium", "easy", 2))
 

@@ -1,9 +1,9 @@
-"""Replay clips (issue #27, point 2): for each game, seeded games played to the end at random (the
+"""Replay clips: for each game, seeded games played to the end at random (the
 longest kind of game there is: random play rarely finishes fast), replayed from their logs into
 clips as the bot makes them (bot/replay.py picks the shots, bot/clip.py draws and encodes them).
 
-Per game: actions in the game, shots kept, the clip's length in seconds and size in bytes (issue
-#27: at most 40 s and 3 MB), and how long one clip takes to make in one process (the bot makes
+Per game: actions in the game, shots kept, the clip's length in seconds and size in bytes (at most
+40 s and 3 MB), and how long one clip takes to make in one process (the bot makes
 them in a drawing worker of their own, one at a time, so no board waits behind a clip).
 
 `python -m bench.replay [--games N] [--out FILE]`; `python -m bench` runs it with the others.

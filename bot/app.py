@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 HTTP_CONNECTIONS = 32  # calls in flight at once; more wait for a free connection
 READ_TIMEOUT_S = 5.0  # a Bot API answer later than this is a timeout (the call may still have taken effect)
 STORAGE_RETRY_S = 30.0  # a timer or the start-up catch-up that met a database failure tries again after this
-# my_chat_member: the bot was kicked, restricted or let back in (issue #10)
+# my_chat_member: the bot was kicked, restricted or let back in
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 COMMANDS = ("newgame", "rules", "table", "stop", "leave", "kick", "lang", "tally", "set", "stats", "top", "history",
             "verify", "replay", "settings", "help")

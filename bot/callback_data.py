@@ -21,7 +21,7 @@ Formats (all ≤ 64 bytes):
                                             what ``/verify <id>`` says, as a reply to the result
 - ``w:<game id>``                         «🎬 Повтор» under a finished game's result: its replay clip
                                             (what ``/replay <id>`` sends), as a reply to the result
-- ``s:[<game code>.]<key>:<value>``       a /settings button (issue #11): the chat's default
+- ``s:[<game code>.]<key>:<value>``       a /settings button: the chat's default
                                             ``<key>`` (lang, timer, ping, pace, tidy, zone, or a
                                             game's variant option) becomes ``<value>``
 Game ids are base 36.

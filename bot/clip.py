@@ -1,4 +1,4 @@
-"""A finished game's replay as a short MP4 clip (issue #27): H.264, no sound, as Telegram's
+"""A finished game's replay as a short MP4 clip: H.264, no sound, as Telegram's
 ``sendAnimation`` wants it, encoded by PyAV (whose wheels bring FFmpeg with libx264).
 
 Each shot is one board picture held for a number of ticks; the clip runs at ``FPS`` ticks a second,
@@ -6,7 +6,7 @@ and a held picture is the same frame repeated, which H.264 stores in a few bytes
 scaled to ``WIDTH`` (the board's 1024 px are more than a phone shows) and encoded at ``CRF``; a
 clip over ``max_bytes`` is encoded again, smaller and coarser, until it fits.
 
-It lives in bot/, not render/: render/ draws pictures with Pillow alone (design.md, Layers); this
+It lives in bot/, not render/: render/ draws pictures with Pillow alone (docs/architecture.md, «Layers»); this
 takes the game's own ``render_board`` and turns its pictures into a video.
 """
 
@@ -24,7 +24,7 @@ WIDTH = 720
 CRF = 26
 # tried in turn while a clip is too big: (width, crf)
 SMALLER = ((WIDTH, CRF), (WIDTH, 32), (540, 34), (432, 38))
-MAX_BYTES = 3_000_000  # issue #27: at most 3 MB
+MAX_BYTES = 3_000_000  # at most 3 MB
 
 
 class Shot(NamedTuple):

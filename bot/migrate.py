@@ -1,4 +1,4 @@
-"""`python -m bot.migrate SOURCE TARGET`: copy the bot's database to another one (issue #25), typically
+"""`python -m bot.migrate SOURCE TARGET`: copy the bot's database to another one, typically
 an SQLite file to PostgreSQL (``sqlite:///data/bot.sqlite3 postgresql://…``); PostgreSQL to SQLite,
 SQLite to SQLite and PostgreSQL to PostgreSQL work the same way.
 

@@ -1,4 +1,4 @@
-"""Skill ratings (issue #27): one per person, per chat and game, from every finished game's ranking.
+"""Skill ratings: one per person, per chat and game, from every finished game's ranking.
 
 OpenSkill's Plackett–Luce model (PyPI ``openskill``): made for free-for-all games of any number of
 players, it rates from the whole ranking (1st, 2nd, 3rd…), not only from who won. A computer seat is

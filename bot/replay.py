@@ -1,4 +1,4 @@
-"""Which boards a replay clip shows, and for how long (issue #27, point 2).
+"""Which boards a replay clip shows, and for how long.
 
 A game is replayed from its action log (the dice come again from its seed, as ``/verify`` checks):
 one shot after each action, a short one for an ordinary action, a longer one for an action whose
@@ -22,7 +22,7 @@ QUICK_STEP_TICKS = 1  # … a quarter when the game is long
 MOMENT_TICKS = 6  # a second and a half on a moment
 SHORT_MOMENT_TICKS = 3  # … when the game is long
 END_TICKS = 4 * FPS  # the end, held
-MAX_TICKS = 38 * FPS  # issue #27: at most 40 s (two to spare)
+MAX_TICKS = 38 * FPS  # at most 40 s (two to spare)
 
 
 def shots_of(engine: Engine[Any, Any], options: Any, seats: int, seed: str, log: Sequence[LogEntry],

@@ -186,7 +186,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if code is not None and code not in flow.games:  # the argument is never echoed back
         await send_reply(update, context, cmd.html("unknown-game", codes=codes), transient=True)
         return
-    # one game's board goes by the rating (issue #27); ratings are per game, so all games' by wins
+    # one game's board goes by the rating; ratings are per game, so all games' by wins
     ratings = await flow.ratings_of(chat.id, code) if code else None
     ranked = ranking(await flow.player_totals(chat.id, code), ratings=ratings)
     if not ranked:

@@ -136,7 +136,7 @@ def fit_caption(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Ma
 
 
 def option_error(exc: OptionsError, code: str, options: Any, tr: Tr) -> str:
-    """Why a setting of the game ``code`` is refused, in the chat's words (issue #24): the option's
+    """Why a setting of the game ``code`` is refused, in the chat's words: the option's
     name and what it takes («Фишки: от 5 до 30», «Бросающий не платит: вкл или выкл»), or, for an
     option the game does not have, the ones it has with the /set key to type. Plain text: an alert
     shows it as it is, a message escapes it once."""

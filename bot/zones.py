@@ -1,4 +1,4 @@
-"""A chat's time zone (issue #24, point 10): the times /history shows are the chat's own.
+"""A chat's time zone: the times /history shows are the chat's own.
 
 /settings offers a short list of common zones (:data:`ZONE_CHOICES`); a chat that picked none has
 its language's default (Moscow for a Russian chat, UTC otherwise). Zones come from the standard

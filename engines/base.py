@@ -458,7 +458,7 @@ S_contra = TypeVar("S_contra", bound=GameState, contravariant=True)
 
 
 class Policy(Protocol[S_contra]):
-    """A computer player: the codes it plays now, for the player to move (issue #8).
+    """A computer player: the codes it plays now, for the player to move.
 
     ``plan`` is pure: the same state and ``seed`` give the same codes. Dice-game policies
     answer one code at a time (a roll, or a choice among the legal moves); the lions AI
@@ -468,7 +468,7 @@ class Policy(Protocol[S_contra]):
     def plan(self, state: S_contra, seed: int = 0) -> list[str]: ...
 
 
-# The computer player's levels, weakest first (issue #26, point 4): a game that offers levels maps
+# The computer player's levels, weakest first: a game that offers levels maps
 # each name to a Policy (bot/games/spec.py ``levels``); the lobby shows them as «Лёгкий», «Средний»,
 # «Сильный» (locale keys «level-<name>»).
 LEVELS: tuple[str, ...] = ("easy", "medium", "strong")

@@ -1,6 +1,6 @@
 """«Охота на львов» (`lions`): six lions against six hunters on a board of circles and lines.
 
-Rules as settled in shared/rules/lions.md (the board: engines/lions_board.py), cited in code:
+Rules as settled in docs/rules/lions.md (the board: engines/lions_board.py), cited in code:
 
 1. Seat ``options.lions_seat`` plays the lions (on 1–6), the other seat the hunters (on
    А–Е). Who starts is drawn by lot.
@@ -23,7 +23,7 @@ Rules as settled in shared/rules/lions.md (the board: engines/lions_board.py), c
 7. Whoever captures all enemy pieces wins.
 8. Once either side has two pieces or fewer, 60 consecutive turns (both sides counted)
    without a capture end the game in a draw. Option ``quiet_draw`` (default 100, 0 for off;
-   shared/rules/lions.md): that many turns without a capture end it in a draw whatever the
+   docs/rules/lions.md): that many turns without a capture end it in a draw whatever the
    piece count, since careful players with more pieces can stand off for ever.
 9. A player may offer a draw (once per turn, before stepping) — the other accepts or
    declines — or resign.

@@ -38,7 +38,7 @@ from engines.lions_board import NEIGHBOUR_MASKS
 
 WIN = 100_000
 # A piece outweighs every positional term together (mobility, weak pieces, region and the hunt
-# below reach a few hundred at most): on the second board (issue #26) a hunter next to the last
+# below reach a few hundred at most): on the second board a hunter next to the last
 # lions once chose closing in over a free capture, since taking one lion moved the hunt's target.
 PIECE = 1_000
 WEAK = 18  # a piece with one free neighbour left

@@ -1,7 +1,7 @@
 """The «Охота на львов» board, rebuilt from the seed's description (its figure is lost).
 
 The board is data: circles with grid coordinates (x to the right, y downward) and a label,
-and straight lines between circles. It keeps every shape shared/rules/lions.md lists
+and straight lines between circles. It keeps every shape docs/rules/lions.md lists
 (tests/test_lions_board.py proves each one, the gates by search):
 
 1. lions' circles 1–6 at three cave mouths (two entrances per cave), hunters' camp А–Е;
@@ -15,16 +15,16 @@ and straight lines between circles. It keeps every shape shared/rules/lions.md l
 7. every gate (a circle whose occupation alone cuts a region off: +1, +4, 19, Д and Б) has a
    straight run of three circles leading to it from outside, so «в затылок» can open it: the
    column +1 – +4 – +8 – 19 – Д – Б – 30 and the camp's row 22 – Е – Г – Д.
-Plain circles are numbered 9… in reading order (issue #26: plain 7 and 8 were read as «+7»
+Plain circles are numbered 9… in reading order (plain 7 and 8 were read as «+7»
 and «+8»), so every circle has a name for buttons and no plain number repeats a marked one.
 
-Why this board replaced the first one (issue #26): there the eight-circle refuge had two gates,
+Why this board replaced the first one: there the eight-circle refuge had two gates,
 «+8» and «Д», so two lions on them could not move without opening it (the example failed), and
 no run of three circles ended at either gate, so a side of three or more pieces could wall
 itself in for ever. Here the refuge hangs on the camp's corner: Д is a hunters' start circle,
 so the lions must take it, and the camp's row and the right column both push it.
 
-Balance (issue #7, then #26: neither side may win more than 55% of the decided games between
+Balance (neither side may win more than 55% of the decided games between
 equal AI players, measured by bench/lions_ai.py with both sides slipping into a random whole
 turn now and then). Kept from the first board's measured changes: cave 1–2 has a back way out
 (1 – 9) and a passage joins it to cave 3–4 (2 – 3); only cave 5–6 keeps the single exit

@@ -1,6 +1,6 @@
 """«Людо» (`ludo`): four pieces each race once round a 52-cell circuit into their lane.
 
-Rules as settled in shared/rules/ludo.md; the numbered points below are cited in code.
+Rules as settled in docs/rules/ludo.md; the numbered points below are cited in code.
 
 1. A 52-cell circuit played clockwise; each colour has a start cell (13 × colour) and a
    star 8 cells after it. Start cells and stars are safe cells.
@@ -357,7 +357,7 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
         if not state.finished or state.winner is None:
             return None
 
-        def progress(seat: int) -> tuple[int, int]:  # issue #24: pieces in the centre, then steps made
+        def progress(seat: int) -> tuple[int, int]:  # pieces in the centre, then steps made
             own = state.of(seat)
             return own.count(CENTRE), sum(p + 1 for p in own)
 

@@ -1,4 +1,4 @@
-"""The «Людо» computer players (issue #8), at the three levels the lobby offers (``LEVELS``).
+"""The «Людо» computer players, at the three levels the lobby offers (``LEVELS``).
 
 «Средний» (``AI``, the default): play the move that leaves the best position.
 

@@ -1,6 +1,6 @@
 """«Парчис» (`parchis`, Spanish parchís): four pieces each, 68 numbered cells, barriers and bonuses.
 
-Rules as settled in shared/rules/parchis.md; the numbered points below are cited in code.
+Rules as settled in docs/rules/parchis.md; the numbered points below are cited in code.
 
 1. 68 numbered circuit cells; colour c exits at 5 + 17c (5, 22, 39, 56) and turns into its
    corridor after cell exit − 5 (68, 17, 34, 51): 7 corridor cells, then the centre (8
@@ -278,7 +278,7 @@ class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
         if not state.finished or state.winner is None:
             return None
 
-        def progress(seat: int) -> tuple[int, int]:  # issue #24: pieces in the centre, then steps made
+        def progress(seat: int) -> tuple[int, int]:  # pieces in the centre, then steps made
             own = state.of(seat)
             return own.count(CENTRE), sum(p + 1 for p in own)
 

@@ -1,4 +1,4 @@
-"""Computer players for «Парчис» (issue #8), at three levels (engines.base.LEVELS, issue #26):
+"""Computer players for «Парчис», at three levels (engines.base.LEVELS):
 
 - «Лёгкий» (``easy``, :class:`Casual`): a casual player. It likes a capture, then reaching
   the centre, then a seguro, then moving its front-runner, but looks at nothing else and its

@@ -1,6 +1,6 @@
 """«Шиш-беш» (`shishbesh`): four pieces each round a cross, corner jumps, shelters, two dice.
 
-Rules as settled in shared/rules/shishbesh.md; the numbered points below are cited in code.
+Rules as settled in docs/rules/shishbesh.md; the numbered points below are cited in code.
 
 1. Board: a circuit of 4 quarters (12 cells, or 14 on the long board). Per player, positions
    count from their own arm's end cell (0, the start field); corners at 6, 18, 30, 42 (long:

@@ -1,4 +1,4 @@
-"""The «Шиш-беш» computer player (issue #8) at three levels (``LEVELS``, engines.base.LEVELS):
+"""The «Шиш-беш» computer player at three levels (``LEVELS``, engines.base.LEVELS):
 
 * «Лёгкий» (``CasualPolicy``) plays like a casual player: one die at a time, the move that
   looks best by its own pips and effect (a capture, the home, a hut) after a whim from

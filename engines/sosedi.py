@@ -1,6 +1,6 @@
 """«Помоги своему соседу» (`sosedi`): classic, «наоборот» and «Башня».
 
-Rules as settled in shared/rules/sosedi.md; the numbered points below are cited in code.
+Rules as settled in docs/rules/sosedi.md; the numbered points below are cited in code.
 
 1. Numbers: seats own numbers by the table of :data:`NUMBER_TABLE`; others are dead.
 2. Classic: everyone starts with ``chips``; a throw of three dice makes the owner of each

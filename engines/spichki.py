@@ -1,6 +1,6 @@
 """«Спички» (`spichki`): chase a target pair of dice and collect matches from the pile.
 
-Rules as settled in shared/rules/spichki.md; the numbered points below are cited in code.
+Rules as settled in docs/rules/spichki.md; the numbered points below are cited in code.
 
 1. The pile holds ``per_player`` matches per player; the goal is ``goal`` matches.
 2. Setting the target: the roller throws two dice. A double gives 2 matches and the same

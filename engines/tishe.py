@@ -1,6 +1,6 @@
 """«Тише едешь — дальше будешь» (`tishe`): two checkers each race along circles 1..100.
 
-Rules as settled in shared/rules/tishe.md; the numbered rules of the seed are cited in code.
+Rules as settled in docs/rules/tishe.md; the numbered rules of the seed are cited in code.
 
 1. A checker comes into play only on a throw with a 6 on one die; it starts from 0 and
    moves by the SUM of both dice (so the cell rules apply to 7..12).

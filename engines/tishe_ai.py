@@ -1,4 +1,4 @@
-"""The «Тише едешь — дальше будешь» computer players (issue #8; levels, issue #27): play the
+"""The «Тише едешь — дальше будешь» computer players: play the
 move that leaves the best position. Three levels (``LEVELS``, engines.base.LEVELS):
 
 * «Лёгкий» (``EASY``) plays like a casual player: the move whose checker gets farthest by what

@@ -1,5 +1,5 @@
 """Each game's own picture on its lobby's title card (:data:`render.cover.CoverArt`), drawn from the
-game's own board and pieces, so no two games share a card (issue #24: all seven showed the same
+game's own board and pieces, so no two games share a card (all seven showed the same
 three dice). A game declares its art in ``bot/games/<code>.py`` (``GameSpec.cover_art``), and a variant
 played with other things (``GameSpec.variant_covers``: «Башня» has beer coasters, not chips) its own.
 """

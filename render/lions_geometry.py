@@ -60,7 +60,7 @@ def prominent(label: str) -> bool:
 
 def label_font(label: str) -> ImageFont.FreeTypeFont:
     """The font a circle's name ``label`` is printed in (see :func:`prominent`)."""
-    return font(26, True) if prominent(label) else font(25)  # both ≥ 18 px capitals (issue #26, point 5)
+    return font(26, True) if prominent(label) else font(25)  # both ≥ 18 px capitals
 
 
 def seg_dist(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:

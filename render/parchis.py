@@ -91,7 +91,7 @@ _STATIC_KEYS = ("seguro", "home", "barrier", "corridor", "centre")
 W = 1024
 GAP = 12
 RADIUS = 16
-# the board takes the whole width (issue #24: a phone shows it ~390 px wide), the players' cards sit in
+# the board takes the whole width (a phone shows it ~390 px wide), the players' cards sit in
 # its homes, and only the dice and the legend go below it
 DICE_CARD: Box = (MARGIN, BOARD[3] + GAP, W - MARGIN, BOARD[3] + GAP + 116)
 LEGEND_CARD: Box = (MARGIN, DICE_CARD[3] + GAP, W - MARGIN, DICE_CARD[3] + GAP + 112)

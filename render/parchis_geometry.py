@@ -21,7 +21,7 @@ from render.theme import Box
 
 MARGIN = 16
 L = 46  # a cell's length along the track
-LANE = 80  # a lane's width: a cell's other side (the board takes the picture's whole width: issue #24)
+LANE = 80  # a lane's width: a cell's other side (the board takes the picture's whole width)
 ARM = 3 * LANE  # an arm's width, and the centre square's side
 HALF = ARM // 2
 HOME_SIDE = 8 * L  # a corner home's side: an arm's length

@@ -1,4 +1,4 @@
-"""Places once a game is over (issue #24: the last picture shows every place where the rules rank
+"""Places once a game is over (the last picture shows every place where the rules rank
 everyone): each seat's place from the engine's ranking, and the medal that shows it on a player card."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class Ranked(Protocol):
 
 
 def final_places(engine: Ranked, state: Finished, score: Callable[[int], object] | None = None) -> dict[int, int]:
-    """seat → its place (1 the best) once the game is over, from the engine's ranking (issue #24: the
+    """seat → its place (1 the best) once the game is over, from the engine's ranking (the
     last picture shows every place); seats of equal ``score`` share a place. Empty while it runs."""
     outcome = engine.outcome(state) if state.finished else None
     ranking = outcome.ranking if outcome is not None else ()

@@ -9,7 +9,7 @@ over), the four park spots under the park's word, and beside them how many piece
 every piece on the circuit with its position (and its hut). So nothing but the dice card and the
 legend goes below the board, and the picture is 1024 × 1264 for 2–4 players on either board: a
 phone shows it whole above the buttons. The board takes the picture's whole width and every label
-a player needs stands 18 px tall in capitals (issue #24: a phone shows the picture about 390 px
+a player needs stands 18 px tall in capitals (a phone shows the picture about 390 px
 wide). Where the cells are: :mod:`render.shishbesh_geometry`; the empty board:
 :mod:`render.shishbesh_board`.
 

@@ -2,7 +2,7 @@
 the players' cards with their parks and the jump arrows' ends, for both boards (13 × 13 and the
 long 15 × 15).
 
-Geometry, as settled in shared/rules/shishbesh.md: arm 0 points down, arms follow
+Geometry, as settled in docs/rules/shishbesh.md: arm 0 points down, arms follow
 counter-clockwise as seen (1 right, 2 up, 3 left). In arm 0's frame (grid units from the
 centre, y down) a quarter of the circuit is its end cell (0, L+1), up the right lane
 (1, L+1) … (1, 2), the corner (1, 1), out along (2, 1) … (L+1, 1); the next quarter is the
@@ -25,7 +25,7 @@ from engines.shishbesh import PARK, ShishbeshState
 from render.theme import Box
 
 MARGIN = 16
-SIDE = 992  # the board's side: the picture's whole width (issue #24: a phone shows it ~390 px wide)
+SIDE = 992  # the board's side: the picture's whole width (a phone shows it ~390 px wide)
 FRAME = 12
 BOARD: Box = (MARGIN, MARGIN, MARGIN + SIDE, MARGIN + SIDE)
 CX = CY = MARGIN + SIDE // 2

@@ -29,7 +29,7 @@ FONT_DIR = Path(__file__).resolve().parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 # A phone shows the 1024-px picture about 390 px wide, so every label a player needs stands at least
-# 18 px tall in capitals (issue #24): DejaVu Sans at 24 px. fit_name goes no smaller, nor fit_font by default.
+# 18 px tall in capitals: DejaVu Sans at 24 px. fit_name goes no smaller, nor fit_font by default.
 MIN_CAP = 18
 READABLE = 24
 

@@ -124,7 +124,7 @@ def _lions_by_chance(state: LionsState) -> list[str]:
 # lions-ai-lions the sides isolate themselves (the push rule turns on mid-game), and the AI's
 # lions lose one lion, take five hunters and draw by 60 quiet turns against the last; in
 # lions-quiet-draw the AI's hunters take five lions, lose one hunter and draw by 60 quiet
-# turns against the last lion (seeds chosen on the second board, issue #26).
+# turns against the last lion (seeds chosen on the second board).
 GOLDENS: dict[str, Golden] = {
     "sosedi-classic-3p": Golden("sosedi", 3, _seed("sosedi-classic-3p#11"), {"mode": "classic"}),
     "sosedi-reverse-4p-immune": Golden(

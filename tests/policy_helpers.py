@@ -1,4 +1,4 @@
-"""Shared checks for the dice games' computer players (engines/<game>_ai.py, issue #8)."""
+"""Shared checks for the dice games' computer players (engines/<game>_ai.py)."""
 
 from __future__ import annotations
 

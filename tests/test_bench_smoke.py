@@ -74,7 +74,7 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     assert {row["case"] for row in policies["default"]} == {f"{code} {n}p" for code in
                                                            ("tishe", "shishbesh", "ludo", "parchis") for n in (2, 4)}
     assert CHOICE_GAMES == ("tishe", "shishbesh", "ludo", "parchis")  # the games whose players choose
-    # issue #27: every dice game's levels, «Сильный» against random players and «Средний» against «Лёгкий»
+    # every dice game's levels, «Сильный» against random players and «Средний» against «Лёгкий»
     assert {(row["case"], row["level"], row["opponents"]) for row in policies["levels"]} == {
         (f"{code} {n}p", level, opponents) for code in CHOICE_GAMES for level, opponents, n in LEVEL_TABLES}
     for row in (*policies["default"], *policies["levels"]):
@@ -90,7 +90,7 @@ def test_bench_quick_run_writes_results(tmp_path: Path) -> None:
     assert balance["games"] == balance["lion_wins"] + balance["hunter_wins"] + balance["draws"] + balance["cap"] >= 2
     assert lions["standoff"]["games"] >= 2 and lions["balance"]["slips"] > 0
     assert 0 <= lions["think_s"]["p50"] <= lions["think_s"]["p95"] <= lions["think_s"]["max"]
-    # the computer's levels (issue #26, point 4): their matches add up, each level is timed
+    # the computer's levels: their matches add up, each level is timed
     for name in ("strong_vs_medium", "easy_vs_medium"):
         row = lions["levels"][name]
         assert row["games"] == row["wins"] + row["losses"] + row["draws"] + row["cap"] >= 2

@@ -1,4 +1,4 @@
-"""«Шиш-беш»: every move button names a place the picture marks (issue #24, point 2).
+"""«Шиш-беш»: every move button names a place the picture marks.
 
 Each distinct landing place on offer gets a letter drawn on the board, and every button that goes
 there names that letter; no two places share one.

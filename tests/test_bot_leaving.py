@@ -1,4 +1,4 @@
-"""Leaving a running game (issue #24, point 7), through the fake Bot API: /leave says «Борис вышел —
+"""Leaving a running game, through the fake Bot API: /leave says «Борис вышел —
 за него доигрывает компьютер», the log's earlier lines still name Борис as he played them, a second
 /leave is told he left already, and «Ещё раунд» leaves his seat to a person: a new lobby in which he
 (or anyone) takes it with «Играю» — and Борис himself may press «Ещё раунд», as one who played.

@@ -1,4 +1,4 @@
-"""Every place where the rules rank everyone (issue #24, point 6), through the fake Bot API: the
+"""Every place where the rules rank everyone, through the fake Bot API: the
 result message of a three-player race lists all three, best first, as the engine ranked them, and
 /history shows them too; a pub game and «Охота на львов» end as before; a past game stored without
 a ranking shows its winner alone.

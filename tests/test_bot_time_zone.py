@@ -1,4 +1,4 @@
-"""The chat's time zone (issue #24, point 10), through the fake Bot API: /history shows times in
+"""The chat's time zone, through the fake Bot API: /history shows times in
 it — Moscow in a Russian chat, UTC in an English one, unless an admin picked another in /settings,
 whose row cycles through a short list of common zones like the other rows do.
 

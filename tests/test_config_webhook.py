@@ -1,4 +1,4 @@
-"""Webhook settings (issue #25, point 1): WEBHOOK_URL switches from polling to a webhook; each
+"""Webhook settings: WEBHOOK_URL switches from polling to a webhook; each
 setting that cannot work is one line, and the secret is never quoted."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""«🏳 Сдаться» and «🤝 Предложить ничью» ask first (issue #24, point 3; lions.md: «Сдаться» with a
+"""«🏳 Сдаться» and «🤝 Предложить ничью» ask first (lions.md: «Сдаться» with a
 confirmation, one stray tap must not lose the game): the first press puts «Да, …» / «Отмена» in the
 button's row, for the player to move only and for this turn only. Through the fake Bot API."""
 

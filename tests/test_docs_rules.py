@@ -1,4 +1,4 @@
-"""The project carries its own rules (issue #24, point 17): docs/rules/<code>.md for every game, listed
+"""The project carries its own rules: docs/rules/<code>.md for every game, listed
 in docs/rules/README.md, each saying word for word what the in-bot /rules says (in both languages) and
 what the engine's docstring states (its numbered rules and the points it settled)."""
 

@@ -1,4 +1,4 @@
-"""End to end: computer players in the lobby and at the table (issue #8), through the fake Bot API.
+"""End to end: computer players in the lobby and at the table, through the fake Bot API.
 
 Two people and two bots play «Помоги своему соседу»: the host seats the bots, nobody else
 may; every run of bot turns is played at once and shown in the same edit as the human press

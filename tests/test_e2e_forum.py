@@ -1,4 +1,4 @@
-"""Forum topics (issue #23): in a forum supergroup a lobby and its game live in the topic where
+"""Forum topics: in a forum supergroup a lobby and its game live in the topic where
 /newgame was typed; one game per topic (General counts as one), so a forum runs several at once.
 /stop, /leave, /kick, /table and /rules act on the game of their topic; a closed topic pauses its
 game, a reopened one lets it go on, a deleted one ends it as stopped; nothing else is touched.

@@ -143,7 +143,7 @@ async def test_a_member_plays_the_computer(world) -> None:
 
 
 async def test_the_host_chooses_the_computers_level_and_the_computer_plays_it(world) -> None:
-    """Issue #26, point 4: «🤖 Уровень бота» in the lobby cycles Средний → Сильный → Лёгкий (host only),
+    """«🤖 Уровень бота» in the lobby cycles Средний → Сильный → Лёгкий (host only),
     and the computer then plays that level's turns (engines/lions_ai.py ``LEVELS``), not the default's."""
     tg, runner, users = world
     anya, boris = users["anya"], users["boris"]

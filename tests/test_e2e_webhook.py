@@ -1,4 +1,4 @@
-"""End to end in webhook mode (issue #25, point 1): the bot registers its webhook with the fake Bot API,
+"""End to end in webhook mode: the bot registers its webhook with the fake Bot API,
 which POSTs every update to it; a whole game is played so. A request without the right secret, a
 forged body, a press from a foreign chat and a redelivered update change nothing."""
 

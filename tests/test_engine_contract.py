@@ -1,4 +1,4 @@
-"""The engine contract (engines/base.py; design.md, «Engine contract»), checked for every game.
+"""The engine contract (engines/base.py; docs/architecture.md, «Engine contract»), checked for every game.
 
 Every engine plays the random games of tests/engine_setups.py here: games end; legal actions
 are unique, short, ASCII and in the engine's fixed order; every state, event and log entry

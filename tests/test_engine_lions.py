@@ -1,4 +1,4 @@
-"""engines/lions.py against THE SPEC (shared/rules/lions.md) and its module docstring.
+"""engines/lions.py against THE SPEC (docs/rules/lions.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine rules the
 engine docstring numbers, ``test_settled_...`` for the points it settles, ``test_seed_...``

@@ -1,4 +1,4 @@
-"""engines/ludo.py against THE SPEC (shared/rules/ludo.md) and its module docstring.
+"""engines/ludo.py against THE SPEC (docs/rules/ludo.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine numbered
 rules of the engine docstring, 8 and 9 being the option ``bonuses``; ``test_settled_...`` for
@@ -404,7 +404,7 @@ def test_rule5_all_four_in_the_centre_win(start, die):
 
 
 def test_the_others_rank_by_pieces_in_the_centre_then_by_steps():
-    # issue #24, point 6: one piece in the centre (57 steps) beats four at 50 (204 steps)
+    # one piece in the centre (57 steps) beats four at 50 (204 steps)
     after, _ = roll(game(3, (C, C, C, 55), (C, Y, Y, Y), (50, 50, 50, 50)), 1)
     assert after.winner == 0 and ENGINE.outcome(after).ranking == (0, 1, 2)
 

@@ -1,4 +1,4 @@
-"""engines/parchis.py against THE SPEC (shared/rules/parchis.md) and its module docstring.
+"""engines/parchis.py against THE SPEC (docs/rules/parchis.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine rules
 the engine docstring numbers, ``test_settled_...`` for the points it settles). Throws
@@ -654,7 +654,7 @@ def test_rule9_win_with_a_six_throws_no_more():
 
 
 def test_rule9_the_others_rank_by_pieces_in_the_centre_then_by_steps():
-    # issue #24, point 6: one piece in the centre (72 steps) beats four at 60 (244 steps)
+    # one piece in the centre (72 steps) beats four at 60 (244 steps)
     before = game(3, turn=0, pieces={0: (CENTRE, CENTRE, CENTRE, 70), 1: (CENTRE, HOME, HOME, HOME),
                                      2: (60, 60, 60, 60)})
     after, _ = roll(before, 1)

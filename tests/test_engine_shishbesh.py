@@ -1,4 +1,4 @@
-"""engines/shishbesh.py against THE SPEC (shared/rules/shishbesh.md) and its module docstring.
+"""engines/shishbesh.py against THE SPEC (docs/rules/shishbesh.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the nine rules the
 engine docstring numbers, ``test_settled_...`` for the points it settles). Throws are

@@ -1,4 +1,4 @@
-"""engines/sosedi.py against THE SPEC (shared/rules/sosedi.md) and its module docstring.
+"""engines/sosedi.py against THE SPEC (docs/rules/sosedi.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the numbered
 points of the engine docstring, ``test_settled_...`` for what the docstring settles,

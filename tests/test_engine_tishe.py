@@ -1,4 +1,4 @@
-"""engines/tishe.py against THE SPEC (shared/rules/tishe.md) and its module docstring.
+"""engines/tishe.py against THE SPEC (docs/rules/tishe.md) and its module docstring.
 
 Scenario tests are named after the rule they pin (``test_ruleN_...`` for the seed's ten
 numbered rules as the engine docstring lists them, ``test_variant_...`` for «Вариант»,

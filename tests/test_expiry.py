@@ -1,4 +1,4 @@
-"""Expiry (issue #23): a lobby nobody touched for 15 minutes closes itself; a game in which no person
+"""Expiry: a lobby nobody touched for 15 minutes closes itself; a game in which no person
 acted for GAME_IDLE_HOURS is stopped as abandoned (kept in /history, left out of the stats); a game
 with no person left at the table ends the same way at once.
 

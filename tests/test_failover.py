@@ -1,4 +1,4 @@
-"""Two `python -m bot` processes on one PostgreSQL database (issue #25, point 3): one active (it holds
+"""Two `python -m bot` processes on one PostgreSQL database: one active (it holds
 the instance lock and polls), one standby. The active one SIGKILLed at seeded moments while 10 groups
 play, the other taking over each time within 10 s; SIGTERM hands over at once; an active instance that
 loses its lock stops serving. Every stored game is the replay of its log: no action lost or doubled.

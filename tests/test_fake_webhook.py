@@ -1,4 +1,4 @@
-"""The fake Bot API's webhook (issue #25, point 1): setWebhook/getWebhookInfo/deleteWebhook as Telegram
+"""The fake Bot API's webhook: setWebhook/getWebhookInfo/deleteWebhook as Telegram
 answers them, 409 for getUpdates while a webhook is set, updates POSTed one at a time with the
 secret header, and a failed delivery kept and tried again until the receiver takes it."""
 

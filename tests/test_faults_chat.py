@@ -1,4 +1,4 @@
-"""The chat changes under a game (issue #10): the bot is kicked or muted, the group becomes a supergroup.
+"""The chat changes under a game: the bot is kicked or muted, the group becomes a supergroup.
 
 Kicked or muted, the bot pauses the chat's game (no turn timer, nothing queued for the chat) and
 closes a lobby; let back in, it posts a fresh table and play goes on. A group that becomes a

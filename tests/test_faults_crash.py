@@ -1,7 +1,7 @@
-"""Crashes (issue #10): the real bot process is SIGKILLed at seeded random moments while 30
+"""Crashes: the real bot process is SIGKILLed at seeded random moments while 30
 groups play, and started again on the same database each time. Every game must go on, and
 each stored game must be the replay of its action log: no move lost, doubled or half-applied. Both
-suites run twice (issue #25): on SQLite with the bot polling, and on PostgreSQL with it serving a
+suites run twice: on SQLite with the bot polling, and on PostgreSQL with it serving a
 webhook the fake Bot API POSTs to (the pairs that CI's time allows; the failover suite kills a
 polling bot on PostgreSQL).
 """

@@ -1,4 +1,4 @@
-"""Hostile or odd input (issue #10): a clear answer or silence, never a traceback, never a change of state.
+"""Hostile or odd input: a clear answer or silence, never a traceback, never a change of state.
 
 A «соседи» game runs in the group; every input below is thrown at the bot, and after each one
 the stored game, the table message and the set of games must be exactly as they were. The

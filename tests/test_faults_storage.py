@@ -1,4 +1,4 @@
-"""Storage faults (issue #10): a locked or read-only database and a full disk.
+"""Storage faults: a locked or read-only database and a full disk.
 
 Each fault is injected into the running bot's real SQLite database: another connection holding
 the write lock, ``PRAGMA query_only`` (SQLite's own «attempt to write a readonly database»), and

@@ -1,4 +1,4 @@
-"""Telegram-side faults (issue #10): errors and timeouts on sends and edits, 429s, a deleted table message.
+"""Telegram-side faults: errors and timeouts on sends and edits, 429s, a deleted table message.
 
 Each test injects the fault with the fake server, plays on, and checks that the stored game is
 the replay of its action log (nothing lost, doubled or half-applied) and the table shows it.

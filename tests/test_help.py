@@ -1,4 +1,4 @@
-"""/help names every game the bot offers (issue #24, point 10: «Охота на львов» was missing), by its
+"""/help names every game the bot offers («Охота на львов» was missing), by its
 name and the command that opens it, in the chat's language. Through the fake Bot API."""
 
 from __future__ import annotations

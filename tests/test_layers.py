@@ -1,4 +1,4 @@
-"""Imports point down only (design.md, "Layers"): walk every module with ast.
+"""Imports point down only (docs/architecture.md, «Layers»): walk every module with ast.
 
     bot/      may import anything
     render/   engines, render, PIL and the standard library
@@ -107,7 +107,7 @@ def test_layers_import_only_downwards():
     for path in files:
         rel = path.relative_to(ROOT).as_posix()
         problems.extend(violations(path.read_text(encoding="utf-8"), rel))
-    assert not problems, "forbidden imports (see design.md, Layers):\n" + "\n".join(problems)
+    assert not problems, "forbidden imports (see docs/architecture.md, «Layers»):\n" + "\n".join(problems)
     assert any(p.relative_to(ROOT).parts[0] == "engines" for p in files), "engines/ not found"
 
 

@@ -312,7 +312,7 @@ def test_beats_a_random_player(side: str) -> None:
     assert results.count("win") >= MIN_WINS, results
 
 
-# ====================================================================== levels (issue #26, point 4)
+# ====================================================================== levels
 
 
 def free_captures(state: LionsState) -> list[Position]:

@@ -1,4 +1,4 @@
-"""engines/lions_board.py against the shapes shared/rules/lions.md asks of the rebuilt board.
+"""engines/lions_board.py against the shapes docs/rules/lions.md asks of the rebuilt board.
 
 The seed's figure is lost; the board is ours, but it must keep every shape the text
 describes (lions.md, «The board is lost — rebuild it», points 1–7). Each test below proves
@@ -95,7 +95,7 @@ def test_size_and_labels():
 
 
 def test_point5_of_the_issue_no_plain_number_reads_as_a_marked_one():
-    """Issue #26, point 5: plain circles 7 and 8 were mistaken for «+7» and «+8». Besides the text's
+    """Plain circles 7 and 8 were mistaken for «+7» and «+8». Besides the text's
     lion circles 1–6 (and «+1»…«+6», which the text names too), no plain circle carries the digits of
     a marked one; the plain numbers run on from 9."""
     plain = sorted(int(c.label) for c in CIRCLES if c.label.isdigit())

@@ -1,4 +1,4 @@
-"""Rule 8's option ``quiet_draw`` (shared/rules/lions.md, «End»; issue #26, point 2): that many turns in a
+"""Rule 8's option ``quiet_draw`` (docs/rules/lions.md, «End»): that many turns in a
 row without a capture draw the game whatever the piece count, 0 («выкл») turns it off; the text's 60 turns
 at two pieces or fewer stay. Engine, /set, the lobby, the status and the result in words."""
 

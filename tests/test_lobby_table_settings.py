@@ -1,4 +1,4 @@
-"""The lobby's «⏱» and «🔔» change this lobby's game only (issue #24, point 10): its turn timer and
+"""The lobby's «⏱» and «🔔» change this lobby's game only: its turn timer and
 its turn ping are stored with the game; the chat's defaults (and so the next lobby) stay as /settings
 has them. Through the fake Bot API; the turn pings' alarms are rung by hand."""
 
@@ -76,7 +76,7 @@ async def test_a_game_against_the_computer_plays_with_the_lobbys_timer(world) ->
 
 
 async def test_the_level_is_stored_with_the_game_and_only_games_with_levels_offer_it(world) -> None:
-    """Issue #26, point 4: «🤖 Уровень бота» is stored with the lobby's game (the chat's settings untouched,
+    """«🤖 Уровень бота» is stored with the lobby's game (the chat's settings untouched,
     the next lobby back at «Средний»); a game whose computer has no levels («Спички»: the roll is all there
     is to a turn) shows no such button, and a forged press there changes nothing."""
     (_, runner, users), _alarms = world
@@ -103,7 +103,7 @@ async def test_the_level_is_stored_with_the_game_and_only_games_with_levels_offe
 
 
 async def test_a_dice_games_computer_seats_play_the_level_the_host_picks(world) -> None:
-    """Issue #27, point 3: «Людо»'s computer seats have the three levels: the host (nobody else) picks
+    """«Людо»'s computer seats have the three levels: the host (nobody else) picks
     one, and it is stored with the game, for every computer seat of it."""
     (_, runner, users), _alarms = world
     flow = flow_of(runner)

@@ -1,4 +1,4 @@
-"""Each lobby speaks of its own game (issue #24, point 4): «Охота на львов», a game without dice for
+"""Each lobby speaks of its own game: «Охота на львов», a game without dice for
 exactly two, shows who plays which side, «нужны 2 игрока», no dice and no dice commitment; a dice
 game's lobby still shows its commitment line. Through the fake Bot API."""
 

@@ -1,4 +1,4 @@
-"""Metrics and health (issue #25, point 4): METRICS_PORT serves /metrics and /healthz, scraped here
+"""Metrics and health: METRICS_PORT serves /metrics and /healthz, scraped here
 over real HTTP while the real bot plays against the fake Bot API, and from `python -m bot`."""
 
 from __future__ import annotations

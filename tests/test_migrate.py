@@ -1,4 +1,4 @@
-"""`python -m bot.migrate` (issue #25), as an operator runs it: a database the real bot filled by playing
+"""`python -m bot.migrate`, as an operator runs it: a database the real bot filled by playing
 (a whole «соседи» Башня game with its pub tally and results, a «Людо» game left mid-way, a lobby, a
 chat's language and settings) is copied from SQLite into a PostgreSQL database of the test's own; both
 sides hold the same, and the bot started on the copy plays the next move of the unfinished game.

@@ -1,4 +1,4 @@
-"""Every way a game's option can be refused, put into the chat's words (issue #24, point 1): the
+"""Every way a game's option can be refused, put into the chat's words: the
 option's name and what it takes («Фишки: от 5 до 30»), never the engine's data («min=5», «allowed=(…)»)."""
 
 from __future__ import annotations

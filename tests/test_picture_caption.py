@@ -1,4 +1,4 @@
-"""The picture and the caption tell the same story (issue #24, point 8): what a player paid in
+"""The picture and the caption tell the same story: what a player paid in
 «наоборот», who is safe in «Башня», who answers a lions draw offer, and what «Спички» is played to.
 
 Pictures are checked by the words their renderer writes (tests/drawn_words.py), drawn from the
@@ -116,7 +116,7 @@ async def test_the_reverse_loser_is_shown_paying_what_she_had_not_what_the_dice_
     loser = state.result_seat
     due = sum(owner_of(d, state.seats) == loser for d in state.last_dice)
     paid = prev.chips[loser]
-    assert due > paid  # the case of the issue: two dice called her, one chip was left to pay
+    assert due > paid  # the case once drawn wrong: two dice called her, one chip was left to pay
     panel = sosedi_board._layout(state.seats).panels[loser]
     badges = [w.text for w in words_of(sosedi_board.render_board, state, names, labels, events)
               if inside(w, panel) and w.text[:1] in "+\u2212"]

@@ -1,4 +1,4 @@
-"""Turn pings (issue #23): Telegram notifies nobody of an edit, so a person whose turn has waited the
+"""Turn pings: Telegram notifies nobody of an edit, so a person whose turn has waited the
 chat's ``ping`` seconds gets one short message that mentions them, as a reply to the table.
 
 The flow's alarms are rung by hand (:class:`ManualAlarms`) instead of waited for.

@@ -1,4 +1,4 @@
-"""The browser playground (issue #12): its JSON API, the watch hook, the command, and a whole game
+"""The browser playground: its JSON API, the watch hook, the command, and a whole game
 played in headless Chromium (Debian's, driven by Playwright; never a downloaded browser)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The playground's watch mode on a port it cannot serve (issue #24, point 19): the test run stops
+"""The playground's watch mode on a port it cannot serve: the test run stops
 before any test, in one line that names the port, with a non-zero exit; no traceback per test."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Python 3.11–3.13 are supported (issue #24, point 16): pyproject.toml lets each install and says
+"""Python 3.11–3.13 are supported: pyproject.toml lets each install and says
 so, and .ci/run tests each one the machine has (the whole suite on 3.11, a quick subset on 3.12
 and 3.13, and one line saying so where one is missing)."""
 

@@ -1,4 +1,4 @@
-"""Skill ratings (issue #27, point 1): who is placed where, what the model does with it, how storage
+"""Skill ratings: who is placed where, what the model does with it, how storage
 keeps it on both databases, that a rebuild equals what play stored, and that games played before
 ratings existed are rated.
 

@@ -1,4 +1,4 @@
-"""Every game has its own title card (issue #24, point 4: all seven showed the same three dice): the
+"""Every game has its own title card (all seven showed the same three dice): the
 game's art, declared with it, makes the seven cards pairwise different even under one title."""
 
 from __future__ import annotations

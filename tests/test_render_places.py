@@ -1,4 +1,4 @@
-"""The last picture shows every place where the rules rank everyone (issue #24, point 6)."""
+"""The last picture shows every place where the rules rank everyone."""
 
 from __future__ import annotations
 

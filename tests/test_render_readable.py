@@ -1,4 +1,4 @@
-"""Every board is readable on a phone (issue #24, point 9): a phone shows the 1024-px picture about
+"""Every board is readable on a phone: a phone shows the 1024-px picture about
 390 px wide, so every label a player needs (the numbers the buttons name, names, counts) stands at
 least 18 px tall in capitals in the 1024-px picture.
 

@@ -99,7 +99,7 @@ def busy(seats: int, k: int, board_: str) -> tuple[ShishbeshState, list[Event]]:
 @pytest.mark.parametrize("board_", BOARDS)
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_png_is_1024_wide_palette_small_and_fits_a_phone_screen(seats, board_):
-    """The board takes the whole width (issue #24, point 9) and a phone shows the whole picture above the
+    """The board takes the whole width and a phone shows the whole picture above the
     buttons: 1024 × at most 1280 (it was 1422–1540, the panels under the board), the same for every seat
     count and board, and at most 100 KB however busy the board."""
     for k in (seats, seats + 10):

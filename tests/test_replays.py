@@ -1,4 +1,4 @@
-"""Replays (issue #27, point 2): which boards a clip shows and for how long, the clip itself (H.264,
+"""Replays: which boards a clip shows and for how long, the clip itself (H.264,
 ≤ 40 s, ≤ 3 MB, as the fake server reads it like Telegram), and «🎬 Повтор» / ``/replay`` through the
 fake Bot API: refused on a running game, made once, then sent by file_id, one clip per chat at a time."""
 

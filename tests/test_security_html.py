@@ -1,4 +1,4 @@
-"""Security suite (issue #10): HTML.
+"""Security suite: HTML.
 
 **HTML**: user text that reaches an HTML message (``/set``, ``/newgame``, ``/rules``,
 ``/lang``, ``/tally``, names in the result message, its tally and the rematch's table) is
@@ -22,7 +22,7 @@ EVIL_NAME = "<b>Ева</b> & <i>"  # markup, an entity and an unclosed tag Teleg
 
 
 def own_code(text: str | None, entity: dict[str, Any]) -> bool:
-    """The bot's own <code> (issue #11): the lobby's commitment (32 hex digits), a dice seed or its
+    """The bot's own <code>: the lobby's commitment (32 hex digits), a dice seed or its
     sha256 (64, in a check of the dice), or «/verify N»."""
     units = (text or "").encode("utf-16-le")  # entity offsets count UTF-16 units
     covered = units[2 * entity["offset"]:2 * (entity["offset"] + entity["length"])].decode("utf-16-le")

@@ -1,4 +1,4 @@
-"""Security suite (issue #10): who may do what.
+"""Security suite: who may do what.
 
 **Permissions.** :data:`PERMISSIONS` is the table, one row per action and one column per
 person; ``Y`` is allowed, ``N`` refused, ``-`` cannot happen (an anonymous admin posts as
@@ -262,7 +262,7 @@ async def bot_unseated(cast: Cast, table: StoredMessage, before: GameRow, outcom
 
 async def timer_moved(cast: Cast, table: StoredMessage, before: GameRow, outcome: Outcome) -> None:
     now = (await stored(cast, before.id)).options["table"]["turn_timer"]  # the lobby's own, stored with it
-    assert "turn_timer" not in (await cast.flow.store.chat(CHAT_ID)).settings  # not the chat's (issue #24)
+    assert "turn_timer" not in (await cast.flow.store.chat(CHAT_ID)).settings  # not the chat's
     assert outcome.text == TIMER_TOASTS[now]
     label = f"⏱ Таймер хода: {now} мин" if now else "⏱ Таймер хода: выкл."
     assert any(text == label for text, _ in table.buttons)

@@ -1,4 +1,4 @@
-"""Security suite (issue #10): SQL.
+"""Security suite: SQL.
 
 **SQL** is parameterised: :class:`SqlChecker` reads every module under ``bot/`` with ``ast``
 and follows each SQL argument of ``execute``/``executemany``/``executescript``/``execute_fetchall`` (and of the

@@ -1,4 +1,4 @@
-"""Security suite (issue #10): the bot token.
+"""Security suite: the bot token.
 
 **The token** is in no log record (every logger at DEBUG, written through the bot's own
 :class:`RedactToken` filter as ``python -m bot`` sets it up), no request, message, caption,
@@ -283,7 +283,7 @@ async def test_the_bot_process_prints_no_token_when_it_cannot_connect(tmp_path: 
                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
     assert process.stdout is not None
     seen = b""
-    try:  # it tries again and again (issue #24, point 13): up to its second try
+    try:  # it tries again and again: up to its second try
         while seen.count(b"Cannot connect to host") < 2:
             seen += await asyncio.wait_for(process.stdout.readline(), 30)
     finally:

@@ -1,4 +1,4 @@
-"""`python -m bot` as an operator starts it (issue #24, points 13 and 14): every start-up failure is
+"""`python -m bot` as an operator starts it: every start-up failure is
 one clear line and a non-zero exit, with no traceback and no aiohttp «Unclosed client session»; a
 Bot API that cannot be reached is tried again with a growing pause, one line a try; `--help`
 lists the settings; `.env` is read from the folder the bot is run in."""

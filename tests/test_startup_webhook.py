@@ -1,4 +1,4 @@
-"""`python -m bot` in webhook mode as its own process (issue #25, point 1): it registers its webhook,
+"""`python -m bot` in webhook mode as its own process: it registers its webhook,
 serves the updates Telegram pushes, stops on SIGTERM; a webhook setting that cannot work, an
 address already in use, or a webhook Telegram refuses is one line and exit code 2."""
 

@@ -1,4 +1,4 @@
-"""Results (issue #11): recorded once in the finishing transaction, ranked, and shown by /stats, /top, /history."""
+"""Results: recorded once in the finishing transaction, ranked, and shown by /stats, /top, /history."""
 
 from __future__ import annotations
 

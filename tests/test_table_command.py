@@ -1,4 +1,4 @@
-"""/table (issue #23): the game's table (or its lobby) posted again at the bottom of the chat, the old
+"""/table: the game's table (or its lobby) posted again at the bottom of the chat, the old
 one deleted, at most once per 30 s a game, in at most two calls."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A tidy chat (issue #23): refusals and turn pings go after a minute, with the command a refusal
+"""A tidy chat: refusals and turn pings go after a minute, with the command a refusal
 answered where the bot may delete it; what stays after a game is its final table and its result.
 Without the right nothing breaks, and /settings turns it off.
 

@@ -1,4 +1,4 @@
-"""Turn timers (issue #8) through the fake Bot API: the lobby setting, a deadline per game kept in
+"""Turn timers through the fake Bot API: the lobby setting, a deadline per game kept in
 the database and armed on PTB's JobQueue, the computer playing a timed-out turn, a bot taking
 the seat after three timeouts in a row (in «Охота на львов» the player resigns instead), and
 deadlines that passed or are pending across a restart.

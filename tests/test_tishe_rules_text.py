@@ -1,6 +1,6 @@
-"""«Тише едешь», rule 8 as settled (shared/rules/tishe.md): a double throws again even when it
+"""«Тише едешь», rule 8 as settled (docs/rules/tishe.md): a double throws again even when it
 could not be played (nothing on the board and no 6). The engine does it, and the in-bot /rules
-says so in both languages (issue #24, point 12)."""
+says so in both languages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Answers to presses (issue #24, point 5): a toast only when it tells something — the dice thrown,
+"""Answers to presses: a toast only when it tells something — the dice thrown,
 «не ваш ход», «кнопка устарела» — and a plain move is answered silently."""
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ def test_forced_moves_are_played_and_told(tr) -> None:
 
 
 def test_buttons_name_the_die_the_piece_and_the_letter_of_where_it_goes(translator: Translator, tr) -> None:
-    # each landing place has its letter on the picture, in the order of the buttons (issue #24, point 2)
+    # each landing place has its letter on the picture, in the order of the buttons
     state, lines = throw(table((0, 10)), (3, 5), tr)
     assert lines == ["Оля: 🎲 3 · 5 → выбирает ход"]
     assert button_labels(ENGINE, state, translator) == [

@@ -1,4 +1,4 @@
-"""Fair dice end to end (issue #11): the commitment (32 hex digits) in the lobby and the first table
+"""Fair dice end to end: the commitment (32 hex digits) in the lobby and the first table
 caption, the only hex a game puts into the chat; «🔎 Проверить кости» under the result and /verify,
 which tell the seed and re-derive every roll (or name the one that differs)."""
 

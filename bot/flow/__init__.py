@@ -182,7 +182,7 @@ class GameFlow:
                      is_admin: AdminCheck, thread: int, on_message: bool = False) -> Reply:
         if data.kind == "n":
             return await self._pick(chat_id, user, data.code, message_id, thread)
-        if data.kind == "s":  # /settings: the chat's admins only (issue #11)
+        if data.kind == "s":  # /settings: the chat's admins only
             chat = await self.loader.chat(chat_id)
             return await self.settings.press(chat, message_id, data) if await is_admin() else Reply(
                 chat.tr("admins-only"))

@@ -1,7 +1,7 @@
 """Dealing a game: a lobby turned into the table («Начать», «🤖 Играть с ботом»), or «Ещё раунд»: pressed
 by the host, straight to a new table with the same players and settings; pressed by another player, to a
 new lobby with the same people seated, for the host to start; if a person left the game and a computer
-played on for them, to a new lobby where their seat is open (issue #24, point 7)."""
+played on for them, to a new lobby where their seat is open."""
 
 from __future__ import annotations
 

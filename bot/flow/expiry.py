@@ -1,4 +1,4 @@
-"""Expiry (issue #23): a lobby nobody touched for 15 minutes closes itself (its message says so and
+"""Expiry: a lobby nobody touched for 15 minutes closes itself (its message says so and
 loses its buttons); a running game in which no person acted for ``GAME_IDLE_HOURS`` is stopped as
 abandoned: kept in /history, left out of the stats. (A game with no person left at the table ends
 the same way at once: :mod:`bot.flow.departures` sees to that.) A game the sweep cannot decode is

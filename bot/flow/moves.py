@@ -103,7 +103,7 @@ class Moves:
             fresh = await self.save(chat, game, state, [(entry, events)], timeouts, by_person=True)
         except StaleVersionError:
             return Reply(tr("toast-stale"), outcome="stale")
-        # a toast only when it tells something (issue #24): the dice thrown; a plain move answers silently
+        # a toast only when it tells something: the dice thrown; a plain move answers silently
         toast = tr("toast-dice", dice=" · ".join(map(str, entry.dice))) if entry.dice else ""
         return Reply(toast, after=lambda: self.after_move(chat, fresh), outcome="moved")
 

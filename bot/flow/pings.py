@@ -1,4 +1,4 @@
-"""Turn pings (issue #23). Telegram notifies nobody of an edited caption, so when a person's turn has
+"""Turn pings. Telegram notifies nobody of an edited caption, so when a person's turn has
 waited the chat's ``ping`` seconds the bot posts one short message that mentions them (a
 ``tg://user`` link notifies even in a muted chat), as a reply to the table: one tap jumps there.
 

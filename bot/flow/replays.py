@@ -1,4 +1,4 @@
-"""«🎬 Повтор» under a result, and ``/replay <id>``: a short clip of a game that is over (issue #27).
+"""«🎬 Повтор» under a result, and ``/replay <id>``: a short clip of a game that is over.
 
 The clip is the board through the game, replayed from the action log (bot/replay.py picks the
 shots), drawn and encoded by its own drawing worker (bot/clip.py), so the boards of the games

@@ -1,4 +1,4 @@
-"""/settings (issue #11): the chat's defaults for every new lobby, in one message with buttons.
+"""/settings: the chat's defaults for every new lobby, in one message with buttons.
 
 Language, the turn timer (key "turn_timer"; a lobby's ⏱ changes only its own game's), the turn ping
 (key "ping", seconds; a lobby's 🔔 likewise), the table's pace (key "pace": fast or classic; a lobby's

@@ -1,4 +1,4 @@
-"""A tidy chat (issue #23): the bot's transient replies (refusals, turn pings) go after a minute, and
+"""A tidy chat: the bot's transient replies (refusals, turn pings) go after a minute, and
 so does the command a refusal answered, where the bot may delete others' messages. What stays after a
 game is its final table and its result. A chat's admins turn it off in /settings (key "tidy").
 

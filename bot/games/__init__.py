@@ -1,7 +1,7 @@
 """The games the bot offers, each declared once (:class:`bot.games.spec.GameSpec`), in the picker's order.
 
 Each module here maps one engine's data to words, lobby buttons and its board picture, and holds
-the game's spec; the bot's core only iterates :data:`GAMES`. Codes as in docs (shared/rules/README.md).
+the game's spec; the bot's core only iterates :data:`GAMES`. Codes as in docs (docs/rules/README.md).
 """
 
 from __future__ import annotations

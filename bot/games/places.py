@@ -1,4 +1,4 @@
-"""Every player's place, for a game whose rules rank everyone (issue #24, point 6): the first one
+"""Every player's place, for a game whose rules rank everyone: the first one
 home wins, the others are placed by pieces home, then by progress (the engine's ``Outcome.ranking``,
 seats best first), or by a score the outcome keeps («Спички»: matches).
 

@@ -39,7 +39,7 @@ def watch_settings(env: Mapping[str, str]) -> tuple[int, float] | None:
 
 def check_watch_port(env: Mapping[str, str]) -> None:
     """Before any test runs: a watch port that cannot be served is one clear WatchSettingError, not
-    an OSError traceback in every test (issue #24, point 19)."""
+    an OSError traceback in every test."""
     settings = watch_settings(env)
     if settings is None or settings[0] == 0:  # nobody watches, or any free port will do
         return

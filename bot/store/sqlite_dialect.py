@@ -66,18 +66,18 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (chat_id, user_id)
     );
     """,
-    # 2: turn timers (issue #8): the running game's deadline for the player to move, and each
+    # 2: turn timers: the running game's deadline for the player to move, and each
     # seat's timeouts in a row (JSON {"seat": count})
     """
     ALTER TABLE games ADD COLUMN deadline REAL;
     ALTER TABLE games ADD COLUMN timeouts TEXT NOT NULL DEFAULT '{}'
     """,
     # 3: a running game is paused while the bot cannot post in its chat (kicked, or no right to
-    # send): no turn timer runs, and the game goes on once the bot is back (issue #10)
+    # send): no turn timer runs, and the game goes on once the bot is back
     """
     ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0
     """,
-    # 4: results (issue #11): one row per person seated at a finished game, written by the save
+    # 4: results: one row per person seated at a finished game, written by the save
     # that finishes it; /stats, /top and /history read them. Games finished before this
     # migration are filled in from their stored result (kind win: the winners won; kind lose:
     # the first loser paid the round); computer players (negative ids) have no row.
@@ -104,7 +104,7 @@ MIGRATIONS: tuple[str, ...] = (
     FROM games g JOIN seats s ON s.game_id = g.id
     WHERE g.status = 'finished' AND g.result IS NOT NULL AND s.user_id > 0
     """,
-    # 5 (issue #11): the person a computer player took a seat from (they left, were skipped or
+    # 5: the person a computer player took a seat from (they left, were skipped or
     # timed out for good): their game still counts for them, played and not won. And the seed of
     # «Ещё раунд», drawn when a game finishes, so its SHA-256 is shown before any of its rolls.
     """
@@ -112,26 +112,26 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE seats ADD COLUMN left_name TEXT;
     ALTER TABLE games ADD COLUMN next_seed TEXT
     """,
-    # 6 (issue #23): when a person last acted in a running game (a press, the deal), so a game
+    # 6: when a person last acted in a running game (a press, the deal), so a game
     # nobody plays is stopped as abandoned; the sweep that finds them reads the active games only
     """
     ALTER TABLE games ADD COLUMN acted_at REAL;
     UPDATE games SET acted_at = updated_at WHERE status IN ('lobby', 'running');
     CREATE INDEX games_active_since ON games(status, updated_at) WHERE status IN ('lobby', 'running')
     """,
-    # 7 (issue #23): forum topics. A lobby and its game live in the topic where /newgame was typed
+    # 7: forum topics. A lobby and its game live in the topic where /newgame was typed
     # (0: General, or a chat that is not a forum): one active game per topic, so a forum runs several
     """
     ALTER TABLE games ADD COLUMN thread_id INTEGER NOT NULL DEFAULT 0;
     DROP INDEX games_one_active;
     CREATE UNIQUE INDEX games_one_active ON games(chat_id, thread_id) WHERE status IN ('lobby', 'running')
     """,
-    # 8 (issue #24): the action number from which a computer player plays a seat it took from a
+    # 8: the action number from which a computer player plays a seat it took from a
     # person, so the log's earlier lines still name that person (NULL: handed over before this)
     """
     ALTER TABLE seats ADD COLUMN left_at INTEGER
     """,
-    # 9 (issue #27): skill ratings per chat and game (bot/ratings.py), derived from the finished games:
+    # 9: skill ratings per chat and game (bot/ratings.py), derived from the finished games:
     # each person's (or computer level's) current rating, and each rated game's changes as the result
     # message showed them. Games finished before this are rated when the bot starts (Ratings.catch_up).
     """
@@ -151,7 +151,7 @@ MIGRATIONS: tuple[str, ...] = (
         changes TEXT NOT NULL
     )
     """,
-    # 10 (issue #27): a finished game's replay clip, once sent, by Telegram's file_id (sent again by it)
+    # 10: a finished game's replay clip, once sent, by Telegram's file_id (sent again by it)
     """
     CREATE TABLE replays (
         game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,

@@ -1,4 +1,4 @@
-## The playground page: python -m bot.playground (issue #12)
+## The playground page: python -m bot.playground
 
 pg-page-title = Playground
 pg-loading = Loading…

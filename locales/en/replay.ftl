@@ -1,4 +1,4 @@
-## A finished game's replay as a short clip: the button under the result, or /replay (issue #27)
+## A finished game's replay as a short clip: the button under the result, or /replay
 
 btn-replay = 🎬 Replay
 cmd-replay = A finished game as a short clip: /replay 12

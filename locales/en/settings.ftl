@@ -1,4 +1,4 @@
-## /settings (issue #11): the chat's defaults for every new lobby
+## /settings: the chat's defaults for every new lobby
 
 cmd-settings = Chat settings: language, timer, table, variants (admins)
 settings-groups-only = Settings belong to groups: send /settings in a group.
@@ -16,7 +16,7 @@ settings-tidy = 🧹 Tidy up: { $state ->
         [on] on
        *[off] off
     }
-# the chat's time zone (issue #24): /history shows times in it; names by the zone's code in /settings
+# the chat's time zone: /history shows times in it; names by the zone's code in /settings
 settings-zone = 🕒 Time zone: { $zone }
 settings-zone-label = { $name } (UTC{ $offset })
 zone-name = { $zone ->

@@ -1,4 +1,4 @@
-## Results: /stats, /top, /history (issue #11)
+## Results: /stats, /top, /history
 
 cmd-stats = My stats in this chat
 cmd-top = The chat's best players: /top or /top sosedi

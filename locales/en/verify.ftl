@@ -1,4 +1,4 @@
-## Fair dice: the commitment in the lobby (one line), the check by a button under the result or /verify (issue #11)
+## Fair dice: the commitment in the lobby (one line), the check by a button under the result or /verify
 
 fair-commitment = 🔒 Dice sealed: <code>{ $digest }</code>
 btn-check-dice = 🔎 Check the dice

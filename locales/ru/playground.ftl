@@ -1,4 +1,4 @@
-## Страница песочницы: python -m bot.playground (issue #12)
+## Страница песочницы: python -m bot.playground
 
 pg-page-title = Песочница
 pg-loading = Загрузка…

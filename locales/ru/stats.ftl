@@ -1,4 +1,4 @@
-## Результаты: /stats, /top, /history (issue #11)
+## Результаты: /stats, /top, /history
 
 cmd-stats = Моя статистика в этом чате
 cmd-top = Лучшие игроки чата: /top или /top sosedi
