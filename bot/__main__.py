@@ -24,9 +24,8 @@ from urllib.parse import urlsplit
 import asyncpg
 from dotenv import load_dotenv
 from telegram.error import BadRequest, InvalidToken, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application
 
-from bot.app import build_application
+from bot.app import BotApp, build_application
 from bot.config import SETTINGS, Config, ConfigError, shown_database
 from bot.instance import InstanceLock
 from bot.logs import PeopleOutOfLogs, RedactToken
@@ -147,7 +146,7 @@ async def serve(config: Config) -> None:
         raise LostLockError(LOST_LOCK.format(reason=lost[0]))
 
 
-async def take_lock(app: Application, config: Config, lock: InstanceLock, stopped: asyncio.Event) -> bool:
+async def take_lock(app: BotApp, config: Config, lock: InstanceLock, stopped: asyncio.Event) -> bool:
     """Become the active instance (True), serving the metrics as a standby meanwhile; False if stopped first."""
     metrics: Metrics | None = app.bot_data.get("metrics")
 
@@ -166,7 +165,7 @@ async def take_lock(app: Application, config: Config, lock: InstanceLock, stoppe
     return taken
 
 
-async def start_serving(app: Application, config: Config) -> None:
+async def start_serving(app: BotApp, config: Config) -> None:
     """Start the application: polling, or a webhook if WEBHOOK_URL is set; every failure one line."""
     try:
         with metrics_errors():
@@ -227,7 +226,7 @@ def database_failed(path: str, exc: BaseException) -> StartupError:
     return StartupError(DATABASE_FAILED.format(path=path, reason=reason))
 
 
-async def connect(app: Application, config: Config, stopped: asyncio.Event) -> bool:
+async def connect(app: BotApp, config: Config, stopped: asyncio.Event) -> bool:
     """Initialize ``app`` (getMe), trying again while the Bot API cannot be reached; False if stopped meanwhile."""
     pause, attempt = RETRY_FIRST_S, 0
     host = urlsplit(config.base_url).netloc or config.base_url
@@ -256,7 +255,7 @@ async def connect(app: Application, config: Config, stopped: asyncio.Event) -> b
     return False
 
 
-async def shut_down(app: Application) -> None:
+async def shut_down(app: BotApp) -> None:
     """Undo whatever of the start happened, as PTB's run_polling does, and close the Bot API sessions
     even when getMe failed (else aiohttp warns of unclosed sessions)."""
     if app.updater is not None and app.updater.running:

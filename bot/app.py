@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
-from typing import Any
+from typing import Any, TypeAlias
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault, Update
 from telegram.error import TelegramError
@@ -14,6 +15,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    ExtBot,
     Job,
     MessageHandler,
     TypeHandler,
@@ -35,6 +37,9 @@ from bot.store import StorageError, open_store
 from locales import SUPPORTED, Translator
 
 log = logging.getLogger(__name__)
+# the application as build_application makes it (PTB's default data types; its bot, context and job queue
+# as PTB types them, which a job's context.application does not narrow further)
+BotApp: TypeAlias = Application[ExtBot[Any], Any, dict[Any, Any], dict[Any, Any], dict[Any, Any], Any]
 HTTP_CONNECTIONS = 32  # calls in flight at once; more wait for a free connection
 READ_TIMEOUT_S = 5.0  # a Bot API answer later than this is a timeout (the call may still have taken effect)
 STORAGE_RETRY_S = 30.0  # a timer or the start-up catch-up that met a database failure tries again after this
@@ -44,7 +49,7 @@ COMMANDS = ("newgame", "rules", "table", "stop", "leave", "kick", "lang", "tally
             "verify", "replay", "settings", "help")
 
 
-def build_application(config: Config, translator: Translator | None = None, games: Registry = GAMES) -> Application:
+def build_application(config: Config, translator: Translator | None = None, games: Registry = GAMES) -> BotApp:
     """The PTB application for ``config`` offering ``games``; storage opens in post_init, closes in post_shutdown."""
     translator = translator or Translator.load(default=config.default_locale, extra=games.locale_files())
     limiter = ChatLimiter(group_max_rate=config.group_max_rate, group_time_period=config.group_time_period,
@@ -101,7 +106,7 @@ def build_application(config: Config, translator: Translator | None = None, game
     return app
 
 
-async def start_app(app: Application, poll_timeout: int) -> None:
+async def start_app(app: BotApp, poll_timeout: int) -> None:
     """Start ``app`` in the running loop the way run_polling does: initialize, post_init, polling, handlers.
 
     For a bot that shares its loop with something else (the playground, the tests).
@@ -114,7 +119,7 @@ async def start_app(app: Application, poll_timeout: int) -> None:
     await app.start()
 
 
-async def stop_app(app: Application) -> None:
+async def stop_app(app: BotApp) -> None:
     """Stop ``app`` the way SIGTERM does: stop polling, let handlers finish, close storage."""
     assert app.updater is not None
     await app.updater.stop()
@@ -124,7 +129,7 @@ async def stop_app(app: Application) -> None:
     await app.shutdown()
 
 
-async def _post_init(app: Application) -> None:
+async def _post_init(app: BotApp) -> None:
     config: Config = app.bot_data["config"]
     translator: Translator = app.bot_data["translator"]
     store = await open_store(config.database)
@@ -150,9 +155,10 @@ async def _post_init(app: Application) -> None:
         await metrics.serve(flow, config.metrics_listen, config.metrics_port)
 
 
-async def slow_mode_delay(app: Application, chat_id: int) -> int:
+async def slow_mode_delay(app: BotApp, chat_id: int) -> int:
     """The group's slow mode in seconds between messages (0: off), as getChat tells it."""
-    return (await app.bot.get_chat(chat_id)).slow_mode_delay or 0
+    delay = (await app.bot.get_chat(chat_id)).slow_mode_delay or 0
+    return int(delay.total_seconds()) if isinstance(delay, dt.timedelta) else delay
 
 
 async def _expire_idle(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -188,7 +194,7 @@ async def _catch_up(context: ContextTypes.DEFAULT_TYPE) -> None:
         flow.caught_up.set()
 
 
-def arm_deadline(app: Application, game_id: int, delay: float) -> None:
+def arm_deadline(app: BotApp, game_id: int, delay: float) -> None:
     """(Re)schedule the game's turn timer on PTB's JobQueue, replacing an earlier one."""
     assert app.job_queue is not None
     # not get_jobs_by_name: it scans every job. Bounded by the running games: one entry per armed timer,
@@ -220,7 +226,7 @@ async def _deadline_due(context: ContextTypes.DEFAULT_TYPE) -> None:
         log.exception("turn timer of game %s failed", context.job.data)
 
 
-async def register_commands(app: Application, translator: Translator, default: str) -> None:
+async def register_commands(app: BotApp, translator: Translator, default: str) -> None:
     """setMyCommands in every language, plus the default list in the default language."""
     for lang in (None, *SUPPORTED):
         shown = lang or default
@@ -232,7 +238,7 @@ async def register_commands(app: Application, translator: Translator, default: s
                 log.warning("setMyCommands(%s) failed: %s", lang, exc)
 
 
-async def _post_shutdown(app: Application) -> None:
+async def _post_shutdown(app: BotApp) -> None:
     metrics: Metrics | None = app.bot_data.get("metrics")
     if metrics is not None:
         await metrics.close()

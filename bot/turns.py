@@ -27,7 +27,7 @@ def free_bot_id(user_ids: Iterable[int]) -> int:
     return next(-n for n in itertools.count(1) if -n not in taken)
 
 
-def _play_policy(engine: Engine[Any, Any], policy: Policy, state: Any, moves: Callable[[int], bool],
+def _play_policy(engine: Engine[Any, Any], policy: Policy[Any], state: Any, moves: Callable[[int], bool],
                  applied: Applied) -> Any:
     """Let ``policy`` act while a seat for which ``moves(seat)`` holds is to move."""
     while (seat := state.current_player) is not None and moves(seat) and len(applied) < MAX_BOT_ACTIONS:
@@ -40,14 +40,15 @@ def _play_policy(engine: Engine[Any, Any], policy: Policy, state: Any, moves: Ca
     return state
 
 
-def bot_actions(engine: Engine[Any, Any], policy: Policy, state: Any, bots: tuple[bool, ...]) -> tuple[Any, Applied]:
+def bot_actions(engine: Engine[Any, Any], policy: Policy[Any], state: Any,
+                bots: tuple[bool, ...]) -> tuple[Any, Applied]:
     """Every action the computer players take from ``state`` until a person is to move (or the
     game ends): consecutive computer turns are played at once and shown in one edit."""
     applied: Applied = []
     return _play_policy(engine, policy, state, lambda s: bots[s], applied), applied
 
 
-def turn_for(engine: Engine[Any, Any], policy: Policy, state: Any, seat: int) -> tuple[Any, Applied]:
+def turn_for(engine: Engine[Any, Any], policy: Policy[Any], state: Any, seat: int) -> tuple[Any, Applied]:
     """The computer plays ``seat``'s turn (a timed-out player's): the steps they had begun are
     taken back first, then the policy acts until another seat is to move or the game ends."""
     applied: Applied = []
@@ -84,7 +85,7 @@ def _forced_on(engine: Engine[Any, Any], state: Any, seat: int) -> Any:
     return state
 
 
-def until_choice(engine: Engine[Any, Any], policy: Policy | None, state: Any, bots: tuple[bool, ...],
+def until_choice(engine: Engine[Any, Any], policy: Policy[Any] | None, state: Any, bots: tuple[bool, ...],
                  for_people: bool, position: Position | None = None) -> tuple[Any, Applied]:
     """Every action the bot takes itself from ``state`` before the table is shown again: the computer
     players' turns and, on the fast table (``for_people``), each action a person has no real choice

@@ -26,10 +26,10 @@ import time
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import Application, ApplicationHandlerStop, ContextTypes, TypeHandler
+from telegram.ext import ApplicationHandlerStop, ContextTypes, TypeHandler
 
 from bot import redelivery
-from bot.app import ALLOWED_UPDATES, start_app
+from bot.app import ALLOWED_UPDATES, BotApp, start_app
 from bot.config import Config, Webhook
 from bot.webhook_server import Limits, WebhookServer, WebhookUpdater
 
@@ -104,7 +104,7 @@ async def check_webhook(context: ContextTypes.DEFAULT_TYPE) -> None:
         metrics.health.poll_returned()
 
 
-def guard_redeliveries(app: Application) -> None:
+def guard_redeliveries(app: BotApp) -> None:
     """Let each update id through once (see the module's docstring)."""
     app.bot_data["seen_updates"] = SeenUpdates()
     # before bot/redelivery.py's check (one group up): this run's memory costs no read of the store
@@ -125,7 +125,7 @@ def check_listen(hook: Webhook) -> None:
         raise WebhookListenError(LISTEN_FAILED.format(address=address, reason=exc.strerror or exc)) from None
 
 
-async def start_webhook_app(app: Application, hook: Webhook, limits: Limits | None = None) -> None:
+async def start_webhook_app(app: BotApp, hook: Webhook, limits: Limits | None = None) -> None:
     """Start ``app`` like :func:`bot.app.start_app` does, receiving through the webhook: initialize,
     post_init, setWebhook and the webhook server (within ``limits``), handlers."""
     await app.initialize()
@@ -152,7 +152,7 @@ async def start_webhook_app(app: Application, hook: Webhook, limits: Limits | No
     log.info("webhook mode: %s is served on %s:%d%s", hook.url, hook.listen, hook.port, hook.path)
 
 
-async def start_receiving(app: Application, config: Config) -> None:
+async def start_receiving(app: BotApp, config: Config) -> None:
     """Start ``app`` the way ``config`` says: a webhook if WEBHOOK_URL is set, else long polling."""
     if config.webhook is not None:
         await start_webhook_app(app, config.webhook)

@@ -173,9 +173,9 @@ class WebhookServer:
 class UpdateHandler(tornado.web.RequestHandler):
     """One POST of an update: its headers checked before its body is read, then the body queued."""
 
-    SUPPORTED_METHODS = ("POST",)  # type: ignore[assignment]
+    SUPPORTED_METHODS = ("POST",)
 
-    def initialize(self, server: WebhookServer) -> None:  # type: ignore[override]
+    def initialize(self, server: WebhookServer) -> None:
         self.server, self.body, self.counted = server, bytearray(), False
 
     def prepare(self) -> None:

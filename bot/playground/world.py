@@ -8,9 +8,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from telegram.ext import Application
-
-from bot.app import build_application, start_app, stop_app
+from bot.app import BotApp, build_application, start_app, stop_app
 from bot.config import Config
 from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.playground.server import serve_view
@@ -30,7 +28,7 @@ class Playground:
     """What :func:`open_playground` runs: the fake server, the bot, the members and the page's URL."""
 
     tg: FakeTelegram
-    app: Application
+    app: BotApp
     members: tuple[FakeUser, ...]
     chat_id: int
     url: str
