@@ -405,14 +405,30 @@ class Engine(Protocol[S, Opt]):
 
 
 class RulesEngine(Generic[S, Opt]):
-    """The plumbing every engine shares: options and states back from JSON.
+    """The plumbing every engine shares: every game's opening, options and states back from JSON.
 
-    Subclasses set ``options_type`` and ``state_type`` (JsonData dataclasses) and implement
-    the rest of :class:`Engine`.
+    Subclasses set ``options_type`` and ``state_type`` (JsonData dataclasses), implement
+    :meth:`opening` and the rest of :class:`Engine`.
     """
 
     options_type: type[Opt]
     state_type: type[S]
+
+    def new_game(self, options: Opt, seats: int, seed: str, dice: Dice | None = None) -> tuple[S, list[Event]]:
+        """Every game opens alike: its options checked for ``seats``, the first player drawn by lot (throw 0
+        of the dice), then the game's own first state, announced by one «starter» event."""
+        options.validate(seats)
+        starter = draw_starter(seed, seats, dice)
+        state = self.opening(options, seats, seed, starter)
+        return state, [Event("starter", seat=starter, data=self.starter_data(state))]
+
+    def opening(self, options: Opt, seats: int, seed: str, starter: int) -> S:
+        """The game's first state, ``starter`` to move."""
+        raise NotImplementedError
+
+    def starter_data(self, state: S) -> Mapping[str, Any]:
+        """What the «starter» event tells besides the seat: nothing, unless the game says more."""
+        return _NO_DATA
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> Opt:
         options = self.options_type.from_json(raw or {})  # unknown keys are ignored

@@ -38,9 +38,9 @@ turn; resigning is possible at any moment of one's own turn.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engines.base import (
     Action,
@@ -53,7 +53,6 @@ from engines.base import (
     Outcome,
     RulesEngine,
     check_seats,
-    draw_starter,
 )
 from engines.lions_board import (
     HUNTERS_START,
@@ -298,16 +297,16 @@ class LionsEngine(RulesEngine[LionsState, LionsOptions]):
     options_type, state_type = LionsOptions, LionsState
     min_players, max_players = SEATS
 
-    def new_game(self, options: LionsOptions, seats: int, seed: str,
-                 dice: Dice | None = None) -> tuple[LionsState, list[Event]]:
-        options.validate(seats)
-        starter = draw_starter(seed, seats, dice)  # rule 1: by lot
+    def opening(self, options: LionsOptions, seats: int, seed: str, starter: int) -> LionsState:
         state = LionsState(
             seed=seed, options=options, turn=starter, version=0,
             lions=tuple(sorted(INDEX[c] for c in LIONS_START)),
             hunters=tuple(sorted(INDEX[c] for c in HUNTERS_START)),
         )
-        return state, [Event("starter", seat=starter, data={"side": state.side})]
+        return state
+
+    def starter_data(self, state: LionsState) -> Mapping[str, Any]:
+        return {"side": state.side}
 
     def pieces_to_pick(self, state: LionsState, built: Built) -> int:
         """The mover's pieces that may start their part of the turn now (rules 2 and 6)."""

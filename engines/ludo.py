@@ -48,7 +48,6 @@ from engines.base import (
     TurnState,
     check_seats,
     dice_source,
-    draw_starter,
     rank_after,
 )
 
@@ -338,13 +337,10 @@ class LudoEngine(RulesEngine[LudoState, LudoOptions]):
     options_type, state_type = LudoOptions, LudoState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: LudoOptions, seats: int, seed: str,
-                 dice: Dice | None = None) -> tuple[LudoState, list[Event]]:
-        options.validate(seats)
-        starter = draw_starter(seed, seats, dice)
+    def opening(self, options: LudoOptions, seats: int, seed: str, starter: int) -> LudoState:
         state = LudoState(seed=seed, options=options, seats=seats, pieces=(YARD,) * (PIECES * seats),
                           turn=starter, phase=PHASE_ROLL, sixes=0, throws=1, version=0)
-        return state, [Event("starter", starter)]
+        return state
 
     def legal_actions(self, state: LudoState) -> list[Action]:
         if state.finished:

@@ -50,7 +50,6 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    draw_starter,
     next_seat,
     rank_after,
     throw_source,
@@ -258,14 +257,11 @@ class ParchisEngine(RulesEngine[ParchisState, ParchisOptions]):
     options_type, state_type = ParchisOptions, ParchisState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: ParchisOptions, seats: int, seed: str,
-                 dice: Dice | None = None) -> tuple[ParchisState, list[Event]]:
-        options.validate(seats)
-        starter = draw_starter(seed, seats, dice)
+    def opening(self, options: ParchisOptions, seats: int, seed: str, starter: int) -> ParchisState:
         state = ParchisState(seed=seed, options=options, seats=seats, pieces=(HOME,) * (PIECES * seats),
                              stamps=(0,) * (PIECES * seats), turn=starter, phase=PHASE_ROLL, sixes=0, throws=1,
                              version=0)
-        return state, [Event("starter", starter)]
+        return state
 
     def legal_actions(self, state: ParchisState) -> list[Action]:
         if state.finished:

@@ -57,7 +57,6 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    draw_starter,
     next_seat,
     rank_after,
     throw_source,
@@ -308,13 +307,10 @@ class ShishbeshEngine(RulesEngine[ShishbeshState, ShishbeshOptions]):
     options_type, state_type = ShishbeshOptions, ShishbeshState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: ShishbeshOptions, seats: int, seed: str,
-                 dice: Dice | None = None) -> tuple[ShishbeshState, list[Event]]:
-        options.validate(seats)
-        starter = draw_starter(seed, seats, dice)
+    def opening(self, options: ShishbeshOptions, seats: int, seed: str, starter: int) -> ShishbeshState:
         state = ShishbeshState(seed=seed, options=options, seats=seats, pieces=(PARK,) * (PIECES * seats),
                                huts=(False,) * (PIECES * seats), turn=starter, phase=PHASE_ROLL, throws=1, version=0)
-        return state, [Event("starter", starter)]
+        return state
 
     def legal_actions(self, state: ShishbeshState) -> list[Action]:
         if state.finished:

@@ -42,7 +42,6 @@ from engines.base import (
     Outcome,
     RulesEngine,
     TurnState,
-    draw_starter,
     next_seat,
     throw_source,
 )
@@ -131,10 +130,7 @@ class SosediEngine(RulesEngine[SosediState, SosediOptions]):
     min_players = 2
     max_players = 6
 
-    def new_game(self, options: SosediOptions, seats: int, seed: str,
-                 dice: Dice | None = None) -> tuple[SosediState, list[Event]]:
-        options.validate(seats)
-        starter = draw_starter(seed, seats, dice)
+    def opening(self, options: SosediOptions, seats: int, seed: str, starter: int) -> SosediState:
         tower_mode = options.mode == "tower"
         state = SosediState(
             seed=seed,
@@ -149,7 +145,7 @@ class SosediEngine(RulesEngine[SosediState, SosediOptions]):
             throws=1,
             version=0,
         )
-        return state, [Event("starter", seat=starter)]
+        return state
 
     def legal_actions(self, state: SosediState) -> list[Action]:
         return [] if state.finished else [ROLL]

@@ -27,7 +27,9 @@ rule 6, so taking the last match of the pile to reach the goal wins outright.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engines.base import (
     Action,
@@ -41,7 +43,6 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    draw_starter,
     next_seat,
     throw_source,
 )
@@ -135,10 +136,7 @@ class SpichkiEngine(RulesEngine[SpichkiState, SpichkiOptions]):
     options_type, state_type = SpichkiOptions, SpichkiState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: SpichkiOptions, seats: int, seed: str,
-                 dice: Dice | None = None) -> tuple[SpichkiState, list[Event]]:
-        options.validate(seats)
-        starter = draw_starter(seed, seats, dice)
+    def opening(self, options: SpichkiOptions, seats: int, seed: str, starter: int) -> SpichkiState:
         state = SpichkiState(
             seed=seed,
             options=options,
@@ -150,7 +148,10 @@ class SpichkiEngine(RulesEngine[SpichkiState, SpichkiOptions]):
             throws=1,
             version=0,
         )
-        return state, [Event("starter", seat=starter, data={"pile": state.pile})]
+        return state
+
+    def starter_data(self, state: SpichkiState) -> Mapping[str, Any]:
+        return {"pile": state.pile}
 
     def legal_actions(self, state: SpichkiState) -> list[Action]:
         if state.finished:

@@ -46,7 +46,6 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    draw_starter,
     next_seat,
     rank_after,
     throw_source,
@@ -187,13 +186,10 @@ class TisheEngine(RulesEngine[TisheState, TisheOptions]):
     options_type, state_type = TisheOptions, TisheState
     min_players, max_players = SEATS_RANGE
 
-    def new_game(self, options: TisheOptions, seats: int, seed: str,
-                 dice: Dice | None = None) -> tuple[TisheState, list[Event]]:
-        options.validate(seats)
-        starter = draw_starter(seed, seats, dice)
+    def opening(self, options: TisheOptions, seats: int, seed: str, starter: int) -> TisheState:
         state = TisheState(seed=seed, options=options, seats=seats, checkers=(OFF,) * (CHECKERS * seats),
                            missed=(0,) * seats, turn=starter, phase=PHASE_ROLL, throws=1, version=0)
-        return state, [Event("starter", seat=state.turn)]
+        return state
 
     def legal_actions(self, state: TisheState) -> list[Action]:
         if state.finished:

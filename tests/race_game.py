@@ -32,7 +32,6 @@ from engines.base import (
     RulesEngine,
     TurnState,
     check_seats,
-    draw_starter,
     next_seat,
     rank_after,
     throw_source,
@@ -73,11 +72,8 @@ class RaceEngine(RulesEngine[RaceState, RaceOptions]):
     min_players = 2
     max_players = 4
 
-    def new_game(self, options: RaceOptions, seats: int, seed: str,
-                 dice: Dice | None = None) -> tuple[RaceState, list[Event]]:
-        options.validate(seats)
-        starter = draw_starter(seed, seats, dice)
-        return RaceState(seed, options, seats, (0,) * seats, starter, 1, 0), [Event("starter", seat=starter)]
+    def opening(self, options: RaceOptions, seats: int, seed: str, starter: int) -> RaceState:
+        return RaceState(seed, options, seats, (0,) * seats, starter, 1, 0)
 
     def legal_actions(self, state: RaceState) -> list[Action]:
         return [] if state.finished else [ROLL]
