@@ -17,11 +17,15 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import postgres_dialect, sql
+from bot.store import sql
 from bot.store.postgres_dialect import (
     CREATE_GAME,
+    GAMES_BY_IDS,
     MIGRATION_LOCK,
     MIGRATIONS,
+    SAVE_MOVE,
+    SET_LOBBY,
+    SET_SHOWN_VERSIONS,
     TAKE_MIGRATION_LOCK,
 )
 from bot.store.protocol import StorageError
@@ -67,8 +71,6 @@ class PostgresStore(SQLStore):
     """The bot's data in a PostgreSQL database. Open with :meth:`open`, close with :meth:`close`."""
 
     INTEGRITY_ERRORS = (asyncpg.IntegrityConstraintViolationError,)
-    SAVE_MOVE, SET_LOBBY = postgres_dialect.SAVE_MOVE, postgres_dialect.SET_LOBBY
-    GAMES_BY_IDS, SET_SHOWN_VERSIONS = postgres_dialect.GAMES_BY_IDS, postgres_dialect.SET_SHOWN_VERSIONS
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         super().__init__()
@@ -106,6 +108,18 @@ class PostgresStore(SQLStore):
 
     async def _insert_game(self, tx: Transaction, params: Sequence[Any]) -> int:
         return int((await tx._fetch(CREATE_GAME, params))[0]["id"])
+
+    async def _seat_lobby(self, tx: Transaction, params: Sequence[Any]) -> None:
+        await tx._exec(SET_LOBBY, params)
+
+    async def _save(self, params: Sequence[Any]) -> None:
+        await self._write(SAVE_MOVE, params)
+
+    async def _read_games(self, params: Sequence[Any]) -> list[Row]:
+        return await self._read(GAMES_BY_IDS, params)
+
+    async def _save_shown(self, params: Sequence[Any]) -> None:
+        await self._write(SET_SHOWN_VERSIONS, params)
 
     # statements on a connection of the pool ---------------------------------------------------
 

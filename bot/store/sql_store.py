@@ -125,11 +125,9 @@ Opened = TypeVar("Opened", bound="SQLStore")
 
 class SQLStore:
     """The Store methods both databases share; a subclass supplies ``_read``, ``_write``,
-    ``_transaction``, ``_insert_game`` and its dialect's statements below."""
+    ``_transaction`` and the three compound writes."""
 
     INTEGRITY_ERRORS: tuple[type[Exception], ...] = ()  # the driver's «a constraint refused the write»
-    # the dialect's compound writes and batched statements (its trigger or function each)
-    SAVE_MOVE = SET_LOBBY = GAMES_BY_IDS = SET_SHOWN_VERSIONS = ""
 
     def __init__(self) -> None:
         self.clock: Callable[[], float] = time.time  # the times it stores (the flow's clock, in tests moved on)
@@ -189,19 +187,19 @@ class SQLStore:
 
     async def _seat_lobby(self, tx: Transaction, params: Sequence[Any]) -> None:
         """A lobby's seats, host and options, in ``tx``."""
-        await tx._exec(self.SET_LOBBY, params)
+        raise NotImplementedError
 
     async def _save(self, params: Sequence[Any]) -> None:
         """A move; raises one of INTEGRITY_ERRORS saying sql.STALE if the version moved on."""
-        await self._write(self.SAVE_MOVE, params)
+        raise NotImplementedError
 
     async def _read_games(self, params: Sequence[Any]) -> list[Row]:
         """The rows (sql.GAME_COLUMNS, ordered by game) of the games whose ids are the JSON array ``params[0]``."""
-        return await self._read(self.GAMES_BY_IDS, params)
+        raise NotImplementedError
 
     async def _save_shown(self, params: Sequence[Any]) -> None:
         """Each table of the JSON array ``params[0]`` of [game id, version] shown up to that version (never back)."""
-        await self._write(self.SET_SHOWN_VERSIONS, params)
+        raise NotImplementedError
 
     async def schema_version(self) -> int:
         rows = await self._read(sql.SCHEMA_VERSION, ())

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store import sql, sqlite_dialect
+from bot.store import sql
 from bot.store.protocol import StorageError
 from bot.store.sql_store import Row, SQLStore, Transaction
 from bot.store.sqlite_dialect import (
@@ -28,9 +28,13 @@ from bot.store.sqlite_dialect import (
     COMMIT,
     CONNECTION_SETUP,
     CREATE_GAME,
+    GAMES_BY_IDS,
     MIGRATIONS,
     NEW_GAME_ID,
     ROLLBACK,
+    SAVE_MOVE,
+    SET_LOBBY,
+    SET_SHOWN_VERSIONS,
 )
 
 T = TypeVar("T")
@@ -42,8 +46,6 @@ class SQLiteStore(SQLStore):
     """The bot's data in one SQLite file. Open with :meth:`open`, close with :meth:`close`."""
 
     INTEGRITY_ERRORS = (sqlite3.IntegrityError,)  # a broken constraint: one active game a topic, a stale save
-    SAVE_MOVE, SET_LOBBY = sqlite_dialect.SAVE_MOVE, sqlite_dialect.SET_LOBBY
-    GAMES_BY_IDS, SET_SHOWN_VERSIONS = sqlite_dialect.GAMES_BY_IDS, sqlite_dialect.SET_SHOWN_VERSIONS
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         super().__init__()
@@ -83,6 +85,18 @@ class SQLiteStore(SQLStore):
         await tx._exec(CREATE_GAME, params)
         chat_id, thread_id, seed = params[0], params[1], params[4]
         return int((await tx._fetch(NEW_GAME_ID, (chat_id, thread_id, seed)))[0]["id"])
+
+    async def _seat_lobby(self, tx: Transaction, params: Sequence[Any]) -> None:
+        await tx._exec(SET_LOBBY, params)
+
+    async def _save(self, params: Sequence[Any]) -> None:
+        await self._write(SAVE_MOVE, params)
+
+    async def _read_games(self, params: Sequence[Any]) -> list[Row]:
+        return await self._read(GAMES_BY_IDS, params)
+
+    async def _save_shown(self, params: Sequence[Any]) -> None:
+        await self._write(SET_SHOWN_VERSIONS, params)
 
     # the hops to the database thread ----------------------------------------------------
 
