@@ -405,7 +405,7 @@ async def _on_postgres(folder: Path, seconds: float, timeout: float) -> dict[str
 
 async def _run(quick: bool) -> dict[str, Any]:
     """SQLite's figures at the top (as before PostgreSQL), PostgreSQL's under "postgres", then the targets."""
-    seconds, timeout = (4.0, 5.0) if quick else (20.0, 10.0)
+    seconds, timeout = (2.0, 5.0) if quick else (20.0, 10.0)  # quick: a smoke run checks the shape only
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "sqlite").mkdir()
         (Path(tmp) / "postgres").mkdir()
@@ -416,7 +416,7 @@ async def _run(quick: bool) -> dict[str, Any]:
 
 
 def run(quick: bool) -> dict[str, Any]:
-    """All three measurements on both backends; ``quick``: 4 s windows instead of 20 s."""
+    """All three measurements on both backends; ``quick``: 2 s windows instead of 20 s."""
     results = asyncio.run(_run(quick))
     load_report.show(results)
     return results
@@ -425,7 +425,7 @@ def run(quick: bool) -> dict[str, Any]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="4 s load windows instead of 20 s (a smoke run)")
+    parser.add_argument("--quick", action="store_true", help="2 s load windows instead of 20 s (a smoke run)")
     parser.add_argument("--takeover", action="store_true", help="then the takeover after SIGKILL of the active "
                         "process, 10 times (bench/takeover.py; needs the bot's failover)")
     args = parser.parse_args()

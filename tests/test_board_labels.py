@@ -9,9 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +20,7 @@ from locales import Translator
 from render.shishbesh import render_board
 from render.shishbesh_geometry import piece_spot
 from render.shishbesh_targets import offered
-from tests.bot_harness import World, game_id_of, group_world, start_for_two, stored_state
+from tests.bot_harness import game_id_of, start_for_two, stored_state
 from tests.drawn_words import drawn_words
 from tests.engine_helpers import new_state
 from tests.render_helpers import play_game
@@ -117,10 +115,7 @@ def test_no_letters_while_the_mover_is_to_throw(translator: Translator) -> None:
 # ---------------------------------------------------------------- through the bot
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=21) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=21)  # group_world's arguments (tests/conftest.py)
 
 
 async def test_the_bots_buttons_name_the_letters_on_the_picture_it_sent(world, monkeypatch,

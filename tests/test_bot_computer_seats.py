@@ -7,8 +7,6 @@ counts them last (bot/ratings.py), goes down.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,17 +15,14 @@ from bot.games import GAMES
 from bot.stats import history_text
 from bot.store import PastGame, Seat, open_store
 from locales import Translator
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, game_id_of, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of
+from tests.result_steps import MEDALS, blocks_of, finished, history, open_for, play_out, result_text
 from tests.store_helpers import moved
-from tests.test_bot_results import MEDALS, blocks_of, finished, history, open_for, play_out, result_text
 
 FINISHED = "Борис (доигрывал компьютер)"
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=310, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=310, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 @pytest.fixture

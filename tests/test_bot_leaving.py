@@ -6,23 +6,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.fake_telegram import FakeUser, StoredMessage
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, flow_of, game_id_of, group_world
-from tests.test_timers import boris_times_out_three_times
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, flow_of, game_id_of
+from tests.clock_steps import boris_times_out_three_times
 
 MAX_PRESSES = 2000
 LEFT = "Борис вышел — за него доигрывает компьютер."
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=300, count=4) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=300, count=4)  # group_world's arguments (tests/conftest.py)
 
 
 async def three_at_matches(runner: BotRunner, users: dict[str, FakeUser]) -> StoredMessage:

@@ -8,8 +8,6 @@ The flow's clock is fixed at 1 December 2024, 05:07 UTC, so every game ends then
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -17,18 +15,20 @@ from bot import callback_data as cb
 from bot.fake_telegram import FakeUser
 from bot.flow.context import ChatSettings
 from bot.zones import ZONE_CHOICES, from_slug, local_time, slug, tz, utc_offset
-from tests.bot_harness import CHAT_ID, BotRunner, World, flow_of, group_world
-from tests.test_settings import open_settings, stored
+from tests.bot_harness import CHAT_ID, BotRunner, World, flow_of
+from tests.settings_steps import open_settings, stored
 
 ENDED = dt.datetime(2024, 12, 1, 5, 7, tzinfo=dt.UTC).timestamp()
 SUMMER = dt.datetime(2024, 7, 1, 12, 0, tzinfo=dt.UTC).timestamp()
 
 
+pytestmark = pytest.mark.world(first_seed=400, count=3)  # group_world's arguments (tests/conftest.py)
+
+
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=400, count=3) as world:
-        flow_of(world[1]).clock = lambda: ENDED
-        yield world
+def world(world: World) -> World:
+    flow_of(world[1]).clock = lambda: ENDED
+    return world
 
 
 async def a_game_ends(runner: BotRunner, users: dict[str, FakeUser]) -> None:

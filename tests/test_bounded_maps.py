@@ -8,8 +8,6 @@ The flow's alarms are rung by hand (:class:`ManualAlarms`) instead of waited for
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -34,25 +32,31 @@ from tests.bot_harness import (
     current_player_name,
     flow_of,
     game_id_of,
-    group_world,
     start_for_two,
 )
 
 OTHER_CHATS = (-200_001, -200_002, -200_003)
 
 
+pytestmark = pytest.mark.world(first_seed=700, count=3)  # group_world's arguments (tests/conftest.py)
+
+
 @pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[tuple[World, ManualAlarms]]:
+def world_options(world_options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """The bot with small bounds (read when its flow is built): 3 chats, 2 chats' rights, 2 games' turns."""
     monkeypatch.setattr(caches, "CHATS_KEPT", 3)
     monkeypatch.setattr(tidy_module, "RIGHTS_KEPT", 2)
     monkeypatch.setattr(pings_module, "TURNS_KEPT", 2)
-    async with group_world(tmp_path, first_seed=700, count=3) as world:
-        tg = world[0]
-        for chat_id in OTHER_CHATS:
-            tg.add_chat(chat_id, creator=1)  # Аня's groups too
-        alarms = flow_of(world[1]).alarms = ManualAlarms()
-        yield world, alarms
+    return world_options
+
+
+@pytest.fixture
+def world(world: World) -> tuple[World, ManualAlarms]:
+    tg = world[0]
+    for chat_id in OTHER_CHATS:
+        tg.add_chat(chat_id, creator=1)  # Аня's groups too
+    alarms = flow_of(world[1]).alarms = ManualAlarms()
+    return world, alarms
 
 
 async def say_in(tg: FakeTelegram, runner: BotRunner, user: FakeUser, chat_id: int, text: str) -> None:
@@ -63,8 +67,6 @@ async def say_in(tg: FakeTelegram, runner: BotRunner, user: FakeUser, chat_id: i
 
 def texts_in(tg: FakeTelegram, chat_id: int) -> list[str]:
     return [m.text for m in tg.bot_messages(chat_id) if m.text is not None]
-
-
 
 
 async def test_the_chat_rows_and_their_chats_are_bounded_and_a_forgotten_chat_is_read_again(world) -> None:

@@ -9,8 +9,7 @@ import pytest
 
 from bot.__main__ import RedactToken
 from bot.config import BAD_TOKEN, MISSING_TOKEN, SETTINGS, Config, ConfigError
-
-GOOD_TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ"  # the shape @BotFather gives
+from tests.config_values import GOOD_TOKEN
 
 
 def test_missing_token_is_one_clear_line() -> None:

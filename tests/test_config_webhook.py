@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import BAD_WEBHOOK_SECRET, BAD_WEBHOOK_URL, MISSING_WEBHOOK_SECRET, Config, ConfigError, Webhook
-from tests.test_config import GOOD_TOKEN
+from tests.config_values import GOOD_TOKEN
 
 SECRET = "Abc_123-xyz"
 

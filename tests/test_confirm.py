@@ -4,22 +4,15 @@ button's row, for the player to move only and for this turn only. Through the fa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot import callback_data as cb
 from bot.fake_telegram import FakeUser, StoredMessage
 from bot.games import GAMES
 from locales import Translator
-from tests.bot_harness import BotRunner, World, current_player_name, flow_of, game_id_of, group_world, start_for_two
+from tests.bot_harness import BotRunner, current_player_name, flow_of, game_id_of, start_for_two
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=80, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=80, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 def labels(table: StoredMessage) -> list[str]:

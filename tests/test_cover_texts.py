@@ -6,49 +6,17 @@ picture and clear of each other and of the rim."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
-from PIL import ImageDraw, ImageFont
 
 from bot.games import GAMES
 from locales import SUPPORTED, Translator
-from render.cover import ART_BOX, H, W, render_cover
+from render.cover import ART_BOX, W
 from render.typeset import READABLE, clean_text
+from tests.cover_helpers import FELT_BOTTOM, MARGIN, drawn_words
 from tests.ui_helpers import translator_fixture
 
 translator = translator_fixture()
-MARGIN = 60  # px of felt kept clear on each side of a line (the felt itself starts 20 px in)
-FELT_BOTTOM = H - 20  # the wooden rim starts below it
-
-
-@dataclass(frozen=True)
-class Drawn:
-    text: str
-    fnt: ImageFont.FreeTypeFont
-    y: float
-
-    @property
-    def box(self) -> tuple[float, float, float, float]:
-        """Its extent on the card (left, top, right, bottom), as drawn centred on (W / 2, y)."""
-        width = self.fnt.getlength(self.text)
-        return W / 2 - width / 2, self.y - self.fnt.size / 2, W / 2 + width / 2, self.y + self.fnt.size / 2
-
-
-def drawn_words(monkeypatch: pytest.MonkeyPatch, title: str, subtitle: str) -> list[Drawn]:
-    """What ``render_cover`` writes on a card, line by line (the title's shadow once), top to bottom."""
-    seen: list[Drawn] = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any, **kwargs: Any) -> None:
-        if kwargs.get("anchor") == "mm" and not any(d.text == words for d in seen):
-            seen.append(Drawn(words, kwargs["font"], xy[1]))
-        original(self, xy, words, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    render_cover.__wrapped__(title, subtitle)  # type: ignore[attr-defined]  # not the cached card
-    return sorted(seen, key=lambda d: d.y)
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -13,7 +13,7 @@ import pytest
 from bot.drawing import Drawing, DrawingError, WorkerDied
 from bot.games import GAMES
 from tests.bot_harness import CHAT_ID, group_world
-from tests.test_e2e_sosedi import open_lobby, play_to_end
+from tests.sosedi_steps import open_lobby, play_to_end
 
 LABELS = {key: key for spec in GAMES.values() for key in spec.label_keys}
 

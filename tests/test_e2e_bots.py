@@ -7,21 +7,15 @@ before it, so bots cost no edits of their own; the log names the bots' throws.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
-from tests.bot_harness import CHAT_ID, World, current_player_name, group_world
-from tests.test_e2e_sosedi import game_requests
+from tests.bot_harness import CHAT_ID, current_player_name
+from tests.sosedi_steps import game_requests
 
 MAX_PRESSES = 500
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=40) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=40)  # group_world's arguments (tests/conftest.py)
 
 
 async def test_two_people_and_two_bots_play_sosedi_with_one_edit_per_human_press(world) -> None:

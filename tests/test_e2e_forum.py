@@ -7,7 +7,6 @@ game, a reopened one lets it go on, a deleted one ends it as stopped; nothing el
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,20 +14,15 @@ import pytest
 from bot.fake_telegram import StoredMessage
 from tests.bot_harness import (
     BotRunner,
-    World,
     assert_replays,
     current_player_name,
     flow_of,
     game_id_of,
     group_world,
 )
-from tests.test_timers import later
+from tests.clock_steps import later
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=340, count=4, forum=True) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=340, count=4, forum=True)  # group_world's arguments (tests/conftest.py)
 
 
 async def topic(runner: BotRunner, name: str) -> int:

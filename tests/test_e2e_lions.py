@@ -4,21 +4,15 @@ step, and one member against the computer."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.fake_telegram import FakeUser, StoredMessage
 from engines.lions import ENGINE, LionsState
 from engines.lions_ai import LEVELS
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, game_id_of, group_world, stored_state
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of, stored_state
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=21, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=21, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 def codes(table: StoredMessage) -> list[str]:

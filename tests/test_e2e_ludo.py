@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.fake_telegram import FakeUser, StoredMessage
 from engines.ludo import ENGINE
-from tests.bot_harness import CHAT_ID, BotRunner, World, game_id_of, group_world, play_to_end, stored_state
+from tests.bot_harness import CHAT_ID, BotRunner, game_id_of, play_to_end, stored_state
 
 PLAYERS = ("anya", "boris", "vera", "gleb")
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=11, count=5) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=11, count=5)  # group_world's arguments (tests/conftest.py)
 
 
 async def open_table(runner: BotRunner, users: dict[str, FakeUser], bonuses: bool) -> StoredMessage:

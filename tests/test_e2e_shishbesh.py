@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from engines.shishbesh import ENGINE
-from tests.bot_harness import CHAT_ID, World, game_id_of, group_world, play_to_end, stored_state
+from tests.bot_harness import CHAT_ID, game_id_of, play_to_end, stored_state
 
 PLAYERS = ("anya", "boris", "vera", "gleb")
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=13) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=13)  # group_world's arguments (tests/conftest.py)
 
 
 async def test_four_players_play_to_the_end(world) -> None:

@@ -3,63 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.flow.catch_up import CatchUp
 from bot.games import GAMES
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, flow_of, group_world
+from tests.bot_harness import CHAT_ID, current_player_name, flow_of
+from tests.sosedi_steps import game_requests, open_lobby, play_to_end
 
-GAME_METHODS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText")
-MAX_ROLLS = 2000
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=7, english=("vera",)) as world:
-        yield world
-
-
-async def open_lobby(runner: BotRunner, users: dict[str, FakeUser], mode_presses: int = 0) -> StoredMessage:
-    """Аня opens the picker, picks the game, Борис and Вера join; the host picks the mode."""
-    tg = runner.tg
-    await runner.say(users["anya"], "/newgame")
-    picker = tg.last_bot_message(CHAT_ID)
-    assert picker.text == "Во что играем?"
-    await runner.press(users["anya"], picker, "Помоги своему соседу")
-    lobby = runner.table()
-    assert lobby.photo is not None and "Игроки (1/6)" in lobby.caption
-    assert tg.message(CHAT_ID, picker.message_id).deleted
-    for name in ("boris", "vera"):
-        answer = await runner.press(users[name], lobby, "Играю")
-        assert answer["text"] == "Вы за столом!"
-    for _ in range(mode_presses):
-        await runner.press(users["anya"], lobby, "Вариант: ")
-    assert "Игроки (3/6)" in lobby.caption and "1. Аня\n2. Борис\n3. Вера" in lobby.caption
-    return lobby
-
-
-async def play_to_end(runner: BotRunner, users: dict[str, FakeUser], table: StoredMessage,
-                      restart_after: int | None = None) -> int:
-    """Whoever the caption names rolls until the game ends; returns the number of rolls."""
-    by_name = {u.first_name: u for u in users.values()}
-    rolls = 0
-    while any(label.startswith("🎲") for label, _ in table.buttons):
-        mover = by_name[current_player_name(table.caption)]
-        answer = await runner.press(mover, table, "🎲")
-        assert answer["text"].startswith("🎲 ")
-        rolls += 1
-        assert rolls < MAX_ROLLS
-        if restart_after is not None and rolls == restart_after:
-            await runner.restart()
-    return rolls
-
-
-def game_requests(tg: FakeTelegram, since: int = 0) -> list[str]:
-    return [r.method for r in tg.requests[since:] if r.method in GAME_METHODS and r.ok]
+pytestmark = pytest.mark.world(first_seed=7, english=("vera",))  # group_world's arguments (tests/conftest.py)
 
 
 @pytest.mark.parametrize(("mode_presses", "mode", "result_word"), [
@@ -278,7 +230,6 @@ async def test_commands_registered_in_both_languages(world) -> None:
         commands = {c["command"]: c["description"] for c in tg.commands_for(None, lang)}
         assert commands["newgame"] == word
         assert set(commands) >= {"newgame", "rules", "stop", "lang", "help"}
-
 
 
 async def test_no_photo_rights_leaves_no_invisible_lobby(world) -> None:

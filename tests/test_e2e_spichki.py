@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.fake_telegram import FakeUser, StoredMessage
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
 
 MAX_THROWS = 3000
 LOG_LINE = re.compile(r"^(?:Цель: (\d) и (\d)|Цель ставится) · (.+?): (\d)–(\d) → (.+)$")
@@ -17,10 +15,7 @@ HELD = re.compile(r"(Аня|Борис|Вера|Глеб): (\d+)")
 PILE = re.compile(r"в куче (\d+) · играем до (\d+)")
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=21, count=5) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=21, count=5)  # group_world's arguments (tests/conftest.py)
 
 
 async def open_lobby(runner: BotRunner, users: dict[str, FakeUser], players: tuple[str, ...]) -> StoredMessage:

@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot import callback_data as cb
 from bot.fake_telegram import FakeUser, StoredMessage
 from engines.tishe import ENGINE, TisheState
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
 
 MAX_PRESSES = 4000
 GAME_IDS: dict[int, int] = {}  # table message id -> game id, read from the table's first button
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def stored_state(runner: BotRunner, table: StoredMessage) -> TisheState:

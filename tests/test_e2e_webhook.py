@@ -7,56 +7,28 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 
 from bot.fake_telegram import FakeTelegram
-from bot.fake_telegram.webhook import SECRET_HEADER
 from engines.shishbesh import ENGINE
 from tests.bot_harness import (
     CHAT_ID,
     WEBHOOK_SECRET,
-    BotRunner,
     World,
     game_id_of,
-    group_world,
     play_to_end,
     start_for_two,
     stored_state,
 )
+from tests.webhook_steps import post, redeliver, snapshot
 
 PLAYERS = ("anya", "boris", "vera", "gleb")
 OTHER_CHAT = -100777
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=13, webhook=True) as world:
-        yield world
-
-
-def snapshot(tg: FakeTelegram, runner: BotRunner) -> tuple[str, int]:
-    """Everything the bot could change: its whole database but the ids of the updates it answered (a
-    refused press is one: bot/redelivery.py), and the Bot API calls it has made."""
-    with contextlib.closing(sqlite3.connect(runner.db_path)) as conn:
-        dump = "\n".join(line for line in conn.iterdump() if not line.startswith('INSERT INTO "handled_updates"'))
-    return dump, len(tg.requests)
-
-
-async def post(runner: BotRunner, body: bytes | str | dict[str, Any], secret: str | None = WEBHOOK_SECRET,
-               content_type: str = "application/json") -> int:
-    """POST ``body`` to the bot's webhook as anyone on the network could; the HTTP status."""
-    headers = {"Content-Type": content_type}
-    if secret is not None:
-        headers[SECRET_HEADER] = secret
-    data = json.dumps(body) if isinstance(body, dict) else body
-    async with aiohttp.ClientSession() as session, session.post(
-            runner.webhook_settings().url, data=data, headers=headers) as response:
-        return response.status
+pytestmark = pytest.mark.world(first_seed=13, webhook=True)  # group_world's arguments (tests/conftest.py)
 
 
 def newgame_update(tg: FakeTelegram, update_id: int, chat_id: int = CHAT_ID) -> dict[str, Any]:
@@ -156,15 +128,6 @@ async def test_a_message_from_a_chat_without_a_game_touches_no_game(world: World
         assert conn.execute("SELECT id, chat_id, version, state FROM games").fetchall() == games
     assert (table.edit_count, len(tg.bot_messages(CHAT_ID))) == (edits, messages)
     assert all(m.photo is None for m in tg.bot_messages(OTHER_CHAT))  # no table appeared there either
-
-
-async def redeliver(runner: BotRunner, update: dict[str, Any]) -> None:
-    """Telegram sends ``update`` again (its answer was lost): the bot takes it (200) and handles it."""
-    count = runner.processed_count
-    assert await post(runner, update) == 200
-    await runner.processed_upto(count + 1)
-    assert runner.app is not None
-    await runner.app.bot_data["flow"].outbox.idle()
 
 
 async def test_a_redelivered_command_or_press_changes_nothing(world: World) -> None:

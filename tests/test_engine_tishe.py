@@ -48,10 +48,10 @@ from tests.engine_helpers import (
     states_of,
 )
 from tests.engine_setups import GAME_SETUPS
+from tests.tishe_steps import ROLL
 
 HOME = 100
 OFF = 0
-ROLL = Action("r", "roll")
 ALL_DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 
 
@@ -821,7 +821,6 @@ def reference_step(before: TisheState, entry: LogEntry) -> dict:
             turn = (turn + 1) % n
     return {"phase": "roll", "dice": (), "checkers": tuple(checkers), "turn": turn, "missed": tuple(missed),
             "finished": False}
-
 
 
 @PROPS

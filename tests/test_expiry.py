@@ -7,22 +7,16 @@ Time is the flow's clock: the tests move it on and run the sweep the application
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.flow.expiry import LOBBY_IDLE_S
-from tests.bot_harness import World, current_player_name, flow_of, game_id_of, group_world, start_for_two
-from tests.test_timers import later
+from tests.bot_harness import current_player_name, flow_of, game_id_of, start_for_two
+from tests.clock_steps import later
 
 DAY = 24 * 3600
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=330, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=330, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def test_a_lobby_nobody_touches_for_15_minutes_closes_itself(world) -> None:

@@ -23,8 +23,8 @@ from bot.__main__ import EXIT_LOST_LOCK
 from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.instance import ACTIVE_LINE, INSTANCE_LOCK, STANDBY_LINE
 from tests.backends import database_env, fetch, fresh_database
-from tests.test_e2e_process import ROOT, TOKEN
-from tests.test_faults_crash import Press, check_history, check_replays, deal, play, press, table_of
+from tests.crash_steps import Press, check_history, check_replays, deal, play, press, table_of
+from tests.process_steps import ROOT, TOKEN
 
 GROUPS, KILLS, SEED = 10, 6, 2512
 TAKEOVER_LIMIT_S = 10.0
@@ -131,10 +131,7 @@ class Pair:
         return [i.process.returncode for i in alive]
 
 
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(token=TOKEN, bot_username="SosediBot") as server:
-        yield server
+pytestmark = pytest.mark.tg(token=TOKEN, bot_username="SosediBot")  # FakeTelegram's arguments (tests/conftest.py)
 
 
 @pytest.fixture

@@ -19,10 +19,7 @@ FORUM = -1001000000001
 GROUP = -1001000000002
 
 
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(token=TOKEN, bot_username="GameBot") as server:
-        yield server
+pytestmark = pytest.mark.tg(token=TOKEN, bot_username="GameBot")  # FakeTelegram's arguments (tests/conftest.py)
 
 
 @pytest.fixture

@@ -44,10 +44,7 @@ TOKEN = "123:ABC"
 GROUP = -1001234567890
 
 
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(token=TOKEN, bot_username="GameBot") as server:
-        yield server
+pytestmark = pytest.mark.tg(token=TOKEN, bot_username="GameBot")  # FakeTelegram's arguments (tests/conftest.py)
 
 
 @pytest.fixture

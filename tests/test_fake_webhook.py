@@ -59,10 +59,7 @@ class Receiver:
             self.runner = None
 
 
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(token="123456:WEBHOOK-fake-test") as server:
-        yield server
+pytestmark = pytest.mark.tg(token="123456:WEBHOOK-fake-test")  # FakeTelegram's arguments (tests/conftest.py)
 
 
 @pytest.fixture

@@ -9,27 +9,14 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot import callback_data as cb
-from bot.fake_telegram import FakeTelegram, StoredMessage
-from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, game_id_of, group_world
+from tests.bot_harness import CHAT_ID, current_player_name, game_id_of, group_world
+from tests.input_steps import OTHER_CHAT, snapshot
 
-OTHER_CHAT = -100777
 STALE = "Кнопка устарела."
-
-
-async def snapshot(tg: FakeTelegram, runner: BotRunner, table: StoredMessage,
-                   game_id: int | None = None) -> tuple[Any, ...]:
-    """Everything a hostile input must leave alone: the stored games and the table message."""
-    assert runner.app is not None
-    store = runner.app.bot_data["flow"].store
-    game = await store.game(game_id or game_id_of(table))
-    other = await store.active_game(OTHER_CHAT)
-    return (game.version, game.state, game.status, game.seats, other and (other.id, other.version),
-            table.edit_count, table.caption, table.photo_hash, table.buttons, table.deleted)
 
 
 def no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:

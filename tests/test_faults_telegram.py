@@ -12,7 +12,7 @@ import pytest
 
 from bot.fake_telegram import StoredMessage
 from tests.bot_harness import CHAT_ID, assert_replays, current_player_name, game_id_of
-from tests.conftest import sosedi_started
+from tests.sosedi_steps import sosedi_started
 
 
 def mover_of(users, table: StoredMessage):  # type: ignore[no-untyped-def]

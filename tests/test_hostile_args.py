@@ -36,7 +36,7 @@ from bot.store import GameRow
 from engines.base import OptionsError
 from locales import SUPPORTED, Translator
 from tests.bot_harness import CHAT_ID, BotRunner, World, flow_of, group_world
-from tests.test_option_errors import assert_in_words
+from tests.option_words import assert_in_words
 from tests.ui_helpers import translate, translator_fixture
 
 translator = translator_fixture()

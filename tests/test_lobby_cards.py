@@ -17,7 +17,7 @@ from bot.drawing import Drawing
 from bot.flow.messages import Card, Messages
 from render.cover import three_dice
 from render.theme import Box
-from tests.test_outbox import held
+from tests.outbox_steps import held
 
 CHAT, MESSAGE = -100, 7
 

@@ -4,20 +4,18 @@ has them. Through the fake Bot API; the turn pings' alarms are rung by hand."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.flow.context import DEFAULT_PING, DEFAULT_TIMER
-from tests.bot_harness import CHAT_ID, ManualAlarms, World, flow_of, game_id_of, group_world
+from tests.bot_harness import CHAT_ID, ManualAlarms, World, flow_of, game_id_of
+
+pytestmark = pytest.mark.world(first_seed=90, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[World, ManualAlarms]]:
-    async with group_world(tmp_path, first_seed=90, count=3) as world:
-        alarms = flow_of(world[1]).alarms = ManualAlarms()
-        yield world, alarms
+def world(world: World) -> tuple[World, ManualAlarms]:
+    alarms = flow_of(world[1]).alarms = ManualAlarms()
+    return world, alarms
 
 
 def label(buttons: list[tuple[str, str]], mark: str) -> str:

@@ -7,21 +7,15 @@ computer's level), and «🤖 Уровень бота» appears once a computer 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.fake_telegram import StoredMessage
 from bot.games import GAMES
-from tests.bot_harness import CHAT_ID, BotRunner, World, flow_of, game_id_of, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, flow_of, game_id_of
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=700, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=700, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def options_of(runner: BotRunner, lobby: StoredMessage) -> Any:

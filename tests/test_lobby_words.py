@@ -4,19 +4,12 @@ game's lobby still shows its commitment line. Through the fake Bot API."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from engines.base import seed_commitment
-from tests.bot_harness import World, flow_of, game_id_of, group_world
+from tests.bot_harness import flow_of, game_id_of
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=70, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=70, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def test_the_lions_lobby_names_the_sides_and_has_no_dice(world) -> None:

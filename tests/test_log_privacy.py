@@ -19,7 +19,7 @@ from bot import handlers
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.logs import PeopleOutOfLogs, RedactToken
 from tests.bot_harness import CHAT_ID, current_player_name, free_port
-from tests.test_startup import bot_env
+from tests.startup_steps import bot_env
 
 TOKEN = "424243:PRIVACY-token-secret-part-0000000000"
 SECRET = "privacy_webhook-SECRET-4711"

@@ -28,7 +28,7 @@ from bot.health import Health
 from bot.metrics import Metrics, TimedStore
 from bot.store import SQLiteStore
 from tests.bot_harness import CHAT_ID, USERS, BotRunner, current_player_name, play_to_end, start_for_two
-from tests.test_startup import TOKEN, bot_env, run_bot
+from tests.startup_steps import TOKEN, bot_env, run_bot
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 MeteredWorld = tuple[FakeTelegram, "MeteredRunner", dict[str, FakeUser], int]

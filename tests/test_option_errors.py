@@ -4,7 +4,6 @@ option's name and what it takes («Фишки: от 5 до 30»), never the engi
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,10 +14,10 @@ from bot.games import GAMES, GameSpec
 from bot.games.common import option_type, set_option
 from engines.base import OptionsError
 from locales import Translator
+from tests.option_words import assert_in_words
 from tests.ui_helpers import translate, translator_fixture
 
 translator = translator_fixture()
-DEVELOPER_TEXT = ("allowed=", "min=", "max=", "(", ")", "'", "Допустимо", "Allowed", "None", "True", "False")
 BAD_TEXT = {bool: ("maybe", "2"), int: ("abc", "-999", "999999", "0"), str: ("zzz", "1")}
 
 
@@ -46,20 +45,6 @@ def refusals(spec: GameSpec[Any, Any]) -> Iterator[tuple[str, OptionsError]]:
             attempt()
         except OptionsError as exc:
             yield what, exc
-
-
-def assert_in_words(message: str, spec: GameSpec[Any, Any], exc: OptionsError, tr: Any) -> None:
-    options = spec.engine.options_from_json(None)
-    for bad in DEVELOPER_TEXT:
-        assert bad not in message, (message, bad)
-    assert not re.search(r"от (\d+) до \1\b|\b(\d+) to \2\b", message), message  # «ровно 2»
-    assert message.strip() and not message.rstrip().endswith(":"), message
-    assert ": ," not in message and ":\n" not in message and "«»" not in message and "“”" not in message, message
-    if option_type(options, exc.key) is not None or exc.key == "players":
-        assert message.startswith(texts.option_label(spec.code, exc.key, tr) + ": "), message
-    else:  # an option the game does not have: the ones it has, each by name and by the key to type
-        for field in dataclasses.fields(options):
-            assert f"{texts.option_label(spec.code, field.name, tr)} — {field.name}" in message, message
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

@@ -9,22 +9,9 @@ import pytest
 
 from bot.outbox import REPLIES_WAITING, Job, Outbox
 from bot.ratelimit import ChatLimiter, counted, group_of
+from tests.outbox_steps import GateBudget, held
 
 CHAT = -100
-
-
-class GateBudget:
-    """A chat budget the test opens and closes by hand."""
-
-    def __init__(self) -> None:
-        self.room = asyncio.Event()
-        self.room.set()
-
-    def wait_s(self, chat_id: int, new_message: bool = True) -> float:
-        return 0.0 if self.room.is_set() else 0.01
-
-    def free(self, chat_id: int) -> int | None:
-        return None
 
 
 def recorder(done: list[str]) -> Callable[[str], Job]:
@@ -33,13 +20,6 @@ def recorder(done: list[str]) -> Callable[[str], Job]:
             done.append(name)
         return run
     return job
-
-
-def held() -> tuple[Outbox, GateBudget]:
-    """An outbox whose chats have no room until the test opens the budget."""
-    budget = GateBudget()
-    budget.room.clear()
-    return Outbox(budget), budget
 
 
 async def test_with_room_a_job_runs_before_the_call_returns() -> None:

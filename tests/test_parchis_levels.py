@@ -21,7 +21,7 @@ from engines.parchis import CENTRE, ENGINE, ParchisOptions, ParchisState
 from engines.parchis_ai import AI, LEVELS, capture_chances
 from engines.playout import at_random, by_policy, play_on, playout
 from tests.engine_helpers import new_state, roll_die, seed_str
-from tests.test_parchis_ai import on, rolled
+from tests.parchis_steps import on, rolled
 
 HOME = -1
 EXITS = {0: 5, 2: 39}  # the two colours of a two-player game

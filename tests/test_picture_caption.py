@@ -7,7 +7,7 @@ very (state, labels, events) the bot passed to its drawing.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from locales import Translator
 from render import lions as lions_board
 from render import sosedi as sosedi_board
 from render import spichki as spichki_board
-from tests.bot_harness import BotRunner, World, current_player_name, game_id_of, group_world, stored_state
+from tests.bot_harness import BotRunner, current_player_name, game_id_of, group_world, stored_state
 from tests.drawn_words import Word, drawn_words
 from tests.render_helpers import find_state, play_game
 from tests.ui_helpers import translate, translator_fixture
@@ -70,11 +70,8 @@ def record_drawing(monkeypatch: pytest.MonkeyPatch, render: Any) -> Drawn:
     return drawn
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    # seed 2: three players in «наоборот»; the last throw shows Аня's number twice when she holds one chip
-    async with group_world(tmp_path, first_seed=2, count=3) as world:
-        yield world
+# seed 2: three players in «наоборот»; the last throw shows Аня's number twice when she holds one chip
+pytestmark = pytest.mark.world(first_seed=2, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def roll_to_the_end(runner: BotRunner, users: dict[str, FakeUser], table: StoredMessage) -> None:

@@ -25,15 +25,16 @@ from tests.bot_harness import (
     use_classic_table,
 )
 
+pytestmark = pytest.mark.world(first_seed=300, count=3)  # group_world's arguments (tests/conftest.py)
+
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[World, ManualAlarms]]:
+async def world(world: World) -> tuple[World, ManualAlarms]:
     """The classic table: a turn here is the presses of one person, a roll among them (the fast table's
     turns: test_the_fast_table_gives_each_new_turn_its_own_ping)."""
-    async with group_world(tmp_path, first_seed=300, count=3) as world:
-        alarms = flow_of(world[1]).alarms = ManualAlarms()
-        await use_classic_table(world[1])
-        yield world, alarms
+    alarms = flow_of(world[1]).alarms = ManualAlarms()
+    await use_classic_table(world[1])
+    return world, alarms
 
 
 def ping_key(table: StoredMessage) -> tuple[str, int]:

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from bot.store import is_postgres
 from tests.backends import execute, fetch
-from tests.bot_harness import CHAT_ID, BotRunner, flow_of, game_id_of, group_world, start_for_two
-from tests.test_timers import later
+from tests.bot_harness import CHAT_ID, BotRunner, flow_of, game_id_of, start_for_two
+from tests.clock_steps import later
 
 OTHER_CHATS = (-100201, -100202)  # healthy chats beside the one whose game goes bad
 NOTICE = "повреждена и остановлена; начните новую: /newgame"
@@ -37,15 +37,25 @@ def kind(request: pytest.FixtureRequest, database: str) -> str:
     return str(request.param)
 
 
+pytestmark = pytest.mark.world(first_seed=420, count=3)  # group_world's arguments (tests/conftest.py)
+
+
 @pytest.fixture
-async def world(tmp_path: Path, database: str,
-                caplog: pytest.LogCaptureFixture) -> AsyncIterator[tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]]:
-    """The bot on ``database`` in three groups; warnings and worse are captured."""
+def world_options(world_options: dict[str, Any], database: str,
+                  caplog: pytest.LogCaptureFixture) -> dict[str, Any]:
+    """The bot on ``database``; warnings and worse are captured."""
     caplog.set_level(logging.WARNING)
-    async with group_world(tmp_path, first_seed=420, count=3, database=database) as (tg, runner, users):
-        for chat_id in OTHER_CHATS:
-            tg.add_chat(chat_id, "supergroup", "Соседний клуб", creator=1)
-        yield tg, runner, users
+    return {**world_options, "database": database}
+
+
+@pytest.fixture
+def world(world: tuple[FakeTelegram, BotRunner, dict[str, FakeUser]]) -> tuple[FakeTelegram, BotRunner,
+                                                                                dict[str, FakeUser]]:
+    """The bot in three groups."""
+    tg, runner, users = world
+    for chat_id in OTHER_CHATS:
+        tg.add_chat(chat_id, "supergroup", "Соседний клуб", creator=1)
+    return tg, runner, users
 
 
 @contextmanager

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,8 @@ from bot.stats import ranking, stats_text, top_text
 from bot.store import GameTotals, PlayerTotals, SQLiteStore, Store, open_store
 from engines.sosedi import ENGINE, SosediOptions
 from locales import Translator
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, group_world
-from tests.test_stats import ANYA, BORIS, CHAT, KESHA, VERA, finish, started
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name
+from tests.stats_steps import ANYA, BORIS, CHAT, KESHA, VERA, finish, started
 
 FIRST_SEED = 1  # game 1 («наоборот», three seats): seat 3 is left with no chips; game 2: seat 1
 
@@ -38,10 +37,7 @@ def tr() -> Any:
     return lambda key, **args: translator.t("ru", key, **args)
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=FIRST_SEED) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=FIRST_SEED)  # group_world's arguments (tests/conftest.py)
 
 
 async def pub_lobby_with_a_computer(runner: BotRunner, users: dict[str, FakeUser]) -> StoredMessage:

@@ -23,7 +23,7 @@ from bot.flow.table_settings import TABLE_KEY, level_of
 from bot.games.places import in_ranking_order
 from bot.ratings import BASE, COMPUTER, MODEL, Entrant, entrants, rate, ratings_of, rebuild, result_places, shown
 from bot.store import GameRow, RatingRow, Seat, SQLiteStore, Store, open_store
-from tests.test_stats import ANYA, BORIS, CHAT, KESHA, VERA, finish, started
+from tests.stats_steps import ANYA, BORIS, CHAT, KESHA, VERA, finish, started
 
 ROOT = Path(__file__).resolve().parent.parent
 GLEB = Seat(3, 40, "Глеб")

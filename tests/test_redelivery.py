@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +22,22 @@ from bot.flow.table_settings import TableSettings
 from bot.redelivery import Redelivery
 from bot.store import AlreadyHandledError, Seat, SQLiteStore, claims, open_store
 from tests.backends import fetch
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, flow_of, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, flow_of
+from tests.crash_steps import Bot as CrashableBot
+from tests.crash_steps import table_of
+from tests.process_steps import TOKEN as PROCESS_TOKEN
+from tests.process_steps import press as press_and_see
 from tests.store_helpers import moved
-from tests.test_e2e_process import TOKEN as PROCESS_TOKEN
-from tests.test_e2e_process import press as press_and_see
-from tests.test_faults_crash import Bot as CrashableBot
-from tests.test_faults_crash import table_of
 
 Snapshot = tuple[str, list[tuple[Any, ...]]]
 
 
+pytestmark = pytest.mark.world(first_seed=70)  # group_world's arguments (tests/conftest.py)
+
+
 @pytest.fixture(params=["polling", "webhook"])
-async def world(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=70, webhook=request.param == "webhook") as world:
-        yield world
+def world_options(request: pytest.FixtureRequest, world_options: dict[str, Any]) -> dict[str, Any]:
+    return {**world_options, "webhook": request.param == "webhook"}
 
 
 def snapshot(tg: FakeTelegram, runner: BotRunner) -> Snapshot:

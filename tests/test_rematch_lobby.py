@@ -4,19 +4,12 @@ host may change the settings (or seat a computer) first, and starts it."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.fake_telegram import FakeUser, StoredMessage
-from tests.bot_harness import CHAT_ID, BotRunner, World, current_player_name, flow_of, game_id_of, group_world
+from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, flow_of, game_id_of
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=720, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=720, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def resigned(runner: BotRunner, users: dict[str, FakeUser], table: StoredMessage) -> StoredMessage:

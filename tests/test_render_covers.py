@@ -3,24 +3,12 @@ game's art, declared with it, makes the seven cards pairwise different even unde
 
 from __future__ import annotations
 
-import io
 import itertools
 import pickle
 
-from PIL import Image, ImageChops
-
 from bot.games import GAMES
 from render.cover import render_cover, three_dice
-
-
-def card(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
-def differ(a: Image.Image, b: Image.Image) -> float:
-    """The share of pixels that differ noticeably between two cards."""
-    diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 24 else 0)
-    return sum(diff.histogram()[255:]) / (a.width * a.height)
+from tests.cover_helpers import card, differ
 
 
 def test_the_seven_covers_are_pairwise_different_images() -> None:

@@ -29,8 +29,8 @@ from engines.base import Event, LogEntry
 from engines.playout import at_random, playout
 from locales import Translator
 from tests.bot_harness import CHAT_ID, flow_of, game_id_of, group_world
-from tests.test_bot_results import open_for, play_out
-from tests.test_e2e_sosedi import open_lobby, play_to_end
+from tests.result_steps import open_for, play_out
+from tests.sosedi_steps import open_lobby, play_to_end
 
 
 def labels_of(code: str) -> dict[str, str]:

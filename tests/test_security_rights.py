@@ -39,9 +39,9 @@ from bot.flow import GameFlow
 from bot.games import GAMES
 from bot.store import GameRow
 from tests.bot_harness import CHAT_ID, BotRunner, assert_replays, current_player_name, game_id_of, group_world
+from tests.clock_steps import time_out
+from tests.input_steps import snapshot
 from tests.security_helpers import STOP_DENIED, Actor, Outcome, anonymous_message, command
-from tests.test_faults_input import snapshot
-from tests.test_timers import time_out
 
 Y, N, NA = "allowed", "refused", "-"
 WHO = ("host", "admin", "creator", "anonymous", "player", "outsider")

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests.bot_harness import CHAT_ID, assert_replays, group_world
+from tests.process_steps import ROOT
 from tests.security_helpers import pub_rounds
-from tests.test_e2e_process import ROOT
 
 BOT_DIR = ROOT / "bot"
 SQL_METHODS = frozenset({"execute", "executemany", "executescript", "execute_fetchall", "execute_insert", "cursor",

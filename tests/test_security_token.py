@@ -34,9 +34,9 @@ from bot.fake_telegram import FakeTelegram, FakeUser
 from bot.flow import GameFlow
 from bot.http import AiohttpRequest
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name
+from tests.process_steps import ROOT
+from tests.process_steps import press as e2e_press
 from tests.security_helpers import STOP_DENIED, roll
-from tests.test_e2e_process import ROOT
-from tests.test_e2e_process import press as e2e_press
 
 TOKEN = "8000000001:AAH-never_LEAK-th1s-s3cret-00000000"
 SECRET = TOKEN.partition(":")[2]  # the bot's id before the colon is public; this part is not

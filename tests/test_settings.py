@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,38 +24,21 @@ from bot.turns import only_choice
 from tests.bot_harness import (
     CHAT_ID,
     BotRunner,
-    World,
     assert_replays,
     flow_of,
     game_id_of,
-    group_world,
     start_against_a_bot,
     start_for_two,
     stored_state,
 )
-from tests.test_timers import time_out
+from tests.clock_steps import time_out
+from tests.settings_steps import open_settings, stored
 
 ADMINS_ONLY = "Это могут только администраторы чата."
 STALE = "Кнопка устарела."
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=40, count=3) as world:
-        yield world
-
-
-async def open_settings(runner: BotRunner, user: FakeUser) -> StoredMessage:
-    await runner.say(user, "/settings")
-    message = runner.tg.last_bot_message(CHAT_ID)
-    assert message.text is not None
-    return message
-
-
-async def stored(runner: BotRunner) -> tuple[str | None, dict[str, Any]]:
-    """The chat's language and settings as the bot stored them."""
-    store = flow_of(runner).store
-    return (await store.chat(CHAT_ID)).locale, dict((await store.chat(CHAT_ID)).settings)
+pytestmark = pytest.mark.world(first_seed=40, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def test_the_admin_sees_the_defaults_and_every_button_switches_one(world) -> None:

@@ -16,8 +16,7 @@ from locales import SUPPORTED, Translator
 from render import covers
 from render.cover import ART_BOX, W, render_cover
 from render.typeset import READABLE, clean_text
-from tests.test_cover_texts import FELT_BOTTOM, MARGIN, drawn_words
-from tests.test_render_covers import card, differ
+from tests.cover_helpers import FELT_BOTTOM, MARGIN, card, differ, drawn_words
 from tests.ui_helpers import translator_fixture
 
 translator = translator_fixture()

@@ -17,7 +17,7 @@ from bot.config import BAD_WEBHOOK_SECRET, BAD_WEBHOOK_URL, MISSING_WEBHOOK_SECR
 from bot.fake_telegram import FakeTelegram
 from bot.webhook import LISTEN_FAILED
 from tests.bot_harness import CHAT_ID, free_port
-from tests.test_startup import TOKEN, bot_env, run_bot
+from tests.startup_steps import TOKEN, bot_env, run_bot
 
 SECRET = "startup_webhook-SECRET"
 

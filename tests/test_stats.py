@@ -37,12 +37,8 @@ from bot.store.sqlite_dialect import MIGRATIONS
 from bot.texts import CAPTION_LIMIT, visible_length
 from locales import Translator
 from tests.bot_harness import CHAT_ID, BotRunner, group_world
-from tests.store_helpers import moved
-from tests.test_e2e_sosedi import play_to_end
-
-CHAT = -500
-ANYA, BORIS, VERA = Seat(0, 10, "Аня"), Seat(1, 20, "Борис"), Seat(2, 30, "Вера")
-KESHA = Seat(2, -1, "🤖 Кеша")
+from tests.sosedi_steps import play_to_end
+from tests.stats_steps import ANYA, BORIS, CHAT, VERA, finish, started
 
 
 @pytest.fixture
@@ -65,21 +61,6 @@ async def results(store: Store, game_id: int | None = None) -> list[tuple[Any, .
         "SELECT game_id, chat_id, code, user_id, name, won, paid FROM results "
         "WHERE ? IS NULL OR game_id = ? ORDER BY game_id, user_id", (game_id, game_id))
     return [tuple(r) for r in rows]
-
-
-async def started(store: Store, seats: tuple[Seat, ...] = (ANYA, BORIS, KESHA), chat: int = CHAT,
-                  code: str = "sosedi") -> int:
-    """A game with ``seats``, begun (version 0) and one move on (version 1)."""
-    game = await store.create_game(chat, code, {}, "00" * 32, seats[0], seats)
-    await store.save_move(moved(game.id, 0, {"v": 0}, 0, [(None, "start", (), [])]))
-    await store.save_move(moved(game.id, 0, {"v": 1}, 1, [(0, "r", (1, 2, 3), [])]))
-    return game.id
-
-
-async def finish(store: Store, game_id: int, result: dict[str, Any], payer: Seat | None = None,
-                 new_seat: Seat | None = None) -> None:
-    await store.save_move(moved(game_id, 1, {"v": 2}, 2, [(1, "r", (6, 6, 6), [])], status="finished",
-                                result=result, pub_payer=payer, new_seat=new_seat))
 
 
 # storage -----------------------------------------------------------------------

@@ -20,8 +20,8 @@ from bot.store.postgres_dialect import MIGRATIONS as POSTGRES_MIGRATIONS
 from bot.store.sqlite_dialect import MIGRATIONS as SQLITE_MIGRATIONS
 from tests import postgres_server
 from tests.backends import fetch, fresh_database, with_database
+from tests.startup_steps import TOKEN, dead_port, run_bot
 from tests.store_helpers import moved
-from tests.test_startup import TOKEN, dead_port, run_bot
 
 HOST = Seat(0, 10, "Аня")
 JSON_COLUMNS = {("chats", "settings"), ("games", "options"), ("games", "state"), ("games", "result"),

@@ -3,31 +3,23 @@ one deleted, at most once per 30 s a game, in at most two calls."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.flow import REPOST_EVERY_S
 from tests.bot_harness import (
-    World,
     current_player_name,
     flow_of,
     game_id_of,
-    group_world,
     start_for_two,
     use_classic_table,
 )
-from tests.test_timers import later
+from tests.clock_steps import later
 
 CALLS = ("sendPhoto", "deleteMessage", "editMessageReplyMarkup", "editMessageMedia", "editMessageCaption",
          "sendMessage")
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=310, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=310, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 def calls_since(tg, start: int) -> list[str]:

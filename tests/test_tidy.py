@@ -7,9 +7,6 @@ The flow's alarms are rung by hand (:class:`ManualAlarms`) instead of waited for
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.fake_telegram import StoredMessage
@@ -21,17 +18,17 @@ from tests.bot_harness import (
     World,
     flow_of,
     game_id_of,
-    group_world,
     play_to_end,
     start_for_two,
 )
 
+pytestmark = pytest.mark.world(first_seed=320, count=3)  # group_world's arguments (tests/conftest.py)
+
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[World, ManualAlarms]]:
-    async with group_world(tmp_path, first_seed=320, count=3) as world:
-        alarms = flow_of(world[1]).alarms = ManualAlarms()
-        yield world, alarms
+def world(world: World) -> tuple[World, ManualAlarms]:
+    alarms = flow_of(world[1]).alarms = ManualAlarms()
+    return world, alarms
 
 
 def tidy_keys(alarms: ManualAlarms) -> list[tuple[object, ...]]:

@@ -9,8 +9,6 @@ Time is the flow's ``clock``: the tests move it on instead of waiting.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -19,60 +17,20 @@ import pytest
 from bot import callback_data as cb
 from bot.app import arm_deadline
 from bot.fake_telegram import FakeUser, StoredMessage
-from bot.flow import GameFlow
 from bot.games import GAMES
 from engines.lions_ai import AI as LIONS_AI
 from tests.bot_harness import (
     CHAT_ID,
     BotRunner,
-    World,
     current_player_name,
     flow_of,
     game_id_of,
-    group_world,
     start_for_two,
     stored_state,
 )
+from tests.clock_steps import boris_times_out_three_times, later, time_out
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=60, count=3) as world:
-        yield world
-
-
-def later(flow: GameFlow, seconds: float) -> None:
-    """Move the flow's clock on by ``seconds``."""
-    now = flow.clock()
-    flow.clock = lambda: now + seconds
-
-
-async def time_out(runner: BotRunner, table: StoredMessage) -> bool:
-    """The player to move lets the timer run out; one edit of the table follows."""
-    flow = flow_of(runner)
-    game = await flow.store.game(game_id_of(table))
-    assert game is not None and game.deadline is not None
-    later(flow, game.deadline - flow.clock() + 1)
-    edits = table.edit_count
-    assert runner.app is not None
-    played = await flow.on_deadline(game.id)
-    assert table.edit_count == edits + 1
-    return played
-
-
-async def boris_times_out_three_times(runner: BotRunner, table: StoredMessage,
-                                      anya_turn: Callable[[], Awaitable[None]]) -> None:
-    """Аня plays her turns, Борис lets the timer run out on each of his, three times; the game
-    runs on until the third."""
-    timeouts = 0
-    while timeouts < 3:
-        game = await flow_of(runner).store.game(game_id_of(table))
-        assert game is not None and game.status == "running"
-        if current_player_name(table.caption) == "Борис":
-            assert await time_out(runner, table)
-            timeouts += 1
-        else:
-            await anya_turn()
+pytestmark = pytest.mark.world(first_seed=60, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def test_the_lobby_cycles_its_timer_and_only_the_host_may(world) -> None:

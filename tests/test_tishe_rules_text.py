@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from engines.base import Event
-from engines.tishe import TisheOptions
+from engines.tishe import ENGINE, TisheOptions
 from locales import Translator
 from tests.engine_helpers import apply_throw, new_state
-from tests.test_engine_tishe import ENGINE, ROLL
+from tests.tishe_steps import ROLL
 
 # the clause of /rules that says it, as the players read it
 UNPLAYABLE_DOUBLE = {

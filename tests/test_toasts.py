@@ -3,18 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
-from tests.bot_harness import World, current_player_name, group_world, start_for_two, use_classic_table
+from tests.bot_harness import current_player_name, start_for_two, use_classic_table
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=350, count=3) as world:
-        yield world
+pytestmark = pytest.mark.world(first_seed=350, count=3)  # group_world's arguments (tests/conftest.py)
 
 
 async def test_a_move_is_answered_silently_and_a_roll_tells_its_dice(world) -> None:

@@ -8,8 +8,7 @@ for the old sequence's next id from its queue's head, as Telegram does."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -18,8 +17,8 @@ from hypothesis import strategies as st
 from bot.fake_telegram import FakeTelegram
 from bot.webhook import SeenUpdates
 from engines.sosedi import ENGINE
-from tests.bot_harness import CHAT_ID, World, current_player_name, game_id_of, group_world, stored_state
-from tests.test_e2e_webhook import redeliver, snapshot
+from tests.bot_harness import CHAT_ID, World, current_player_name, game_id_of, stored_state
+from tests.webhook_steps import redeliver, snapshot
 
 NEW_START = 31_337  # Telegram's random restart: far below the fake's first sequence (700 000 001 on)
 NEW_SEQUENCE = "Telegram began a new sequence"
@@ -93,9 +92,9 @@ async def test_the_fake_restarts_its_ids_only_with_nothing_queued() -> None:
 # the real bot ------------------------------------------------------------------------------------
 
 @pytest.fixture(params=["webhook", "polling"])
-async def world(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[World]:
-    async with group_world(tmp_path, first_seed=21, webhook=request.param == "webhook") as world:
-        yield world
+def world_options(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """group_world's arguments (tests/conftest.py), by webhook and by polling."""
+    return {"first_seed": 21, "webhook": request.param == "webhook"}
 
 
 async def test_after_telegram_restarts_its_ids_the_bot_answers_commands_and_presses(

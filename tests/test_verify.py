@@ -25,9 +25,9 @@ from bot.verify import commits_to, request, verdict, verify_log
 from engines.base import DiceSource, LogEntry, Outcome, seed_commitment, seed_digest
 from locales import Translator
 from tests.bot_harness import CHAT_ID, BotRunner, current_player_name, flow_of, game_id_of, group_world
+from tests.clock_steps import later
 from tests.engine_helpers import play_random
-from tests.test_e2e_sosedi import open_lobby, play_to_end
-from tests.test_timers import later
+from tests.sosedi_steps import open_lobby, play_to_end
 
 SEED = "5f" * 32
 FIRST_SEED = 40  # group_world: the first game gets f"{40:064x}", the next one f"{41:064x}"
