@@ -87,7 +87,7 @@ def seat_names(seats: Sequence[Seat], tr: Tr, at: int | None = None) -> list[str
 def result_name(name: str, left_name: str | None, tr: Tr, seat: int) -> str:
     """A seat's name in a result (the result message, /history): a seat the computer finished for a person
     who left, was skipped or timed out (``left_name``) is theirs with «(доигрывал компьютер)», so that its
-    medal does not read as theirs alone while their rating counts them last (bot/ratings.py)."""
+    medal does not read as theirs alone while their rating counts them last (bot/ratings/)."""
     if left_name is None:
         return shown_name(name, tr, seat)
     return tr("finished-by-computer", name=shown_name(left_name, tr, seat))
@@ -421,7 +421,7 @@ def rating_lines(changes: Sequence[Change], tr: Tr, seats: Mapping[str, int] | N
 
 
 def player_seats(row: GameRow) -> dict[str, int]:
-    """Each person's seat by player key (bot/ratings.py): whoever sits there, and whoever left it."""
+    """Each person's seat by player key (bot/ratings/): whoever sits there, and whoever left it."""
     left = {str(s.left_user_id): s.seat for s in row.seats if s.left_user_id is not None}
     return {**left, **{str(s.user_id): s.seat for s in row.seats}}
 

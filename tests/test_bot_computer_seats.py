@@ -1,7 +1,7 @@
 """A seat the computer finished for a person (skipped by /kick, gone by /leave, or timed out three times)
 keeps its place under the person's name with «(доигрывал компьютер)» in the result message and in
 /history, through the fake Bot API: a 🥇 there does not read as theirs alone while their rating, which
-counts them last (bot/ratings.py), goes down.
+counts them last (bot/ratings/), goes down.
 """
 
 from __future__ import annotations

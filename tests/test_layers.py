@@ -175,3 +175,35 @@ def test_relative_imports_resolve():
     assert names == ["engines.sub.base", "engines.sub.base", "engines.bot"]
     names = [n for _, n in imported_modules(ast.parse("from . import x"), "locales", True)]
     assert names == ["locales.x"]
+
+
+# the command-line tools beside the bot (copying a database, rebuilding the ratings): the running bot never
+# imports them, so none of their dependencies is on the way of a press
+TOOLS = frozenset({"bot.migrate", "bot.migrate_sides", "bot.ratings.__main__"})
+# what is not the running bot: the tools themselves and the test doubles (the fake Bot API, the playground)
+NOT_RUNTIME = ("bot/migrate.py", "bot/migrate_sides.py", "bot/ratings/__main__.py", "bot/fake_telegram/",
+               "bot/playground/")
+
+
+def tool_imports(source: str, relpath: str) -> list[str]:
+    """The imports of a command-line tool in one runtime file, as 'path:line: name' strings."""
+    parts = Path(relpath).with_suffix("").parts
+    is_package = parts[-1] == "__init__"
+    module = ".".join(parts[:-1] if is_package else parts)
+    tree = ast.parse(source, filename=relpath)
+    return [f"{relpath}:{line}: {name}" for line, name in imported_modules(tree, module, is_package)
+            if name in TOOLS or name.rsplit(".", 1)[0] in TOOLS]
+
+
+def test_the_running_bot_never_imports_a_command_line_tool():
+    runtime = [path for path in sorted((ROOT / "bot").rglob("*.py"))
+               if not path.relative_to(ROOT).as_posix().startswith(NOT_RUNTIME)]
+    assert len(runtime) > 50
+    problems = [p for path in runtime
+                for p in tool_imports(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())]
+    assert problems == []
+
+
+def test_the_tool_check_sees_a_tool_imported_inside_a_function():
+    source = "def main():\n    from bot.migrate import database_of\n"
+    assert tool_imports(source, "bot/ratings/__init__.py") == ["bot/ratings/__init__.py:2: bot.migrate"]

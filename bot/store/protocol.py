@@ -177,7 +177,7 @@ class Store(Protocol):
 
     async def past_games(self, chat_id: int, limit: int) -> list[PastGame]: ...
 
-    # ratings (derived from the finished games: bot/ratings.py)
+    # ratings (derived from the finished games: bot/ratings/)
     async def unrated_games(self, chat_id: int | None = None) -> list[GameRow]:
         """The finished games (of one chat, or of all) not rated yet, in the order they finished."""
         ...

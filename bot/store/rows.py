@@ -169,7 +169,7 @@ class TallyRow(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class RatingRow:
-    """A player's skill rating in a chat's game (bot/ratings.py): ``player`` is a person's Telegram id
+    """A player's skill rating in a chat's game (bot/ratings/): ``player`` is a person's Telegram id
     or a computer level («bot:strong»), ``mu`` and ``sigma`` OpenSkill's, ``games`` the games rated."""
 
     player: str

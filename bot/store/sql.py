@@ -129,7 +129,7 @@ PAST_GAMES = (
     "WHERE g.id IN (SELECT id FROM games WHERE chat_id = ? AND status IN ('finished', 'stopped') "
     "AND state IS NOT NULL ORDER BY id DESC LIMIT ?) ORDER BY g.id DESC, s.seat")
 
-# ratings (bot/ratings.py): the finished games not rated yet in the order they finished (a game's seats
+# ratings (bot/ratings/): the finished games not rated yet in the order they finished (a game's seats
 # stay together: id breaks a tie of times), every rating of a chat's game, a game marked rated once
 _UNRATED = ("g.status = 'finished' AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) "
             "ORDER BY g.updated_at, g.id, s.seat")

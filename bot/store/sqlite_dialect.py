@@ -131,7 +131,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE seats ADD COLUMN left_at INTEGER
     """,
-    # 9: skill ratings per chat and game (bot/ratings.py), derived from the finished games:
+    # 9: skill ratings per chat and game (bot/ratings/), derived from the finished games:
     # each person's (or computer level's) current rating, and each rated game's changes as the result
     # message showed them. Games finished before this are rated when the bot starts (Ratings.catch_up).
     """

@@ -6,8 +6,9 @@ rated as its level («bot:strong»), so beating «Сильный» counts more t
 
 Ratings are derived data: the finished games not rated yet are rated in the order they finished
 (:meth:`Ratings.catch_up`, after each finished game and once at start-up, which rates the games
-played before ratings existed), and ``python -m bot.ratings --rebuild`` recomputes every rating
-from the stored games the same way. A rated game keeps the changes its result message showed.
+played before ratings existed), and ``python -m bot.ratings --rebuild`` (bot/ratings/__main__.py, a
+command-line tool the running bot never imports) recomputes every rating from the stored games the
+same way. A rated game keeps the changes its result message showed.
 
 Who is placed where:
 - a game whose rules rank everyone (``GameSpec.places``) and whose stored result has the ranking:
@@ -22,21 +23,15 @@ A game with fewer than two entrants changes nothing.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from dotenv import load_dotenv
 from openskill.models import PlackettLuce
 
-from bot.config import ConfigError, database_from_env, shown_database
 from bot.games.places import Places
-from bot.store import JSON, GameRow, RatingRow, StorageError, Store, is_postgres, open_store
+from bot.store import JSON, GameRow, RatingRow, Store
 
 MODEL = PlackettLuce()  # μ 25, σ 25/3: a new player's μ − 3σ is 0
 # the friendly number: a new player shows BASE, and each point of μ − 3σ is SCALE of it (ten wins in
@@ -179,42 +174,3 @@ def ratings_of(store: Store) -> Ratings:
     from bot.games import GAMES
 
     return Ratings(store, {code: GAMES[code].places for code in GAMES}, level_of)
-
-
-async def _rebuild(database: str) -> int:
-    store = await open_store(database)
-    try:
-        return await rebuild(ratings_of(store))
-    finally:
-        await store.close()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.ratings",
-                                     description="Recompute every skill rating from the stored finished games.")
-    parser.add_argument("--rebuild", action="store_true", required=True, help="clear the ratings and rate again")
-    parser.add_argument("--database", help="an SQLite path or a postgresql:// URL (default: DATABASE_URL, "
-                                           "else DATABASE_PATH, as the bot reads them from .env)")
-    args = parser.parse_args(argv)
-    load_dotenv(".env")
-    from bot.migrate import MigrateError, database_of  # the same forms as the migration tool takes
-
-    try:
-        database = database_of(args.database).name if args.database else database_from_env(os.environ)
-    except (ConfigError, MigrateError) as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    if not is_postgres(database) and not Path(database).is_file():  # never create an empty database to rate
-        print(f"Нет такой базы · no such database: {shown_database(database)}", file=sys.stderr)
-        return 1
-    try:
-        games = asyncio.run(_rebuild(database))
-    except (StorageError, OSError) as exc:  # the database cannot be opened or read: say so in one line
-        print(f"Рейтинги не пересчитаны · ratings not rebuilt: {exc}", file=sys.stderr)
-        return 1
-    print(f"Рейтинги пересчитаны по {games} играм · ratings rebuilt from {games} games")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
