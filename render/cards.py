@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFilter
@@ -13,7 +14,21 @@ from render.canvas import paste, rounded_mask
 from render.marks import paste_ring, veil
 from render.pieces import marker_image
 from render.places import place_badge
-from render.theme import CARD, FELT, FELT_DARK, FELT_TEXT, GOLD, INK, PANEL_DIM, RGB, WOOD, WOOD_DARK, Box, player
+from render.theme import (
+    CARD,
+    FELT,
+    FELT_DARK,
+    FELT_TEXT,
+    GOLD,
+    INK,
+    PANEL_DIM,
+    RGB,
+    SS,
+    WOOD,
+    WOOD_DARK,
+    Box,
+    player,
+)
 from render.typeset import fit_font, pill, seat_name
 
 
@@ -135,6 +150,35 @@ def card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, s
                      max_width=pw * 0.4)[0] - 8
     text, fnt = seat_name(names, seat, right - x0 - 52, 24)
     d.text((x0 + 50, y0 + header_h // 2), text, font=fnt, fill=INK, anchor="lm")
+
+
+def footed_card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: SeatedState,
+                       names: Sequence[str], labels: Mapping[str, str], radius: int, header_h: int,
+                       pill_at: tuple[int, int], pill_room: int, place: int | None = None) -> None:
+    """A corner card's ring or veil, its tinted line with the name (and the place's medal once the game is
+    over), and the turn pill at its foot (``pill_at`` from the card's top-left, at most ``pill_room`` wide):
+    beside the name it would cut most names short in a narrow card. The winner's medal and gold ring say who
+    won; the dice card writes «Победитель»."""
+    x0, y0, x1, _y1 = box
+    won, current = seat_standing(state, seat)
+    mark_card(img, box, radius, won, current, state.finished)
+    right, cy = x1 - 10, y0 + header_h // 2
+    if place is not None:
+        right = place_badge(img, d, (right, cy), place)[0] - 8
+    text, fnt = seat_name(names, seat, right - x0 - 52, 24)
+    d.text((x0 + 50, cy), text, font=fnt, fill=INK, anchor="lm")
+    if current:
+        fnt = fit_font(labels["turn"], pill_room - 18, 24, bold=True)
+        pill(d, (x0 + pill_at[0], y0 + pill_at[1]), labels["turn"], fnt, GOLD, INK, pad=(9, 4), max_width=pill_room)
+
+
+@lru_cache(maxsize=16)
+def ringed_spot(r: int, fill: RGB, line: RGB) -> Image.Image:
+    """An empty spot of radius ``r`` (a home, a park): a ``fill`` disc ringed in ``line`` (RGBA, 2r + 2 px)."""
+    s = (2 * r + 2) * SS
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    ImageDraw.Draw(img).ellipse((SS, SS, s - SS, s - SS), fill=(*fill, 255), outline=(*line, 255), width=2 * SS)
+    return img.reduce(SS)
 
 
 def turn_line(img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[int, int], label: str, seat: int,

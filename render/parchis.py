@@ -30,7 +30,14 @@ from engines import parchis as rules
 from engines.base import Event
 from engines.parchis import CENTRE, HOME, LAST_CIRCUIT, PHASE_MOVE, SEGUROS, ParchisState
 from render.canvas import paste
-from render.cards import mark_card, player_card, seat_standing, shadowed_card, turn_line, wood_frame
+from render.cards import (
+    footed_card_header,
+    player_card,
+    ringed_spot,
+    shadowed_card,
+    turn_line,
+    wood_frame,
+)
 from render.dice import draw_die
 from render.marks import paste_ring, red_cross
 from render.parchis_geometry import (
@@ -54,7 +61,7 @@ from render.parchis_geometry import (
     turned,
 )
 from render.pieces import marker_image, numbered_token, put_piece
-from render.places import MEDALS, final_places, place_badge
+from render.places import MEDALS, final_places
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.theme import (
     BG,
@@ -151,15 +158,6 @@ def _ring(w: int, h: int, colour: RGB, alpha: int = 255, dashed: bool = False, r
     return img.reduce(SS)
 
 
-@lru_cache(maxsize=8)
-def _spot(r: int, fill: RGB) -> Image.Image:
-    """A home spot of radius ``r``: a ``fill`` disc ringed in the board's line colour (RGBA, 2r + 2 px)."""
-    s = (2 * r + 2) * SS
-    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    ImageDraw.Draw(img).ellipse((SS, SS, s - SS, s - SS), fill=(*fill, 255), outline=(*LINE, 255), width=2 * SS)
-    return img.reduce(SS)
-
-
 @lru_cache(maxsize=16)
 def _centre_icon(seat: int, colour: int, size: int) -> Image.Image:
     """The centre square in small with the seat's triangle filled: "in the centre" (RGBA)."""
@@ -219,7 +217,7 @@ def _draw_card(board: Image.Image, colour: int, seat: int, word: str) -> None:
     d.text((x0 + 16, y0 + WORD_Y), ellipsize(word, fnt, LIST_X - 24), font=fnt, fill=MUTED_INK, anchor="lm")
     for i in range(4):
         sx, sy = (v - o for v, o in zip(home_spot(colour, i), BOARD[:2], strict=True))
-        paste(board, _spot(32, player(seat).tint), (sx - 33, sy - 33))
+        paste(board, ringed_spot(32, player(seat).tint, LINE), (sx - 33, sy - 33))
 
 
 def _draw_home(d: ImageDraw.ImageDraw, colour: int, seat: int | None) -> None:
@@ -441,31 +439,12 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, state: ParchisState, na
     turn_line(img, d, (mx, top), labels["winner" if state.finished else "turn"], seat, names, x1 - 20, 200)
 
 
-def _card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
-                 names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
-    """A card's ring or veil, its tinted line with the name (and the place's medal once the game is over),
-    and the turn pill at its foot under the spots: beside the name it would cut most names short in a
-    340-px card. The winner's medal and gold ring say who won; the dice card writes «Победитель»."""
-    x0, y0, x1, _y1 = box
-    won, current = seat_standing(state, seat)
-    mark_card(img, box, RADIUS, won, current, state.finished)
-    right, cy = x1 - 10, y0 + HEADER_H // 2
-    if place is not None:
-        right = place_badge(img, d, (right, cy), place)[0] - 8
-    text, fnt = seat_name(names, seat, right - x0 - 52, 24)
-    d.text((x0 + 50, cy), text, font=fnt, fill=INK, anchor="lm")
-    if current:
-        room = LIST_X - 30
-        fnt = fit_font(labels["turn"], room - 18, 24, bold=True)
-        pill(d, (x0 + 14, y0 + PILL_Y), labels["turn"], fnt, GOLD, INK, pad=(9, 4), max_width=room)
-
-
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ParchisState,
                 names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
     """A player's card: the header; the pieces at home stand on its spots (:func:`_draw_pieces`); right
     of them how many are in the centre, then every piece out on the board with its cell, one a row."""
     x0, y0, _x1, _y1 = box
-    _card_header(img, d, box, seat, state, names, labels, place)
+    footed_card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H, (14, PILL_Y), LIST_X - 30, place)
     own, x = state.of(seat), x0 + LIST_X
     cy = y0 + WORD_Y
     paste(img, _centre_icon(seat, state.colour(seat), 30), (x, cy - 15))

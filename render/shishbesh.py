@@ -31,11 +31,11 @@ from engines import shishbesh as rules
 from engines.base import Event
 from engines.shishbesh import PARK, PHASE_MOVE, ShishbeshOptions, ShishbeshState
 from render.canvas import paste
-from render.cards import mark_card, seat_standing, shadowed_card, turn_line, wood_frame
+from render.cards import footed_card_header, shadowed_card, turn_line, wood_frame
 from render.dice import draw_die
 from render.marks import dashed_ring, draw_arrow, paste_ring, red_cross, round_ring, veil
 from render.pieces import marker_image, numbered_token, put_piece
-from render.places import MEDALS, final_places, place_badge
+from render.places import MEDALS, final_places
 from render.png import colour_strip, fitted_palette, random_game, to_png
 from render.shishbesh_board import ARROW, CELL, CORNER, HUT, LINE, draw_board, house
 from render.shishbesh_geometry import (
@@ -54,7 +54,7 @@ from render.shishbesh_geometry import (
 )
 from render.shishbesh_targets import offered, target_letter
 from render.theme import BG, CARD, FELT_DARK, FELT_TEXT, GOLD, INK, LIGHT, RED, RGB, SS, Box, player
-from render.typeset import TextDraw, fit_font, font, pill, require_labels, seat_name, wrap_text
+from render.typeset import TextDraw, fit_font, font, require_labels, seat_name, wrap_text
 
 LABEL_KEYS: tuple[str, ...] = ("turn", "winner", "park", "hut", "jump", "targets")
 _STATIC_KEYS = ("park", "hut", "jump")
@@ -314,32 +314,13 @@ def _home_icon(seat: int, size: int) -> Image.Image:
     return img.reduce(SS)
 
 
-def _card_header(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ShishbeshState,
-                 names: Sequence[str], labels: Mapping[str, str], place: int | None) -> None:
-    """A card's ring or veil, its tinted line with the name (and the place's medal once the game is over),
-    and the turn pill at its foot under the spots: beside the name it would cut most names short in a
-    290-px card. The winner's medal and gold ring say who won; the dice card writes «Победитель»."""
-    x0, y0, x1, _y1 = box
-    won, current = seat_standing(state, seat)
-    mark_card(img, box, RADIUS, won, current, state.finished)
-    right, cy = x1 - 10, y0 + HEADER_H // 2
-    if place is not None:
-        right = place_badge(img, d, (right, cy), place)[0] - 8
-    text, fnt = seat_name(names, seat, right - x0 - 52, 24)
-    d.text((x0 + 50, cy), text, font=fnt, fill=INK, anchor="lm")
-    if current:
-        room = LIST_X - 30
-        fnt = fit_font(labels["turn"], room - 18, 24, bold=True)
-        pill(d, (x0 + 14, y0 + PILL_Y), labels["turn"], fnt, GOLD, INK, pad=(9, 4), max_width=room)
-
-
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, seat: int, state: ShishbeshState,
                 names: Sequence[str], labels: Mapping[str, str], place: int | None = None) -> None:
     """A player's card: the header; the waiting pieces stand on its park spots (:func:`_draw_pieces`);
     right of them how many are home, then every piece on the circuit with its position and, in a hut,
     a hut, one a row."""
     x0, y0, _x1, _y1 = box
-    _card_header(img, d, box, seat, state, names, labels, place)
+    footed_card_header(img, d, box, seat, state, names, labels, RADIUS, HEADER_H, (14, PILL_Y), LIST_X - 30, place)
     geo, own, num = state.options.geometry, state.of(seat), font(24, True)
     x, cy = x0 + LIST_X, y0 + WORD_Y
     paste(img, _home_icon(seat, 28), (x, cy - 14))

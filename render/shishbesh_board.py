@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engines import shishbesh as rules
 from render.canvas import paste
-from render.cards import player_card
+from render.cards import player_card, ringed_spot
 from render.marks import draw_arrow
 from render.shishbesh_geometry import (
     CARD_HEAD,
@@ -37,7 +36,7 @@ from render.shishbesh_geometry import (
     pitch,
     turned,
 )
-from render.theme import BG, INK, RGB, SS, WOOD, player, tint
+from render.theme import BG, INK, RGB, WOOD, player, tint
 from render.typeset import ellipsize, fit_font, scaled_draw
 
 K = 3  # the static board is drawn K times larger and box-averaged down (K × K pixels to one)
@@ -119,16 +118,7 @@ def _draw_card(img: Image.Image, board: str, arm: int, seat: int, word: str) -> 
     r = round(pitch(board) * 0.38)
     for x in SPOT_X:
         for y in SPOT_Y:
-            paste(img, _spot(r, tint(player(seat).colour, 0.25, CELL)), (x0 + x - r - 1, y0 + y - r - 1))
-
-
-@lru_cache(maxsize=16)
-def _spot(r: int, fill: RGB) -> Image.Image:
-    """A park spot of radius ``r``: a ``fill`` disc ringed in the board's line colour (RGBA, 2r + 2 px)."""
-    s = (2 * r + 2) * SS
-    big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    ImageDraw.Draw(big).ellipse((SS, SS, s - SS, s - SS), fill=(*fill, 255), outline=(*LINE, 255), width=2 * SS)
-    return big.reduce(SS)
+            paste(img, ringed_spot(r, tint(player(seat).colour, 0.25, CELL), LINE), (x0 + x - r - 1, y0 + y - r - 1))
 
 
 def _draw_park(d: ImageDraw.ImageDraw, board: str, arm: int) -> None:
