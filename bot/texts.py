@@ -226,7 +226,7 @@ def lobby_caption(game: Game, tr: Tr, table: TableSettings | None = None) -> Mar
         lines.extend(Markup("{}. {}").format(s.seat + 1, name) for s, name in zip(row.seats, names, strict=True))
     else:
         lines.extend(seated)
-    if game.spec.ui.is_pub(game.options) and any(s.user_id <= 0 for s in row.seats):
+    if game.spec.ui.is_pub(game.options) and any(is_bot(s.user_id) for s in row.seats):
         lines.append(html("lobby-pub-computer"))  # a computer never buys the round (docs/rules, «Pub rounds»)
     lines.append(Markup())
     if engine.min_players == engine.max_players:  # «нужны 2 игрока», not «от 2 до 2»
@@ -430,7 +430,7 @@ def result_lines(game: Game, outcome: Outcome, names: Sequence[str], html: Html)
     """The game's own words for who won or paid; a pub round a computer seat lost is bought by nobody
     (a computer never pays: docs/rules, «Pub rounds»), and its result says so plainly."""
     losers = [game.row.seats[s] for s in outcome.losers]
-    if game.spec.ui.is_pub(game.options) and losers and losers[0].user_id <= 0:
+    if game.spec.ui.is_pub(game.options) and losers and is_bot(losers[0].user_id):
         return [html("result-pub-computer", name=names[losers[0].seat])]
     return game.spec.ui.result_lines(game.state, outcome, names, html)
 

@@ -19,7 +19,7 @@ from bot.flow.table_view import TableView
 from bot.flow.turn_timer import TurnTimer
 from bot.ratings import Change, Ratings
 from bot.store import GameRow, Move, NewAction, Seat, StaleVersionError, StorageError, Store
-from bot.turns import Applied, until_choice
+from bot.turns import Applied, is_bot, until_choice
 
 log = logging.getLogger(__name__)
 Show = Callable[[Game], Awaitable[None]]  # how a game's table is shown once its turns are played
@@ -39,7 +39,7 @@ def stored_row(game: Game, state: Any, applied: Applied, deadline: float | None,
     payer = None
     if outcome is not None and spec.ui.is_pub(state.options) and outcome.losers:
         loser = row.seats[outcome.losers[0]]
-        payer = loser if loser.user_id > 0 else None  # a computer never buys the round: nobody does
+        payer = None if is_bot(loser.user_id) else loser  # a computer never buys the round: nobody does
     fresh = replace(row, state=state.to_json(), version=state.version, status="finished" if outcome else "running",
                     result=outcome.to_json() if outcome else None, seats=tuple(seats_after(game, new_seat)),
                     deadline=deadline,
